@@ -1,0 +1,39 @@
+/* cli/cli.h - private to cli/: what the commands share. */
+#ifndef PNSOLVE_CLI_H
+#define PNSOLVE_CLI_H
+
+#include <getopt.h>
+#include <signal.h>
+
+#include "../games/game.h"
+
+enum { EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+/* Set by SIGINT; long commands poll it and report what they have. */
+extern volatile int cli_stop;
+void cli_catch_interrupt(void);
+
+/* Prints "pnsolve: <message>" on stderr and returns code. */
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Opens spec (with variant) and reads position (or the start when NULL) into
+ * *s; on error prints one line and returns EXIT_USAGE, else 0. */
+int cli_open_game(const char *spec, const char *variant, const char *position, game **g, game_state *s);
+
+/* Options every game command takes. */
+typedef struct {
+    const char *position, *variant;
+    int help;
+} cli_game_opts;
+
+/* Parses argv (argv[0] is the command name) with getopt_long: the common
+ * options plus extra ones (handled by on_extra, which returns 0 if it took the
+ * option; extra long options use vals above 255); the positional arguments are left in argv[*first .. argc).  Returns
+ * 0, or EXIT_USAGE after printing one line. */
+int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extra,
+              int (*on_extra)(int opt, const char *arg, void *ctx), void *ctx, int *first);
+
+int cmd_perft(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+
+#endif

@@ -1,0 +1,47 @@
+/* cli/cmd_show.c - `pnsolve show GAME`: diagram, side to move, legal moves. */
+#include "cli.h"
+
+#include <stdio.h>
+
+static const char help[] =
+    "usage: pnsolve show GAME [--position P] [--variant V]\n"
+    "Prints the position's diagram, its notation, the side to move and the\n"
+    "legal moves (or the result if the game is over).\n";
+
+static const char *const result_words[] = { "ongoing", "player 0 has won", "player 1 has won", "draw" };
+
+int cmd_show(int argc, char **argv)
+{
+    cli_game_opts o;
+    int first;
+    if (cli_parse(argc, argv, &o, NULL, NULL, NULL, &first) != 0)
+        return EXIT_USAGE;
+    if (o.help)
+        return fputs(help, stdout), 0;
+    if (argc - first != 1)
+        return cli_fail(EXIT_USAGE, "show: expected GAME (see 'pnsolve show --help')");
+    game *g;
+    game_state s;
+    int rc = cli_open_game(argv[first], o.variant, o.position, &g, &s);
+    if (rc)
+        return rc;
+    char buf[GAME_TEXT_MAX];
+    game_diagram(g, &s, stdout);
+    game_format(g, &s, buf, sizeof buf);
+    printf("position: %s\n", buf);
+    printf("to move: player %d\n", game_to_move(g, &s));
+    game_move list[GAME_MAX_MOVES];
+    int n = game_moves(g, &s, list);
+    if (n == 0) {
+        printf("game over: %s (score %d)\n", result_words[game_result_of(g, &s)], game_score(g, &s));
+    } else {
+        printf("moves (%d):", n);
+        for (int i = 0; i < n; i++) {
+            game_format_move(g, &s, list[i], buf, sizeof buf);
+            printf(" %s", buf);
+        }
+        putchar('\n');
+    }
+    game_close(g);
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* cli/common.c - error reporting, interrupts and game loading for commands. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <getopt.h>
+#include <string.h>
+
+volatile int cli_stop;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    cli_stop = 1;
+}
+
+void cli_catch_interrupt(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pnsolve: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+int cli_open_game(const char *spec, const char *variant, const char *position, game **g, game_state *s)
+{
+    char err[256];
+    *g = game_open(spec, variant, err, sizeof err);
+    if (!*g)
+        return cli_fail(EXIT_USAGE, "%s", err);
+    if (!position) {
+        game_start(*g, s);
+        return 0;
+    }
+    if (game_parse(*g, position, s, err, sizeof err) != 0) {
+        game_close(*g);
+        *g = NULL;
+        return cli_fail(EXIT_USAGE, "bad position: %s", err);
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extra,
+              int (*on_extra)(int opt, const char *arg, void *ctx), void *ctx, int *first)
+{
+    struct option all[32] = {
+        { "position", required_argument, NULL, 'p' },
+        { "variant", required_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+    };
+    int n = 3;
+    for (; extra && extra[n - 3].name && n < 31; n++)
+        all[n] = extra[n - 3];
+    all[n] = (struct option){ NULL, 0, NULL, 0 };
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":p:v:h", all, NULL)) != -1) {
+        switch (c) {
+        case 'p': o->position = optarg; break;
+        case 'v': o->variant = optarg; break;
+        case 'h': o->help = 1; break;
+        case ':':
+            return cli_fail(EXIT_USAGE, "%s: option '%s' needs a value", argv[0], argv[optind - 1]);
+        case '?':
+            return cli_fail(EXIT_USAGE, "%s: unknown option '%s'", argv[0], argv[optind - 1]);
+        default:
+            if (!on_extra || on_extra(c, optarg, ctx) != 0)
+                return cli_fail(EXIT_USAGE, "%s: bad value for option '%s'", argv[0], argv[optind - 1]);
+        }
+    }
+    *first = optind;
+    return 0;
+}

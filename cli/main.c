@@ -1,0 +1,33 @@
+/* cli/main.c - the pnsolve command: dispatch to one command per file. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct { const char *name; int (*run)(int, char **); const char *summary; } commands[] = {
+    { "perft", cmd_perft, "count move sequences to a depth (move generator check and speed)" },
+    { "show", cmd_show, "print a position: diagram, side to move, legal moves" },
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: pnsolve COMMAND [options]\n\n"
+          "Solves board games: proves who wins, builds tablebases, composes puzzles.\n\n"
+          "Commands:\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nGames: jungle [--variant classic], ostle, othello:WxH (4..8 each), graph:FILE\n"
+          "Run 'pnsolve COMMAND --help' for a command's options.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(stderr), EXIT_USAGE;
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
+        return usage(stdout), 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    return cli_fail(EXIT_USAGE, "unknown command '%s' (try 'pnsolve --help')", argv[1]);
+}

@@ -1,0 +1,124 @@
+/* games/game.c - the registry of games and the game-independent helpers. */
+#include "game_impl.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef game *(*game_opener)(const char *args, const char *variant, char *err, size_t errlen);
+
+static const struct { const char *name; game_opener open; } registry[] = {
+    { "jungle", jungle_open },
+    { "ostle", ostle_open },
+    { "othello", othello_open },
+    { "graph", graph_open },
+};
+
+int game_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+game *game_alloc(const game_ops *ops, const char *name)
+{
+    game *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->ops = ops;
+    snprintf(g->name, sizeof g->name, "%s", name);
+    return g;
+}
+
+game *game_open(const char *spec, const char *variant, char *err, size_t errlen)
+{
+    if (!spec || !*spec) {
+        game_error(err, errlen, "no game given (jungle, ostle, othello:WxH, graph:FILE)");
+        return NULL;
+    }
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (strlen(registry[i].name) == n && strncmp(spec, registry[i].name, n) == 0)
+            return registry[i].open(colon ? colon + 1 : "", variant, err, errlen);
+    game_error(err, errlen, "unknown game '%s' (jungle, ostle, othello:WxH, graph:FILE)", spec);
+    return NULL;
+}
+
+void game_close(game *g)
+{
+    if (!g)
+        return;
+    if (g->ops->destroy)
+        g->ops->destroy(g);
+    free(g);
+}
+
+int game_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen)
+{
+    if (!text)
+        return game_error(err, errlen, "no position given");
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t n = strlen(text);
+    while (n && isspace((unsigned char)text[n - 1]))
+        n--;
+    if (n >= GAME_TEXT_MAX)
+        return game_error(err, errlen, "position too long (%zu characters)", n);
+    char buf[GAME_TEXT_MAX];
+    memcpy(buf, text, n);
+    buf[n] = 0;
+    memset(s, 0, sizeof *s);
+    return g->ops->parse(g, buf, s, err, errlen);
+}
+
+/* A move is legal iff it prints as one of the legal moves: one parser for all
+ * games, and it can never accept a move the generator would not make. */
+int game_parse_move(const game *g, const game_state *s, const char *text, game_move *m, char *err, size_t errlen)
+{
+    game_move list[GAME_MAX_MOVES];
+    char buf[GAME_TEXT_MAX];
+    int n = game_moves(g, s, list);
+    if (n == 0)
+        return game_error(err, errlen, "no move '%s': the game is over", text);
+    for (int i = 0; i < n; i++) {
+        game_format_move(g, s, list[i], buf, sizeof buf);
+        if (strcmp(buf, text) == 0) {
+            *m = list[i];
+            return 0;
+        }
+    }
+    return game_error(err, errlen, "illegal or malformed move '%s'", text);
+}
+
+static uint64_t perft_rec(const game *g, const game_state *s, int depth, volatile int *stop)
+{
+    if (depth == 1) {
+        int c = game_count(g, s);
+        return c ? (uint64_t)c : (uint64_t)g->ops->finished_is_perft_leaf;
+    }
+    game_move list[GAME_MAX_MOVES];
+    int n = game_moves(g, s, list);
+    if (n == 0)
+        return (uint64_t)g->ops->finished_is_perft_leaf;
+    if (stop && *stop)
+        return 0;
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        game_state t = *s;
+        game_play(g, &t, list[i]);
+        sum += perft_rec(g, &t, depth - 1, stop);
+    }
+    return sum;
+}
+
+uint64_t game_perft(const game *g, const game_state *s, int depth, volatile int *stop)
+{
+    return depth <= 0 ? 1 : perft_rec(g, s, depth, stop);
+}

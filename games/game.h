@@ -1,0 +1,111 @@
+/* games/game.h - the one view of a game that pns/, tablebase/ and cli/ get.
+ *
+ * A game object (`game`) holds the rules and their parameters (variant, board
+ * size, the graph of a graph game).  A `game_state` is a fixed-size value that
+ * the caller owns and copies freely: search code keeps states on its stack and
+ * never allocates for them.  Moves are small integers whose meaning only the
+ * game knows.  Players are numbered 0 and 1; player 0 is the side that moves
+ * first in the start position (White in Jungle Checkers, Black in Ostle and
+ * Othello, the prover in a graph).
+ *
+ * Adding a game: write games/<name>.c exporting a game_ops table and add one
+ * line to the registry in games/game.c.  Nothing outside games/ changes.
+ */
+#ifndef PNSOLVE_GAME_H
+#define PNSOLVE_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GAME_MAX_MOVES 256 /* no state of any game has more legal moves */
+#define GAME_TEXT_MAX 512  /* buffer size that fits any printed state or move */
+
+typedef struct { uint64_t w[4]; } game_state; /* opaque; layout is the game's */
+typedef uint32_t game_move;
+typedef struct { uint64_t lo, hi; } game_key; /* exact identity of a state */
+
+typedef enum {
+    GAME_ONGOING = 0,
+    GAME_WIN0,  /* player 0 has won */
+    GAME_WIN1,  /* player 1 has won */
+    GAME_DRAW
+} game_result;
+
+typedef struct game game;
+
+typedef struct game_ops {
+    const char *name;
+    /* perft convention: 1 if a finished game counts as one leaf at every
+     * greater depth (Othello), 0 if it adds nothing past its own depth. */
+    int finished_is_perft_leaf;
+    void (*start)(const game *g, game_state *s);
+    /* legal moves into out[GAME_MAX_MOVES]; returns 0 iff the game is over */
+    int (*moves)(const game *g, const game_state *s, game_move *out);
+    /* same count as moves(), without listing them (bulk perft, mobility) */
+    int (*count)(const game *g, const game_state *s);
+    /* applies a move that moves() returned for s */
+    void (*play)(const game *g, game_state *s, game_move m);
+    game_result (*result)(const game *g, const game_state *s);
+    int (*to_move)(const game *g, const game_state *s);
+    game_key (*key)(const game *g, const game_state *s);
+    /* final score for player 0 of a finished game (disc difference in Othello,
+     * +1/0/-1 elsewhere) */
+    int (*score)(const game *g, const game_state *s);
+    /* reads a state in the game's notation; 0 on success, else -1 and a
+     * one-line reason in err */
+    int (*parse)(const game *g, const char *text, game_state *s, char *err, size_t errlen);
+    void (*format)(const game *g, const game_state *s, char *buf, size_t len);
+    void (*format_move)(const game *g, const game_state *s, game_move m, char *buf, size_t len);
+    void (*diagram)(const game *g, const game_state *s, FILE *out);
+    void (*destroy)(game *g);
+} game_ops;
+
+struct game {
+    const game_ops *ops;
+    char name[64];      /* canonical spec, e.g. "othello:6x6" or "jungle:classic" */
+    int width, height;  /* board size (0 for graphs) */
+    int variant;        /* game-specific rule switch (Jungle: 1 = classic) */
+    void *data;         /* game-specific tables */
+};
+
+/* Opens a game from a spec ("jungle", "ostle", "othello:WxH", "graph:FILE")
+ * and a variant name (NULL for the default); NULL and a reason in err on error. */
+game *game_open(const char *spec, const char *variant, char *err, size_t errlen);
+/* Frees a game from game_open; NULL is allowed. */
+void game_close(game *g);
+
+static inline void game_start(const game *g, game_state *s) { g->ops->start(g, s); }
+static inline int game_moves(const game *g, const game_state *s, game_move *out) { return g->ops->moves(g, s, out); }
+static inline int game_count(const game *g, const game_state *s) { return g->ops->count(g, s); }
+static inline void game_play(const game *g, game_state *s, game_move m) { g->ops->play(g, s, m); }
+static inline game_result game_result_of(const game *g, const game_state *s) { return g->ops->result(g, s); }
+static inline int game_to_move(const game *g, const game_state *s) { return g->ops->to_move(g, s); }
+static inline game_key game_key_of(const game *g, const game_state *s) { return g->ops->key(g, s); }
+static inline int game_score(const game *g, const game_state *s) { return g->ops->score(g, s); }
+static inline void game_format(const game *g, const game_state *s, char *buf, size_t len) { g->ops->format(g, s, buf, len); }
+static inline void game_format_move(const game *g, const game_state *s, game_move m, char *buf, size_t len) { g->ops->format_move(g, s, m, buf, len); }
+static inline void game_diagram(const game *g, const game_state *s, FILE *out) { g->ops->diagram(g, s, out); }
+
+/* Reads a state; 0 on success, else -1 and a one-line reason in err. */
+int game_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen);
+/* Reads a move legal in s by its notation; 0 on success, else -1 and a reason. */
+int game_parse_move(const game *g, const game_state *s, const char *text, game_move *m, char *err, size_t errlen);
+
+static inline int game_key_equal(game_key a, game_key b) { return a.lo == b.lo && a.hi == b.hi; }
+/* A fast, well-mixed 64-bit hash of an exact key (for table indexing only). */
+static inline uint64_t game_key_hash(game_key k)
+{
+    uint64_t x = k.lo ^ (k.hi * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* Counts the move sequences of length depth from s under the game's perft
+ * convention (RULES.md).  Stops early and returns 0 when *stop becomes
+ * non-zero; stop may be NULL. */
+uint64_t game_perft(const game *g, const game_state *s, int depth, volatile int *stop);
+
+#endif

@@ -1,0 +1,349 @@
+/* games/graph.c - hand-written game graphs (RULES.md section 4) for GHI tests.
+ *
+ * A state is a node index (w[0]); a move is the index of the child node, so
+ * play() is one assignment.  The prover is player 0: OR nodes are player 0 to
+ * move, AND nodes player 1.  Repetition is the searcher's business (it is a
+ * property of the path, not of the node).
+ */
+#include "game_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+enum node_kind { NODE_OR, NODE_AND, NODE_WIN, NODE_LOSS, NODE_DRAW };
+static const char *const kind_words[] = { "or", "and", "win", "loss", "draw" };
+
+typedef struct {
+    char *name;
+    enum node_kind kind;
+    int first, count;  /* children: child[first .. first+count) */
+    int line;
+} graph_node;
+
+typedef struct {
+    graph_node *node;
+    int nodes, root;
+    int *child;
+} graph_data;
+
+typedef struct name_entry {
+    const char *name;
+    int index;
+    UT_hash_handle hh;
+} name_entry;
+
+static inline const graph_data *gdata(const game *g) { return g->data; }
+static inline const graph_node *node_of(const game *g, const game_state *s) { return &gdata(g)->node[s->w[0]]; }
+
+static void graph_start(const game *g, game_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->w[0] = (uint64_t)gdata(g)->root;
+}
+
+static int graph_moves(const game *g, const game_state *s, game_move *out)
+{
+    const graph_node *n = node_of(g, s);
+    for (int i = 0; i < n->count; i++)
+        out[i] = (game_move)gdata(g)->child[n->first + i];
+    return n->count;
+}
+
+static int graph_count(const game *g, const game_state *s) { return node_of(g, s)->count; }
+
+static void graph_play(const game *g, game_state *s, game_move m) { (void)g; s->w[0] = m; }
+
+static game_result graph_result(const game *g, const game_state *s)
+{
+    const graph_node *n = node_of(g, s);
+    switch (n->kind) {
+    case NODE_WIN: return GAME_WIN0;
+    case NODE_LOSS: return GAME_WIN1;
+    case NODE_DRAW: return GAME_DRAW;
+    case NODE_OR: return n->count ? GAME_ONGOING : GAME_WIN1;  /* no move: the mover loses */
+    default: return n->count ? GAME_ONGOING : GAME_WIN0;
+    }
+}
+
+static int graph_to_move(const game *g, const game_state *s) { return node_of(g, s)->kind == NODE_AND; }
+
+static game_key graph_key(const game *g, const game_state *s) { (void)g; return (game_key){ s->w[0], 0 }; }
+
+static int graph_score(const game *g, const game_state *s)
+{
+    game_result r = graph_result(g, s);
+    return r == GAME_WIN0 ? 1 : r == GAME_WIN1 ? -1 : 0;
+}
+
+static int graph_parse_state(const game *g, const char *text, game_state *s, char *err, size_t errlen)
+{
+    const graph_data *d = gdata(g);
+    for (int i = 0; i < d->nodes; i++)
+        if (strcmp(d->node[i].name, text) == 0) {
+            s->w[0] = (uint64_t)i;
+            return 0;
+        }
+    return game_error(err, errlen, "unknown node '%s'", text);
+}
+
+static void graph_format(const game *g, const game_state *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", node_of(g, s)->name);
+}
+
+static void graph_format_move(const game *g, const game_state *s, game_move m, char *buf, size_t len)
+{
+    (void)s;
+    snprintf(buf, len, "%s", gdata(g)->node[m].name);
+}
+
+static void graph_diagram(const game *g, const game_state *s, FILE *out)
+{
+    const graph_node *n = node_of(g, s);
+    fprintf(out, "node %s: %s", n->name, kind_words[n->kind]);
+    for (int i = 0; i < n->count; i++)
+        fprintf(out, " %s", gdata(g)->node[gdata(g)->child[n->first + i]].name);
+    fputc('\n', out);
+}
+
+static void graph_free(graph_data *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->nodes; i++)
+        free(d->node[i].name);
+    free(d->node);
+    free(d->child);
+    free(d);
+}
+
+static void graph_destroy(game *g) { graph_free(g->data); }
+
+static const game_ops graph_ops = {
+    .name = "graph",
+    .finished_is_perft_leaf = 0,
+    .start = graph_start,
+    .moves = graph_moves,
+    .count = graph_count,
+    .play = graph_play,
+    .result = graph_result,
+    .to_move = graph_to_move,
+    .key = graph_key,
+    .score = graph_score,
+    .parse = graph_parse_state,
+    .format = graph_format,
+    .format_move = graph_format_move,
+    .diagram = graph_diagram,
+    .destroy = graph_destroy,
+};
+
+static int valid_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return 0;
+    return 1;
+}
+
+/* Splits a line (comment removed) into whitespace-separated words in place. */
+static int split_words(char *line, char **word, int max)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = 0;
+    int n = 0;
+    for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+        if (n == max)
+            return max + 1;
+        word[n++] = tok;
+    }
+    return n;
+}
+
+/* Children are named before they may be defined, so names are kept as text
+ * (with their line) until every node is known. */
+typedef struct {
+    char *name;
+    int line;
+} pending_child;
+
+static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_t errlen)
+{
+    enum { MAX_WORDS = GAME_MAX_MOVES + 3 };
+    char *line = NULL, *word[MAX_WORDS + 1];
+    size_t cap = 0, pend_n = 0, pend_cap = 0, node_cap = 0;
+    pending_child *pend = NULL;
+    name_entry *names = NULL, *e, *tmp;
+    char *root_name = NULL;
+    int root_line = 0, lineno = 0, rc = -1;
+
+    while (getline(&line, &cap, f) != -1) {
+        lineno++;
+        int n = split_words(line, word, MAX_WORDS);
+        if (n == 0)
+            continue;
+        if (n > MAX_WORDS) {
+            game_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
+            goto out;
+        }
+        if (strcmp(word[0], "root") == 0 && !(n > 1 && strcmp(word[1], ":") == 0)) {
+            if (n != 2 || !valid_name(word[1])) {
+                game_error(err, errlen, "%s:%d: expected 'root NAME'", file, lineno);
+                goto out;
+            }
+            if (root_name) {
+                game_error(err, errlen, "%s:%d: second root line (first on line %d)", file, lineno, root_line);
+                goto out;
+            }
+            root_name = strdup(word[1]);
+            root_line = lineno;
+            continue;
+        }
+        /* "NAME: kind children..." with the colon attached or standing alone */
+        int k = 1;
+        size_t len = strlen(word[0]);
+        if (len > 1 && word[0][len - 1] == ':')
+            word[0][len - 1] = 0;
+        else if (n > 1 && strcmp(word[1], ":") == 0)
+            k = 2;
+        else {
+            game_error(err, errlen, "%s:%d: expected 'NAME: or|and|win|loss|draw ...' or 'root NAME'", file, lineno);
+            goto out;
+        }
+        if (!valid_name(word[0])) {
+            game_error(err, errlen, "%s:%d: bad node name '%s' (letters, digits, _)", file, lineno, word[0]);
+            goto out;
+        }
+        if (k >= n) {
+            game_error(err, errlen, "%s:%d: node '%s' has no kind word (or, and, win, loss, draw)", file, lineno, word[0]);
+            goto out;
+        }
+        int kind = -1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(word[k], kind_words[i]) == 0)
+                kind = i;
+        if (kind < 0) {
+            game_error(err, errlen, "%s:%d: bad value word '%s' (or, and, win, loss, draw)", file, lineno, word[k]);
+            goto out;
+        }
+        if (kind >= NODE_WIN && n > k + 1) {
+            game_error(err, errlen, "%s:%d: terminal node '%s' cannot have children", file, lineno, word[0]);
+            goto out;
+        }
+        HASH_FIND_STR(names, word[0], e);
+        if (e) {
+            game_error(err, errlen, "%s:%d: duplicate node '%s' (first on line %d)", file, lineno, word[0], d->node[e->index].line);
+            goto out;
+        }
+        if ((size_t)d->nodes == node_cap) {
+            node_cap = node_cap ? 2 * node_cap : 16;
+            graph_node *nn = realloc(d->node, node_cap * sizeof *nn);
+            if (!nn)
+                goto oom;
+            d->node = nn;
+        }
+        graph_node *nd = &d->node[d->nodes];
+        *nd = (graph_node){ .name = strdup(word[0]), .kind = (enum node_kind)kind,
+                            .first = (int)pend_n, .count = n - k - 1, .line = lineno };
+        e = malloc(sizeof *e);
+        if (!nd->name || !e) {
+            free(e);
+            goto oom;
+        }
+        d->nodes++;
+        e->name = nd->name;
+        e->index = d->nodes - 1;
+        HASH_ADD_KEYPTR(hh, names, e->name, strlen(e->name), e);
+        for (int i = k + 1; i < n; i++) {
+            if (pend_n == pend_cap) {
+                pend_cap = pend_cap ? 2 * pend_cap : 64;
+                pending_child *np = realloc(pend, pend_cap * sizeof *np);
+                if (!np)
+                    goto oom;
+                pend = np;
+            }
+            pend[pend_n] = (pending_child){ strdup(word[i]), lineno };
+            if (!pend[pend_n++].name)
+                goto oom;
+        }
+    }
+    if (ferror(f)) {
+        game_error(err, errlen, "%s: read error: %s", file, strerror(errno));
+        goto out;
+    }
+    if (!root_name) {
+        game_error(err, errlen, "%s: missing root line ('root NAME')", file);
+        goto out;
+    }
+    HASH_FIND_STR(names, root_name, e);
+    if (!e) {
+        game_error(err, errlen, "%s:%d: root '%s' is not defined", file, root_line, root_name);
+        goto out;
+    }
+    d->root = e->index;
+    d->child = malloc((pend_n ? pend_n : 1) * sizeof *d->child);
+    if (!d->child)
+        goto oom;
+    for (size_t i = 0; i < pend_n; i++) {
+        HASH_FIND_STR(names, pend[i].name, e);
+        if (!e) {
+            game_error(err, errlen, "%s:%d: unknown child '%s'", file, pend[i].line, pend[i].name);
+            goto out;
+        }
+        d->child[i] = e->index;
+    }
+    rc = 0;
+    goto out;
+oom:
+    game_error(err, errlen, "%s: out of memory", file);
+out:
+    HASH_ITER(hh, names, e, tmp) {
+        HASH_DEL(names, e);
+        free(e);
+    }
+    for (size_t i = 0; i < pend_n; i++)
+        free(pend[i].name);
+    free(pend);
+    free(root_name);
+    free(line);
+    return rc;
+}
+
+game *graph_open(const char *args, const char *variant, char *err, size_t errlen)
+{
+    if (!*args) {
+        game_error(err, errlen, "graph needs a file: graph:FILE");
+        return NULL;
+    }
+    if (variant) {
+        game_error(err, errlen, "graph has no variant '%s'", variant);
+        return NULL;
+    }
+    FILE *f = fopen(args, "r");
+    if (!f) {
+        game_error(err, errlen, "%s: %s", args, strerror(errno));
+        return NULL;
+    }
+    graph_data *d = calloc(1, sizeof *d);
+    int rc = d ? graph_load(f, args, d, err, errlen) : game_error(err, errlen, "out of memory");
+    fclose(f);
+    if (rc != 0) {
+        graph_free(d);
+        return NULL;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "graph:%.57s", args);
+    game *g = game_alloc(&graph_ops, name);
+    if (!g) {
+        graph_free(d);
+        game_error(err, errlen, "out of memory");
+        return NULL;
+    }
+    g->data = d;
+    return g;
+}

@@ -1,0 +1,306 @@
+/* games/jungle.c - Jungle Checkers (RULES.md section 1) on 49-bit bitboards.
+ *
+ * Square s = (rank-1)*7 + file, a1 = 0 ... g7 = 48.  Pieces are numbered in
+ * the ranking order R r D d T t E e: colour = p & 1 (0 White), strength = p >> 1.
+ * State words: w[0], w[1] occupancy of White and Black; w[2] one byte per
+ * piece, its square or JUNGLE_ABSENT; w[3] the side to move.
+ */
+#include "game_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define JUNGLE_ABSENT 0xFFu
+#define BOARD_MASK ((1ULL << 49) - 1)
+#define FILE_A 0x0040810204081ULL /* a1, a2, ... a7 */
+#define FILE_G (FILE_A << 6)
+#define DEN_WHITE 3   /* d1 */
+#define DEN_BLACK 45  /* d7 */
+
+static const char piece_letters[] = "RrDdTtEe";
+static const int den_of[2] = { DEN_WHITE, DEN_BLACK };
+
+static inline unsigned sq_of(const game_state *s, int p) { return (unsigned)(s->w[2] >> (8 * p)) & 0xFFu; }
+
+static inline void set_sq(game_state *s, int p, unsigned sq)
+{
+    s->w[2] = (s->w[2] & ~(0xFFULL << (8 * p))) | ((uint64_t)sq << (8 * p));
+}
+
+static inline uint64_t neighbours(uint64_t b)
+{
+    return ((b << 7) & BOARD_MASK) | (b >> 7) | ((b << 1) & ~FILE_A & BOARD_MASK) | ((b >> 1) & ~FILE_G);
+}
+
+/* Squares a piece of each strength of side c may move to: empty squares and
+ * the opponent pieces it may capture, never its own den. */
+static void target_masks(const game *g, const game_state *s, int c, uint64_t target[4])
+{
+    uint64_t empty = ~(s->w[0] | s->w[1]) & BOARD_MASK & ~(1ULL << den_of[c]);
+    uint64_t weaker_or_equal = 0, opp_rat = 0, opp_elephant = 0;
+    for (int strength = 0; strength < 4; strength++) {
+        unsigned q = sq_of(s, 2 * strength + (1 - c));
+        uint64_t bit = q == JUNGLE_ABSENT ? 0 : 1ULL << q;
+        weaker_or_equal |= bit;
+        target[strength] = empty | weaker_or_equal;
+        if (strength == 0) opp_rat = bit;
+        if (strength == 3) opp_elephant = bit;
+    }
+    target[0] |= opp_elephant;             /* the rat catches the elephant */
+    if (g->variant)
+        target[3] &= ~opp_rat;             /* classic: the elephant fears the rat */
+}
+
+/* The game ended with the last move: the mover reached the den of the side
+ * to move, or took its last piece. */
+static inline int ended_by_last_move(const game_state *s)
+{
+    int c = (int)s->w[3];
+    return (s->w[1 - c] >> den_of[c]) & 1 || s->w[c] == 0;
+}
+
+static int jungle_count(const game *g, const game_state *s)
+{
+    if (ended_by_last_move(s))
+        return 0;
+    int c = (int)s->w[3], n = 0;
+    uint64_t target[4];
+    target_masks(g, s, c, target);
+    for (int strength = 0; strength < 4; strength++) {
+        unsigned sq = sq_of(s, 2 * strength + c);
+        if (sq != JUNGLE_ABSENT)
+            n += __builtin_popcountll(neighbours(1ULL << sq) & target[strength]);
+    }
+    return n;
+}
+
+static int jungle_moves(const game *g, const game_state *s, game_move *out)
+{
+    if (ended_by_last_move(s))
+        return 0;
+    int c = (int)s->w[3], n = 0;
+    uint64_t target[4];
+    target_masks(g, s, c, target);
+    for (int strength = 0; strength < 4; strength++) {
+        int p = 2 * strength + c;
+        unsigned sq = sq_of(s, p);
+        if (sq == JUNGLE_ABSENT)
+            continue;
+        for (uint64_t to = neighbours(1ULL << sq) & target[strength]; to; to &= to - 1)
+            out[n++] = sq | (unsigned)__builtin_ctzll(to) << 6 | (unsigned)p << 12;
+    }
+    return n;
+}
+
+static void jungle_play(const game *g, game_state *s, game_move m)
+{
+    (void)g;
+    unsigned from = m & 63, to = (m >> 6) & 63, p = m >> 12;
+    int c = (int)(p & 1);
+    if ((s->w[1 - c] >> to) & 1) {
+        for (int q = 1 - c; q < 8; q += 2)
+            if (sq_of(s, q) == to) {
+                set_sq(s, q, JUNGLE_ABSENT);
+                break;
+            }
+        s->w[1 - c] &= ~(1ULL << to);
+    }
+    s->w[c] ^= (1ULL << from) | (1ULL << to);
+    set_sq(s, (int)p, to);
+    s->w[3] ^= 1;
+}
+
+static game_result jungle_result(const game *g, const game_state *s)
+{
+    int c = (int)s->w[3];
+    if (ended_by_last_move(s))
+        return c == 0 ? GAME_WIN1 : GAME_WIN0;
+    return jungle_count(g, s) ? GAME_ONGOING : GAME_DRAW;
+}
+
+static int jungle_to_move(const game *g, const game_state *s) { (void)g; return (int)s->w[3]; }
+
+static game_key jungle_key(const game *g, const game_state *s)
+{
+    (void)g;
+    return (game_key){ s->w[2], s->w[3] };
+}
+
+static int jungle_score(const game *g, const game_state *s)
+{
+    game_result r = jungle_result(g, s);
+    return r == GAME_WIN0 ? 1 : r == GAME_WIN1 ? -1 : 0;
+}
+
+static void jungle_start(const game *g, game_state *s)
+{
+    /* R f1, r b7, D c2, d e6, T e2, t c6, E b1, e f7 */
+    static const unsigned start_sq[8] = { 5, 43, 9, 39, 11, 37, 1, 47 };
+    (void)g;
+    memset(s, 0, sizeof *s);
+    for (int p = 0; p < 8; p++) {
+        set_sq(s, p, start_sq[p]);
+        s->w[p & 1] |= 1ULL << start_sq[p];
+    }
+}
+
+static int piece_at(const game_state *s, unsigned sq)
+{
+    for (int p = 0; p < 8; p++)
+        if (sq_of(s, p) == sq)
+            return p;
+    return -1;
+}
+
+static int jungle_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen)
+{
+    (void)g;
+    s->w[2] = ~0ULL;
+    const char *t = text;
+    for (int rank = 7; rank >= 1; rank--) {
+        int file = 0;
+        while (*t && *t != '/' && *t != ' ') {
+            if (*t >= '1' && *t <= '7') {
+                file += *t - '0';
+            } else {
+                const char *l = strchr(piece_letters, *t);
+                if (!l || !*t)
+                    return game_error(err, errlen, "bad character '%c' in JFEN rank %d", *t, rank);
+                int p = (int)(l - piece_letters);
+                if (file >= 7)
+                    return game_error(err, errlen, "JFEN rank %d has more than 7 cells", rank);
+                if (sq_of(s, p) != JUNGLE_ABSENT)
+                    return game_error(err, errlen, "piece '%c' appears twice", *t);
+                unsigned sq = (unsigned)((rank - 1) * 7 + file);
+                set_sq(s, p, sq);
+                s->w[p & 1] |= 1ULL << sq;
+                file++;
+            }
+            if (file > 7)
+                return game_error(err, errlen, "JFEN rank %d has more than 7 cells", rank);
+            t++;
+        }
+        if (file != 7)
+            return game_error(err, errlen, "JFEN rank %d has %d cells, not 7", rank, file);
+        if (rank > 1) {
+            if (*t != '/')
+                return game_error(err, errlen, "JFEN needs 7 ranks separated by '/'");
+            t++;
+        }
+    }
+    if (*t != ' ' || (t[1] != 'w' && t[1] != 'b') || t[2])
+        return game_error(err, errlen, "JFEN must end with a space and the side to move, 'w' or 'b'");
+    int c = t[1] == 'b';
+    s->w[3] = (uint64_t)c;
+    for (int side = 0; side < 2; side++)
+        if ((s->w[side] >> den_of[side]) & 1)
+            return game_error(err, errlen, "a %s piece stands on its own den", side ? "black" : "white");
+    if ((s->w[c] >> den_of[1 - c]) & 1)
+        return game_error(err, errlen, "the side to move already stands on the opponent's den");
+    if (s->w[1 - c] == 0)
+        return game_error(err, errlen, "the side that just moved has no pieces");
+    return 0;
+}
+
+static void square_name(unsigned sq, char *buf)
+{
+    buf[0] = (char)('a' + sq % 7);
+    buf[1] = (char)('1' + sq / 7);
+    buf[2] = 0;
+}
+
+static void jungle_format(const game *g, const game_state *s, char *buf, size_t len)
+{
+    (void)g;
+    char out[80];
+    size_t n = 0;
+    for (int rank = 7; rank >= 1; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 7; file++) {
+            int p = piece_at(s, (unsigned)((rank - 1) * 7 + file));
+            if (p < 0) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                out[n++] = (char)('0' + empty);
+            empty = 0;
+            out[n++] = piece_letters[p];
+        }
+        if (empty)
+            out[n++] = (char)('0' + empty);
+        if (rank > 1)
+            out[n++] = '/';
+    }
+    out[n++] = ' ';
+    out[n++] = s->w[3] ? 'b' : 'w';
+    out[n] = 0;
+    snprintf(buf, len, "%s", out);
+}
+
+static void jungle_format_move(const game *g, const game_state *s, game_move m, char *buf, size_t len)
+{
+    (void)g; (void)s;
+    char a[3], b[3];
+    square_name(m & 63, a);
+    square_name((m >> 6) & 63, b);
+    snprintf(buf, len, "%s%s", a, b);
+}
+
+static void jungle_diagram(const game *g, const game_state *s, FILE *out)
+{
+    (void)g;
+    for (int rank = 7; rank >= 1; rank--) {
+        fprintf(out, "%d", rank);
+        for (int file = 0; file < 7; file++) {
+            unsigned sq = (unsigned)((rank - 1) * 7 + file);
+            int p = piece_at(s, sq);
+            char ch = p >= 0 ? piece_letters[p] : (sq == DEN_WHITE || sq == DEN_BLACK) ? '#' : '.';
+            fprintf(out, " %c", ch);
+        }
+        fputc('\n', out);
+    }
+    fputs("  a b c d e f g\n", out);
+}
+
+static const game_ops jungle_ops = {
+    .name = "jungle",
+    .finished_is_perft_leaf = 0,
+    .start = jungle_start,
+    .moves = jungle_moves,
+    .count = jungle_count,
+    .play = jungle_play,
+    .result = jungle_result,
+    .to_move = jungle_to_move,
+    .key = jungle_key,
+    .score = jungle_score,
+    .parse = jungle_parse,
+    .format = jungle_format,
+    .format_move = jungle_format_move,
+    .diagram = jungle_diagram,
+};
+
+game *jungle_open(const char *args, const char *variant, char *err, size_t errlen)
+{
+    int classic;
+    if (*args) {
+        game_error(err, errlen, "jungle takes no board size (got 'jungle:%s')", args);
+        return NULL;
+    }
+    if (!variant || strcmp(variant, "thesis") == 0)
+        classic = 0;
+    else if (strcmp(variant, "classic") == 0)
+        classic = 1;
+    else {
+        game_error(err, errlen, "unknown jungle variant '%s' (thesis, classic)", variant);
+        return NULL;
+    }
+    game *g = game_alloc(&jungle_ops, classic ? "jungle:classic" : "jungle");
+    if (!g) {
+        game_error(err, errlen, "out of memory");
+        return NULL;
+    }
+    g->width = g->height = 7;
+    g->variant = classic;
+    return g;
+}

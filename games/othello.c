@@ -1,0 +1,268 @@
+/* games/othello.c - Othello on W x H boards, 4..8 each (RULES.md section 3).
+ *
+ * Every board lives in the top-left corner of an 8x8 bitboard (square =
+ * row*8 + col, row 0 at the top), so one move generator serves all sizes:
+ * squares off the board are never occupied, which stops every line there.
+ * State words: w[0] Black (player 0), w[1] White, w[2] the side to move.
+ */
+#include "game_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PASS 64u
+#define NOT_COL_A 0xfefefefefefefefeULL
+#define NOT_COL_H 0x7f7f7f7f7f7f7f7fULL
+#define INNER_COLS 0x7e7e7e7e7e7e7e7eULL
+
+typedef struct {
+    uint64_t board;   /* the W x H squares */
+    unsigned anchor;  /* a start square: always occupied, so its key bit is free */
+} othello_geom;
+
+static inline const othello_geom *geom(const game *g) { return g->data; }
+
+/* One step in each of the 8 directions, dropping what falls off a side. */
+static inline uint64_t step(uint64_t x, int d)
+{
+    switch (d) {
+    case 0: return (x << 1) & NOT_COL_A;  /* east */
+    case 1: return (x >> 1) & NOT_COL_H;  /* west */
+    case 2: return x << 8;                /* south */
+    case 3: return x >> 8;                /* north */
+    case 4: return (x << 9) & NOT_COL_A;  /* south-east */
+    case 5: return (x << 7) & NOT_COL_H;  /* south-west */
+    case 6: return (x >> 7) & NOT_COL_A;  /* north-east */
+    default: return (x >> 9) & NOT_COL_H; /* north-west */
+    }
+}
+
+/* Squares where the player with discs p may play against o (Kogge-Stone fill). */
+static uint64_t legal_squares(uint64_t p, uint64_t o, uint64_t board)
+{
+    static const int shift[4] = { 1, 8, 9, 7 };
+    const uint64_t omask[4] = { o & INNER_COLS, o, o & INNER_COLS, o & INNER_COLS };
+    uint64_t empty = ~(p | o) & board, moves = 0;
+    for (int i = 0; i < 4; i++) {
+        int s = shift[i];
+        uint64_t m = omask[i];
+        uint64_t f = (p << s) & m, b = (p >> s) & m;
+        f |= (f << s) & m; b |= (b >> s) & m;
+        uint64_t m2 = m & (m << s);
+        f |= (f << (2 * s)) & m2; b |= (b >> (2 * s)) & (m & (m >> s));
+        f |= (f << (2 * s)) & m2; b |= (b >> (2 * s)) & (m & (m >> s));
+        moves |= (f << s) | (b >> s);
+    }
+    return moves & empty;
+}
+
+static uint64_t flips(uint64_t p, uint64_t o, unsigned sq)
+{
+    uint64_t all = 0, m = 1ULL << sq;
+    for (int d = 0; d < 8; d++) {
+        uint64_t line = 0, x = step(m, d);
+        while (x & o) {
+            line |= x;
+            x = step(x, d);
+        }
+        if (x & p)
+            all |= line;
+    }
+    return all;
+}
+
+static inline int mover(const game_state *s) { return (int)s->w[2]; }
+
+static int othello_moves(const game *g, const game_state *s, game_move *out)
+{
+    int c = mover(s);
+    uint64_t b = geom(g)->board;
+    uint64_t m = legal_squares(s->w[c], s->w[!c], b);
+    int n = 0;
+    for (; m; m &= m - 1)
+        out[n++] = (game_move)__builtin_ctzll(m);
+    if (n == 0 && legal_squares(s->w[!c], s->w[c], b))
+        out[n++] = PASS;
+    return n;
+}
+
+static int othello_count(const game *g, const game_state *s)
+{
+    int c = mover(s);
+    uint64_t b = geom(g)->board;
+    int n = __builtin_popcountll(legal_squares(s->w[c], s->w[!c], b));
+    return n ? n : legal_squares(s->w[!c], s->w[c], b) != 0;
+}
+
+static void othello_play(const game *g, game_state *s, game_move m)
+{
+    (void)g;
+    int c = mover(s);
+    if (m != PASS) {
+        uint64_t f = flips(s->w[c], s->w[!c], m);
+        s->w[c] |= f | 1ULL << m;
+        s->w[!c] &= ~f;
+    }
+    s->w[2] ^= 1;
+}
+
+static int othello_score(const game *g, const game_state *s)
+{
+    int b = __builtin_popcountll(s->w[0]), w = __builtin_popcountll(s->w[1]);
+    int empties = __builtin_popcountll(geom(g)->board) - b - w;
+    return b > w ? b - w + empties : b < w ? b - w - empties : 0;
+}
+
+static game_result othello_result(const game *g, const game_state *s)
+{
+    if (othello_count(g, s))
+        return GAME_ONGOING;
+    int sc = othello_score(g, s);
+    return sc > 0 ? GAME_WIN0 : sc < 0 ? GAME_WIN1 : GAME_DRAW;
+}
+
+static int othello_to_move(const game *g, const game_state *s) { (void)g; return mover(s); }
+
+/* Occupancy and Black's discs identify a position; the side to move goes in
+ * the bit of a start square, which is occupied in every Othello position. */
+static game_key othello_key(const game *g, const game_state *s)
+{
+    uint64_t a = 1ULL << geom(g)->anchor;
+    uint64_t occ = s->w[0] | s->w[1];
+    return (game_key){ (occ & ~a) | (s->w[2] ? a : 0), s->w[0] };
+}
+
+static void othello_start(const game *g, game_state *s)
+{
+    unsigned a = geom(g)->anchor;
+    memset(s, 0, sizeof *s);
+    s->w[1] = 1ULL << a | 1ULL << (a + 9);
+    s->w[0] = 1ULL << (a + 1) | 1ULL << (a + 8);
+}
+
+static int othello_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen)
+{
+    int W = g->width, H = g->height;
+    const char *t = text;
+    int compact = 0, pw, ph, used;
+    if (sscanf(t, "%dx%d:%n", &pw, &ph, &used) == 2 && used > 0) {
+        if (pw != W || ph != H)
+            return game_error(err, errlen, "position is for %dx%d but the game is othello:%dx%d", pw, ph, W, H);
+        t += used;
+    } else if (W == 8 && H == 8 && strlen(t) == 66) {
+        compact = 1;  /* the 64-character form of the FFO suite */
+    } else {
+        return game_error(err, errlen, "Othello position must start with '%dx%d:'", W, H);
+    }
+    for (int row = 0; row < H; row++) {
+        for (int col = 0; col < W; col++, t++) {
+            uint64_t bit = 1ULL << (row * 8 + col);
+            if (*t == 'X') s->w[0] |= bit;
+            else if (*t == 'O') s->w[1] |= bit;
+            else if (*t != '-')
+                return game_error(err, errlen, "bad square '%c' in row %d (X, O or -; %d per row)", *t ? *t : ' ', row + 1, W);
+        }
+        if (!compact && row + 1 < H && *t++ != '/')
+            return game_error(err, errlen, "row %d must have %d squares and end with '/'", row + 1, W);
+    }
+    if (t[0] != ' ' || (t[1] != 'X' && t[1] != 'O') || t[2])
+        return game_error(err, errlen, "position must end with a space and the side to move, X or O");
+    s->w[2] = t[1] == 'O';
+    unsigned a = geom(g)->anchor;
+    uint64_t centre = 1ULL << a | 1ULL << (a + 1) | 1ULL << (a + 8) | 1ULL << (a + 9);
+    if (((s->w[0] | s->w[1]) & centre) != centre)
+        return game_error(err, errlen, "the four centre squares are empty in no Othello game");
+    return 0;
+}
+
+static void othello_format(const game *g, const game_state *s, char *buf, size_t len)
+{
+    char out[128];
+    int n = sprintf(out, "%dx%d:", g->width, g->height);
+    for (int row = 0; row < g->height; row++) {
+        for (int col = 0; col < g->width; col++) {
+            unsigned sq = (unsigned)(row * 8 + col);
+            out[n++] = (s->w[0] >> sq) & 1 ? 'X' : (s->w[1] >> sq) & 1 ? 'O' : '-';
+        }
+        if (row + 1 < g->height)
+            out[n++] = '/';
+    }
+    snprintf(buf, len, "%.*s %c", n, out, s->w[2] ? 'O' : 'X');
+}
+
+static void othello_format_move(const game *g, const game_state *s, game_move m, char *buf, size_t len)
+{
+    (void)g; (void)s;
+    if (m == PASS)
+        snprintf(buf, len, "pass");
+    else
+        snprintf(buf, len, "%c%u", 'a' + m % 8, m / 8 + 1);
+}
+
+static void othello_diagram(const game *g, const game_state *s, FILE *out)
+{
+    fputs(" ", out);
+    for (int col = 0; col < g->width; col++)
+        fprintf(out, " %c", 'a' + col);
+    fputc('\n', out);
+    for (int row = 0; row < g->height; row++) {
+        fprintf(out, "%d", row + 1);
+        for (int col = 0; col < g->width; col++) {
+            unsigned sq = (unsigned)(row * 8 + col);
+            fprintf(out, " %c", (s->w[0] >> sq) & 1 ? 'X' : (s->w[1] >> sq) & 1 ? 'O' : '.');
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "X %d  O %d\n", __builtin_popcountll(s->w[0]), __builtin_popcountll(s->w[1]));
+}
+
+static void othello_destroy(game *g) { free(g->data); }
+
+static const game_ops othello_ops = {
+    .name = "othello",
+    .finished_is_perft_leaf = 1,
+    .start = othello_start,
+    .moves = othello_moves,
+    .count = othello_count,
+    .play = othello_play,
+    .result = othello_result,
+    .to_move = othello_to_move,
+    .key = othello_key,
+    .score = othello_score,
+    .parse = othello_parse,
+    .format = othello_format,
+    .format_move = othello_format_move,
+    .diagram = othello_diagram,
+    .destroy = othello_destroy,
+};
+
+game *othello_open(const char *args, const char *variant, char *err, size_t errlen)
+{
+    int w = 8, h = 8;
+    char extra;
+    if (*args && (sscanf(args, "%dx%d%c", &w, &h, &extra) != 2 || w < 4 || w > 8 || h < 4 || h > 8)) {
+        game_error(err, errlen, "bad Othello board '%s' (WxH, each 4 to 8)", args);
+        return NULL;
+    }
+    if (variant) {
+        game_error(err, errlen, "othello has no variant '%s'", variant);
+        return NULL;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "othello:%dx%d", w, h);
+    game *g = game_alloc(&othello_ops, name);
+    othello_geom *gm = calloc(1, sizeof *gm);
+    if (!g || !gm) {
+        free(g);
+        free(gm);
+        game_error(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (int row = 0; row < h; row++)
+        gm->board |= ((1ULL << w) - 1) << (8 * row);
+    gm->anchor = (unsigned)((h - 2) / 2 * 8 + (w - 2) / 2);
+    g->data = gm;
+    g->width = w;
+    g->height = h;
+    return g;
+}
