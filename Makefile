@@ -29,7 +29,7 @@ $(BUILD)/libpnsolve.a: $(call obj,$(LIB_SRC))
 $(BUILD)/pnsolve: $(call obj,$(CLI_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
+$(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ -lcunit $(LDLIBS)
 
 $(BUILD)/bench: $(call obj,$(BENCH_SRC)) $(BUILD)/libpnsolve.a
@@ -49,8 +49,8 @@ deps:
 	fi
 
 test: deps
-	$(MAKE) --no-print-directory $(BUILD)/tests
-	./$(BUILD)/tests
+	$(MAKE) --no-print-directory $(BUILD)/run-tests
+	./$(BUILD)/run-tests
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps

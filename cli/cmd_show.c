@@ -8,8 +8,6 @@ static const char help[] =
     "Prints the position's diagram, its notation, the side to move and the\n"
     "legal moves (or the result if the game is over).\n";
 
-static const char *const result_words[] = { "ongoing", "player 0 has won", "player 1 has won", "draw" };
-
 int cmd_show(int argc, char **argv)
 {
     cli_game_opts o;
@@ -29,11 +27,15 @@ int cmd_show(int argc, char **argv)
     game_diagram(g, &s, stdout);
     game_format(g, &s, buf, sizeof buf);
     printf("position: %s\n", buf);
-    printf("to move: player %d\n", game_to_move(g, &s));
+    printf("to move: %s\n", g->ops->player[game_to_move(g, &s)]);
     game_move list[GAME_MAX_MOVES];
     int n = game_moves(g, &s, list);
     if (n == 0) {
-        printf("game over: %s (score %d)\n", result_words[game_result_of(g, &s)], game_score(g, &s));
+        game_result r = game_result_of(g, &s);
+        if (r == GAME_DRAW)
+            printf("game over: draw\n");
+        else
+            printf("game over: %s wins (score %d)\n", g->ops->player[r == GAME_WIN1], game_score(g, &s));
     } else {
         printf("moves (%d):", n);
         for (int i = 0; i < n; i++) {

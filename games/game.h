@@ -36,6 +36,7 @@ typedef struct game game;
 
 typedef struct game_ops {
     const char *name;
+    const char *player[2];  /* e.g. "White", "Black" */
     /* perft convention: 1 if a finished game counts as one leaf at every
      * greater depth (Othello), 0 if it adds nothing past its own depth. */
     int finished_is_perft_leaf;

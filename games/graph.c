@@ -124,6 +124,7 @@ static void graph_destroy(game *g) { graph_free(g->data); }
 
 static const game_ops graph_ops = {
     .name = "graph",
+    .player = { "prover", "opponent" },
     .finished_is_perft_leaf = 0,
     .start = graph_start,
     .moves = graph_moves,

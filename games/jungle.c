@@ -265,6 +265,7 @@ static void jungle_diagram(const game *g, const game_state *s, FILE *out)
 
 static const game_ops jungle_ops = {
     .name = "jungle",
+    .player = { "White", "Black" },
     .finished_is_perft_leaf = 0,
     .start = jungle_start,
     .moves = jungle_moves,

@@ -291,6 +291,7 @@ static void ostle_destroy(game *g) { free(g->data); }
 
 static const game_ops ostle_ops = {
     .name = "ostle",
+    .player = { "Black", "White" },
     .finished_is_perft_leaf = 0,
     .start = ostle_start,
     .moves = ostle_moves,

@@ -220,6 +220,7 @@ static void othello_destroy(game *g) { free(g->data); }
 
 static const game_ops othello_ops = {
     .name = "othello",
+    .player = { "Black", "White" },
     .finished_is_perft_leaf = 1,
     .start = othello_start,
     .moves = othello_moves,

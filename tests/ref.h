@@ -1,0 +1,31 @@
+/* tests/ref.h - naive reference rules, written apart from games/: character
+ * grids, explicit direction loops, positions as notation strings.  Their only
+ * job is to disagree with the fast generators when either is wrong. */
+#ifndef PNSOLVE_TEST_REF_H
+#define PNSOLVE_TEST_REF_H
+
+#define REF_MAX 300
+#define REF_TEXT 200
+
+typedef struct {
+    char move[16];
+    char after[REF_TEXT];
+} ref_child;
+
+/* result letters: 'o' ongoing, '0' player 0 won, '1' player 1 won, 'd' draw */
+
+/* Jungle Checkers: children of a JFEN position; *result as above. */
+int ref_jungle_children(const char *jfen, int classic, ref_child *out, char *result);
+
+/* Ostle on a w x h board: children of a position given as "board side" (no
+ * forbidden-move field); prev is the position before the opponent's last move
+ * (same form) or NULL.  Children are in the same form. */
+int ref_ostle_children(int w, int h, const char *pos, const char *prev, ref_child *out, char *result);
+
+/* Othello: children of a "WxH:rows S" position; a pass is the move "pass". */
+int ref_othello_children(const char *pos, ref_child *out, char *result, int *score);
+
+/* Small deterministic generator for tests. */
+unsigned long long ref_rand(unsigned long long *state);
+
+#endif

@@ -1,0 +1,17 @@
+/* tests/suites.h - each test file registers its CUnit suites. */
+#ifndef PNSOLVE_TEST_SUITES_H
+#define PNSOLVE_TEST_SUITES_H
+
+#include <CUnit/CUnit.h>
+
+#include "../games/game.h"
+
+void suite_crosscheck(void);
+void suite_rules(void);
+
+/* Opens a game or fails the test run loudly (test set-up, not a test). */
+game *test_open(const char *spec, const char *variant);
+/* Parses a position that the test knows to be valid. */
+game_state test_parse(const game *g, const char *text);
+
+#endif

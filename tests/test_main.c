@@ -1,0 +1,41 @@
+/* tests/test_main.c - CUnit runner for every suite. */
+#include "suites.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+game *test_open(const char *spec, const char *variant)
+{
+    char err[256];
+    game *g = game_open(spec, variant, err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "test set-up: cannot open %s: %s\n", spec, err);
+        exit(1);
+    }
+    return g;
+}
+
+game_state test_parse(const game *g, const char *text)
+{
+    char err[256];
+    game_state s;
+    if (game_parse(g, text, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "test set-up: cannot parse '%s': %s\n", text, err);
+        exit(1);
+    }
+    return s;
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    suite_crosscheck();
+    suite_rules();
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}

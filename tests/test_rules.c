@@ -1,0 +1,335 @@
+/* tests/test_rules.c - notation, rejects of bad input, and the rules that are
+ * easy to get wrong: rule 8, Othello passes and ends, the Jungle variants,
+ * graph files. */
+#include "suites.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int has_move(const game *g, const game_state *s, const char *name)
+{
+    game_move m;
+    return game_parse_move(g, s, name, &m, NULL, 0) == 0;
+}
+
+static game_state after(const game *g, game_state s, const char *move)
+{
+    game_move m;
+    char err[128];
+    int rc = game_parse_move(g, &s, move, &m, err, sizeof err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    game_play(g, &s, m);
+    return s;
+}
+
+static void assert_text(const game *g, const game_state *s, const char *want)
+{
+    char buf[GAME_TEXT_MAX];
+    game_format(g, s, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, want);
+}
+
+static void test_round_trips(void)
+{
+    static const struct { const char *spec, *pos; } cases[] = {
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w" },
+        { "jungle", "7/3R3/7/2e4/7/7/6r b" },
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b -" },
+        { "ostle", "W1WW1/1WB2/B1HW1/2B2/B2B1 w -" },
+        { "othello:6x6", "6x6:------/------/--OX--/--XO--/------/------ X" },
+        { "othello:4x5", "4x5:----/-OX-/-XO-/----/---- O" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        game *g = test_open(cases[i].spec, NULL);
+        game_state s = test_parse(g, cases[i].pos);
+        assert_text(g, &s, cases[i].pos);
+        game_close(g);
+    }
+    /* The 64-character FFO form reads as the same position as the long form. */
+    game *g = test_open("othello:8x8", NULL);
+    game_state a = test_parse(g, "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X");
+    assert_text(g, &a, "8x8:O--OOOOX/-OOOOOOX/OOXXOOOX/OOXOOOXX/OOOOOOXX/---OOOOX/----O--X/-------- X");
+    game_state start;
+    game_start(g, &start);
+    assert_text(g, &start, "8x8:--------/--------/--------/---OX---/---XO---/--------/--------/-------- X");
+    game_close(g);
+}
+
+static void test_rejects(void)
+{
+    static const struct { const char *spec, *pos; } bad[] = {
+        { "jungle", "" },
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1" },      /* no side */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 x" },
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R w" },     /* short rank */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R11 w" },   /* long rank */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2 w" },          /* six ranks */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1/7 w" },  /* eight ranks */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E1R1R1 w" },  /* two white rats */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E1X1R1 w" },
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E1E3 w" },
+        { "jungle", "3r3/7/7/7/7/7/3R3 w" },                /* rats on their own dens */
+        { "jungle", "3R3/7/7/7/7/7/1r5 w" },                /* mover already on the den */
+        { "jungle", "7/7/7/7/7/7/1R5 w" },                  /* Black has no pieces */
+        { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w extra" },
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b" },               /* no forbidden field */
+        { "ostle", "WWWWW/5/2H2/5/BBBBB x -" },
+        { "ostle", "WWWWW/5/5/5/BBBBB b -" },               /* no hole */
+        { "ostle", "WWWWW/5/2HH1/5/BBBBB b -" },            /* two holes */
+        { "ostle", "WWWWW/5/2H2/5/BBBB b -" },              /* short rank */
+        { "ostle", "WWWWW/5/2H2/5/BBBBBB b -" },
+        { "ostle", "WWWWW/5/2H2/5/BB3 b -" },               /* Black has two pieces */
+        { "ostle", "WWWWW/WW3/2H2/5/BBBBB b -" },           /* seven white pieces */
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b c3Q" },
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b a5D" },           /* not Black's piece */
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b a1D" },           /* removes a piece */
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b z9U" },
+        { "othello:6x6", "6x6:------/------/--OX--/--XO--/------/------" },
+        { "othello:6x6", "6x6:------/------/--OX--/--XO--/------/------ Z" },
+        { "othello:6x6", "6x6:------/------/--OX--/--XO--/------ X" },
+        { "othello:6x6", "6x6:-------/------/--OX--/--XO--/------/------ X" },
+        { "othello:6x6", "6x6:------/------/--OX--/--X---/------/------ X" }, /* centre empty */
+        { "othello:6x6", "8x8:--------/--------/--------/---OX---/---XO---/--------/--------/-------- X" },
+        { "othello:6x6", "6x6:------/------/--OX--/--XO--/------/-----q X" },
+        { "othello:8x8", "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X------- X" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        game *g = test_open(bad[i].spec, NULL);
+        game_state s;
+        char err[256] = "";
+        int rc = game_parse(g, bad[i].pos, &s, err, sizeof err);
+        if (rc == 0)
+            printf("\naccepted bad %s position '%s'\n", bad[i].spec, bad[i].pos);
+        CU_ASSERT_EQUAL(rc, -1);
+        CU_ASSERT(strlen(err) > 0 && !strchr(err, '\n'));
+        game_close(g);
+    }
+    static const struct { const char *spec, *variant; } bad_games[] = {
+        { "chess", NULL }, { "othello:3x3", NULL }, { "othello:9x8", NULL }, { "othello:6x6x", NULL },
+        { "othello:abc", NULL }, { "jungle", "modern" }, { "jungle:7x7", NULL }, { "ostle:6x6", NULL },
+        { "ostle", "classic" }, { "graph:", NULL }, { "graph:/nonexistent/file", NULL }, { "", NULL },
+    };
+    for (size_t i = 0; i < sizeof bad_games / sizeof bad_games[0]; i++) {
+        char err[256] = "";
+        game *g = game_open(bad_games[i].spec, bad_games[i].variant, err, sizeof err);
+        CU_ASSERT_PTR_NULL(g);
+        CU_ASSERT(strlen(err) > 0);
+        game_close(g);
+    }
+    game *g = test_open("jungle", NULL);
+    game_state s;
+    game_start(g, &s);
+    game_move m;
+    CU_ASSERT_EQUAL(game_parse_move(g, &s, "c2c4", &m, NULL, 0), -1);
+    CU_ASSERT_EQUAL(game_parse_move(g, &s, "b1b0", &m, NULL, 0), -1);
+    CU_ASSERT_EQUAL(game_parse_move(g, &s, "", &m, NULL, 0), -1);
+    CU_ASSERT_EQUAL(game_parse_move(g, &s, "c2c3", &m, NULL, 0), 0);
+    game_close(g);
+}
+
+/* RULES.md section 2, rule 8; the paper's figure 2B/2C. */
+static void test_ostle_rule8(void)
+{
+    game *g = test_open("ostle", NULL);
+    /* White moves the hole a3 -> a2; Black may not move it back. */
+    game_state s = test_parse(g, "W1WWW/1W3/HB3/2B2/B2BB w -");
+    s = after(g, s, "a3D");
+    assert_text(g, &s, "W1WWW/1W3/1B3/H1B2/B2BB b a2U");
+    CU_ASSERT(!has_move(g, &s, "a2U"));
+    CU_ASSERT(has_move(g, &s, "a2R"));
+    CU_ASSERT_EQUAL(game_count(g, &s), 4 * 5 + 2 - 1);
+    /* Two plies later the ban is gone. */
+    game_state t = after(g, after(g, s, "e1U"), "a5D");
+    CU_ASSERT(has_move(g, &t, "a2U"));
+
+    /* Black pushes a chain ending in a white piece: White may not push it back. */
+    s = test_parse(g, "WWWW1/5/2H2/BW3/1BBBB b -");
+    s = after(g, s, "a2R");
+    assert_text(g, &s, "WWWW1/5/2H2/1BW2/1BBBB w c2L");
+    CU_ASSERT(!has_move(g, &s, "c2L"));
+    /* ...but a chain ending in one's own piece bars nothing. */
+    s = test_parse(g, "WWW2/5/2H2/BB3/1BBWW b -");
+    s = after(g, s, "a2R");
+    assert_text(g, &s, "WWW2/5/2H2/1BB2/1BBWW w -");
+
+    /* A move that removes a piece is never forbidden, and bars nothing. */
+    s = test_parse(g, "WWWWW/5/2H2/5/BBBBB b -");
+    s = after(g, s, "a1L");
+    assert_text(g, &s, "WWWWW/5/2H2/5/1BBBB w -");
+
+    /* A piece moved into the hole is removed; five to four is no loss. */
+    s = test_parse(g, "WWWW1/5/1BH2/5/BBBB1 b -");
+    s = after(g, s, "b3R");
+    assert_text(g, &s, "WWWW1/5/2H2/5/BBBB1 w -");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_ONGOING);
+    game_close(g);
+}
+
+static void test_ostle_ends(void)
+{
+    game *g = test_open("ostle", NULL);
+    /* Black pushes a white piece off: White has three left, Black wins. */
+    game_state s = test_parse(g, "WWWW1/5/2H2/5/BBBB1 b -");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_ONGOING);
+    s = after(g, s, "a1U");  /* a1 a2 a3 a4: pushes nothing off */
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_ONGOING);
+    s = test_parse(g, "WWWW1/B4/2H2/5/1BBB1 b -");
+    s = after(g, s, "a4U");  /* the black piece pushes a5 off the board */
+    assert_text(g, &s, "BWWW1/5/2H2/5/1BBB1 w -");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_WIN0);
+    CU_ASSERT_EQUAL(game_count(g, &s), 0);
+    /* Black pushes its own piece off when down to four: Black loses. */
+    s = test_parse(g, "WWWW1/5/2H2/5/BBBB1 b -");
+    s = after(g, s, "a1L");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_WIN1);
+    game_close(g);
+}
+
+static void test_othello_pass_and_end(void)
+{
+    game *g = test_open("othello:4x4", NULL);
+    /* O has no move but X has: O must pass, and the pass is the only move. */
+    game_state s = test_parse(g, "4x4:-OXX/XXXX/XXXX/XXXX O");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_ONGOING);
+    CU_ASSERT(has_move(g, &s, "pass"));
+    CU_ASSERT_EQUAL(game_count(g, &s), 1);
+    s = after(g, s, "pass");
+    assert_text(g, &s, "4x4:-OXX/XXXX/XXXX/XXXX X");
+    CU_ASSERT(!has_move(g, &s, "pass"));
+    s = after(g, s, "a1");
+    assert_text(g, &s, "4x4:XXXX/XXXX/XXXX/XXXX O");
+    CU_ASSERT_EQUAL(game_count(g, &s), 0);
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_WIN0);
+    CU_ASSERT_EQUAL(game_score(g, &s), 16);
+    /* Neither can move, one square empty: it goes to the winner. */
+    s = test_parse(g, "4x4:XXXX/XXXX/XXXX/OOO- X");
+    CU_ASSERT_EQUAL(game_count(g, &s), 0);
+    CU_ASSERT_EQUAL(game_score(g, &s), 12 - 3 + 1);
+    /* Neither can move with empties left: empties go to the winner. */
+    s = test_parse(g, "4x4:----/-OO-/-OO-/---- X");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_WIN1);
+    CU_ASSERT_EQUAL(game_score(g, &s), -16);
+    s = test_parse(g, "4x4:XXXX/XXXX/OOOO/OOOO X");
+    CU_ASSERT_EQUAL(game_result_of(g, &s), GAME_DRAW);
+    CU_ASSERT_EQUAL(game_score(g, &s), 0);
+    game_close(g);
+}
+
+static void test_jungle_capture_variants(void)
+{
+    game *thesis = test_open("jungle", NULL), *classic = test_open("jungle", "classic");
+    const char *pos = "7/7/3r3/3E3/7/7/6R w";  /* the white elephant faces the black rat */
+    game_state a = test_parse(thesis, pos), b = test_parse(classic, pos);
+    CU_ASSERT(has_move(thesis, &a, "d4d5"));
+    CU_ASSERT(!has_move(classic, &b, "d4d5"));
+    /* The rat takes the elephant in both. */
+    pos = "7/7/3r3/3E3/7/7/6R b";
+    a = test_parse(thesis, pos);
+    b = test_parse(classic, pos);
+    CU_ASSERT(has_move(thesis, &a, "d5d4"));
+    CU_ASSERT(has_move(classic, &b, "d5d4"));
+    /* Equal takes equal; weaker never takes stronger (but the rat). */
+    a = test_parse(thesis, "7/7/3t3/3T3/2d4/7/6R w");
+    CU_ASSERT(has_move(thesis, &a, "d4d5"));
+    a = test_parse(thesis, "7/7/7/3d3/3T3/7/6R b");
+    CU_ASSERT(!has_move(thesis, &a, "d4d3"));
+    /* Taking the last piece wins; stepping on the den wins; own den is barred. */
+    a = test_parse(thesis, "7/7/3r3/3E3/7/7/7 w");
+    a = after(thesis, a, "d4d5");
+    CU_ASSERT_EQUAL(game_result_of(thesis, &a), GAME_WIN0);
+    a = test_parse(thesis, "7/3R3/7/7/7/7/6r w");
+    a = after(thesis, a, "d6d7");
+    CU_ASSERT_EQUAL(game_result_of(thesis, &a), GAME_WIN0);
+    CU_ASSERT_EQUAL(game_count(thesis, &a), 0);
+    a = test_parse(thesis, "7/7/7/7/7/3R3/6r w");
+    CU_ASSERT(!has_move(thesis, &a, "d2d1"));
+    /* No legal move is a draw: here only in the classic variant, where the
+     * cornered elephant may not take the rat. */
+    pos = "7/7/7/7/7/rt5/ERd4 w";
+    a = test_parse(thesis, pos);
+    b = test_parse(classic, pos);
+    CU_ASSERT_EQUAL(game_count(thesis, &a), 1);
+    CU_ASSERT_EQUAL(game_result_of(thesis, &a), GAME_ONGOING);
+    CU_ASSERT_EQUAL(game_count(classic, &b), 0);
+    CU_ASSERT_EQUAL(game_result_of(classic, &b), GAME_DRAW);
+    game_close(thesis);
+    game_close(classic);
+}
+
+static char *write_temp(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/pnsolve-test-XXXXXX");
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+static void expect_graph_error(const char *text, const char *want)
+{
+    char *path = write_temp(text), spec[80], err[256] = "";
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    game *g = game_open(spec, NULL, err, sizeof err);
+    CU_ASSERT_PTR_NULL(g);
+    if (!strstr(err, want))
+        printf("\ngraph error '%s' lacks '%s'\n", err, want);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
+    game_close(g);
+    unlink(path);
+}
+
+static void test_graph(void)
+{
+    char *path = write_temp("# the example of RULES.md\nroot A\nA: or B C   # two tries\nB: and D E\n"
+                            "C : draw\nD: win\nE: or\n\nF: and A\n");
+    char spec[80];
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    game *g = test_open(spec, NULL);
+    unlink(path);
+    game_state s;
+    game_start(g, &s);
+    assert_text(g, &s, "A");
+    CU_ASSERT_EQUAL(game_to_move(g, &s), 0);
+    CU_ASSERT_EQUAL(game_count(g, &s), 2);
+    game_state b = after(g, s, "B");
+    CU_ASSERT_EQUAL(game_to_move(g, &b), 1);
+    CU_ASSERT_EQUAL(game_result_of(g, &b), GAME_ONGOING);
+    game_state d = after(g, b, "D");
+    CU_ASSERT_EQUAL(game_result_of(g, &d), GAME_WIN0);
+    game_state e = after(g, b, "E");
+    CU_ASSERT_EQUAL(game_count(g, &e), 0);
+    CU_ASSERT_EQUAL(game_result_of(g, &e), GAME_WIN1);  /* the prover cannot move */
+    game_state c = after(g, s, "C");
+    CU_ASSERT_EQUAL(game_result_of(g, &c), GAME_DRAW);
+    CU_ASSERT_EQUAL(game_perft(g, &s, 2, NULL), 2);
+    game_state f = test_parse(g, "F");
+    CU_ASSERT(has_move(g, &f, "A"));
+    CU_ASSERT(!game_key_equal(game_key_of(g, &s), game_key_of(g, &f)));
+    game_close(g);
+
+    expect_graph_error("root A\nA: or B\n", ":2: unknown child 'B'");
+    expect_graph_error("root A\nA: or\nA: and\n", ":3: duplicate node 'A'");
+    expect_graph_error("A: or\n", "missing root");
+    expect_graph_error("root A\nA: maybe\n", ":2: bad value word 'maybe'");
+    expect_graph_error("root A\nroot A\nA: or\n", ":2: second root");
+    expect_graph_error("root Z\nA: or\n", ":1: root 'Z' is not defined");
+    expect_graph_error("root A\nA: win B\nB: or\n", ":2: terminal node 'A'");
+    expect_graph_error("root A\nA-1: or\n", ":2: bad node name");
+    expect_graph_error("root A\nA or\n", ":2: expected");
+}
+
+void suite_rules(void)
+{
+    CU_pSuite s = CU_add_suite("rules", NULL, NULL);
+    CU_add_test(s, "notation round trips", test_round_trips);
+    CU_add_test(s, "malformed input is rejected with one line", test_rejects);
+    CU_add_test(s, "ostle rule 8", test_ostle_rule8);
+    CU_add_test(s, "ostle game ends", test_ostle_ends);
+    CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
+    CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
+    CU_add_test(s, "graph files", test_graph);
+}
