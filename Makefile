@@ -32,7 +32,7 @@ $(BUILD)/pnsolve: $(call obj,$(CLI_SRC)) $(BUILD)/libpnsolve.a
 $(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ -lcunit $(LDLIBS)
 
-$(BUILD)/bench: $(call obj,$(BENCH_SRC)) $(BUILD)/libpnsolve.a
+$(BUILD)/run-bench: $(call obj,$(BENCH_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 # Installs what a fresh Debian machine lacks; does nothing when all is there.
@@ -49,8 +49,9 @@ deps:
 	fi
 
 test: deps
-	$(MAKE) --no-print-directory $(BUILD)/run-tests
+	$(MAKE) --no-print-directory $(BUILD)/run-tests $(BUILD)/pnsolve
 	./$(BUILD)/run-tests
+	tests/cli.sh ./$(BUILD)/pnsolve
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps
@@ -62,12 +63,23 @@ demo: deps
 	./demo.sh $(BUILD)/pnsolve
 
 bench: deps
-	$(MAKE) --no-print-directory $(BUILD)/bench
-	./$(BUILD)/bench
+	$(MAKE) --no-print-directory $(BUILD)/run-bench
+	./$(BUILD)/run-bench
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps test check-asan demo bench clean
+.PHONY: all deps test check-asan demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Fuzzes every parser with libFuzzer for FUZZ_SECONDS (clang needed).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@mkdir -p build/fuzz
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	  tests/fuzz/fuzz_parse.c $(LIB_SRC) -o build/fuzz/fuzz_parse $(LDLIBS)
+	mkdir -p build/fuzz/corpus && printf '\0001r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w' > build/fuzz/corpus/j && \
+	  printf '\001WWWWW/5/2H2/5/BBBBB b -' > build/fuzz/corpus/o && \
+	  printf '\005root A\nA: or B\nB: win\n' > build/fuzz/corpus/g
+	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=600 build/fuzz/corpus

@@ -23,7 +23,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage(stderr), EXIT_USAGE;
+        return cli_fail(EXIT_USAGE, "no command given (try 'pnsolve --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout), 0;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

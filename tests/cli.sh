@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# tests/cli.sh PNSOLVE - the command line: outputs, exit codes, one-line errors.
+set -u
+bin=$1
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check NAME EXPECTED_STATUS [grep pattern for stdout] -- ARGS...
+    local name=$1 want=$2 pattern=$3; shift 4
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    local ok=1
+    [ "$got" = "$want" ] || ok=0
+    if [ "$want" = 2 ]; then   # usage errors: exactly one line on stderr, naming the problem
+        [ "$(wc -l <"$tmp/err")" = 1 ] || ok=0
+        grep -q "^pnsolve: " "$tmp/err" || ok=0
+    fi
+    if [ -n "$pattern" ]; then grep -qE -- "$pattern" "$tmp/out" "$tmp/err" || ok=0; fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $name (status $got, want $want)"; head -3 "$tmp/out" "$tmp/err"; fi
+}
+
+check "help" 0 "^usage: pnsolve" -- --help
+check "perft help" 0 "usage: pnsolve perft" -- perft --help
+check "show help" 0 "usage: pnsolve show" -- show --help
+check "no command" 2 "" -- 
+check "unknown command" 2 "unknown command 'frobnicate'" -- frobnicate
+check "perft jungle" 0 "^perft 3 2352$" -- perft jungle 3
+check "perft ostle" 0 "^perft 4 189102$" -- perft ostle 4
+check "perft othello" 0 "^perft 6 8200$" -- perft othello:8x8 6
+check "perft speed line" 0 "^leaves per second: [0-9]+" -- perft othello:4x4 3
+check "perft classic" 0 "^perft 1 " -- perft jungle 1 --variant classic
+check "perft position" 0 "^perft 1 1$" -- perft othello:4x4 1 --position "4x4:-OXX/XXXX/XXXX/XXXX O"
+check "perft bad depth" 2 "bad depth" -- perft jungle zero
+check "perft depth 0" 2 "bad depth" -- perft jungle 0
+check "perft missing depth" 2 "expected GAME DEPTH" -- perft jungle
+check "perft bad game" 2 "unknown game" -- perft chess 3
+check "perft bad size" 2 "bad Othello board" -- perft othello:9x9 3
+check "perft bad variant" 2 "unknown jungle variant" -- perft jungle 3 --variant modern
+check "unknown option" 2 "unknown option '--colour'" -- perft jungle 3 --colour red
+check "missing option value" 2 "needs a value" -- show jungle --position
+check "show start" 0 "^moves \(14\):" -- show jungle
+check "show ostle" 0 "^position: WWWWW/5/2H2/5/BBBBB b -$" -- show ostle
+check "show ffo" 0 "^to move: Black$" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+check "show finished" 0 "game over: Black wins \(score 16\)" -- show othello:4x4 --position "4x4:XXXX/XXXX/XXXX/XXXX O"
+check "show bad jfen" 2 "bad position: JFEN rank 7" -- show jungle --position "1r3e/2t1d2/7/7/7/2D1T2/1E3R1 w"
+check "show bad ofen" 2 "bad position: .*hole" -- show ostle --position "WWWWW/5/5/5/BBBBB b -"
+check "show garbage" 2 "bad position" -- show othello:6x6 --position $'\x01\xff%s%n'
+
+printf 'root A\nA: or B C\nB: and D\nC: draw\nD: win\n' >"$tmp/g.txt"
+check "graph show" 0 "^moves \(2\): B C$" -- show "graph:$tmp/g.txt"
+check "graph perft" 0 "^perft 2 1$" -- perft "graph:$tmp/g.txt" 2
+printf 'root A\nA: or B X\nB: win\n' >"$tmp/bad.txt"
+check "graph unknown child" 2 "bad.txt:2: unknown child 'X'" -- show "graph:$tmp/bad.txt"
+check "graph missing file" 2 "No such file" -- show "graph:$tmp/none.txt"
+
+echo "cli: $pass passed, $fail failed"
+[ $fail = 0 ]
