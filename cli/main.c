@@ -7,6 +7,7 @@
 static const struct { const char *name; int (*run)(int, char **); const char *summary; } commands[] = {
     { "perft", cmd_perft, "count move sequences to a depth (move generator check and speed)" },
     { "show", cmd_show, "print a position: diagram, side to move, legal moves" },
+    { "tb", cmd_tb, "endgame tables: build, probe, verify, stats" },
 };
 
 static void usage(FILE *out)

@@ -34,6 +34,32 @@ typedef enum {
 
 typedef struct game game;
 
+/* What a retrograde builder needs of a game whose positions split into
+ * materials (piece sets that moves never grow).  A material is a small
+ * integer; each canonical material has a table of size() entries, one per
+ * index.  index() maps a live state to its material's table after symmetry
+ * reduction; unindex() inverts it (an index whose position is a symmetric
+ * twin of a smaller index unindexes to that twin, and index() of it gives the
+ * smaller one). */
+typedef struct game_tb_ops {
+    /* canonical materials with at most max_pieces pieces, smaller first */
+    int (*materials)(const game *g, int max_pieces, int *out, int cap);
+    /* canonical materials one capture away from mat; at most 16 */
+    int (*material_deps)(const game *g, int mat, int *out);
+    /* canonical material of a live state, -1 if the state has no table */
+    int (*material_of)(const game *g, const game_state *s);
+    int (*material_pieces)(const game *g, int mat);
+    void (*material_name)(const game *g, int mat, char *buf, size_t len);
+    /* material by name, -1 if there is none */
+    int (*material_parse)(const game *g, const char *name);
+    uint64_t (*size)(const game *g, int mat);
+    uint64_t (*index)(const game *g, const game_state *s);
+    void (*unindex)(const game *g, int mat, uint64_t index, game_state *s);
+    /* distinct indices of the states from which a move that removes nothing
+     * leads to s (same material); returns the count, at most GAME_MAX_MOVES */
+    int (*unmoves)(const game *g, const game_state *s, uint64_t *pred);
+} game_tb_ops;
+
 typedef struct game_ops {
     const char *name;
     const char *player[2];  /* e.g. "White", "Black" */
@@ -60,6 +86,7 @@ typedef struct game_ops {
     void (*format_move)(const game *g, const game_state *s, game_move m, char *buf, size_t len);
     void (*diagram)(const game *g, const game_state *s, FILE *out);
     void (*destroy)(game *g);
+    const game_tb_ops *tb;  /* NULL: the game has no endgame tables */
 } game_ops;
 
 struct game {

@@ -6,6 +6,7 @@
  * piece, its square or JUNGLE_ABSENT; w[3] the side to move.
  */
 #include "game_impl.h"
+#include "../ranking/ranking.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,8 @@ static void jungle_diagram(const game *g, const game_state *s, FILE *out)
     fputs("  a b c d e f g\n", out);
 }
 
+static const game_tb_ops jungle_tb_ops;
+
 static const game_ops jungle_ops = {
     .name = "jungle",
     .player = { "White", "Black" },
@@ -279,6 +282,7 @@ static const game_ops jungle_ops = {
     .format = jungle_format,
     .format_move = jungle_format_move,
     .diagram = jungle_diagram,
+    .tb = &jungle_tb_ops,
 };
 
 game *jungle_open(const char *args, const char *variant, char *err, size_t errlen)
@@ -305,3 +309,125 @@ game *jungle_open(const char *args, const char *variant, char *err, size_t errle
     g->variant = classic;
     return g;
 }
+
+/* --- endgame-table support through ranking/ ------------------------------ */
+
+static int jtb_materials(const game *g, int max_pieces, int *out, int cap)
+{
+    (void)g;
+    rank_material m[256];
+    int n = rank_materials(max_pieces, m, 256);
+    for (int i = 0; i < n && i < cap; i++)
+        out[i] = (int)m[i];
+    return n < cap ? n : cap;
+}
+
+static int jtb_material_deps(const game *g, int mat, int *out)
+{
+    (void)g;
+    rank_material d[8];
+    int n = rank_material_deps((rank_material)mat, d);
+    for (int i = 0; i < n; i++)
+        out[i] = (int)d[i];
+    return n;
+}
+
+static int jtb_material_of(const game *g, const game_state *s)
+{
+    (void)g;
+    if (ended_by_last_move(s))
+        return -1;
+    unsigned m = 0;
+    for (int q = 0; q < 8; q++)
+        if (sq_of(s, q) != JUNGLE_ABSENT)
+            m |= 1u << q;
+    return (int)rank_material_canonical(m);
+}
+
+static int jtb_material_pieces(const game *g, int mat) { (void)g; return __builtin_popcount((unsigned)mat); }
+
+static void jtb_material_name(const game *g, int mat, char *buf, size_t len)
+{
+    (void)g;
+    char name[16];
+    rank_material_name((rank_material)mat, name);
+    snprintf(buf, len, "%s", name);
+}
+
+static int jtb_material_parse(const game *g, const char *name)
+{
+    (void)g;
+    rank_material m;
+    if (strlen(name) > 8 || rank_material_parse(name, &m) != 0 || rank_material_canonical(m) != m)
+        return -1;
+    return (int)m;
+}
+
+static uint64_t jtb_size(const game *g, int mat) { (void)g; return rank_size((rank_material)mat); }
+
+static uint64_t jtb_index(const game *g, const game_state *s)
+{
+    (void)g;
+    uint8_t square[8];
+    for (int q = 0; q < 8; q++)
+        square[q] = (uint8_t)sq_of(s, q);
+    return rank_index_squares(square, (int)s->w[3]);
+}
+
+static void jtb_unindex(const game *g, int mat, uint64_t index, game_state *s)
+{
+    (void)g;
+    rank_position p;
+    rank_unindex((rank_material)mat, index, &p);
+    memset(s, 0, sizeof *s);
+    s->w[2] = ~0ULL;
+    for (int i = 0; i < p.n; i++) {
+        unsigned sq = (unsigned)rank_square(p.loc[i]);
+        set_sq(s, p.piece[i], sq);
+        s->w[p.piece[i] & 1] |= 1ULL << sq;
+    }
+    s->w[3] = (uint64_t)p.side;
+}
+
+/* The side that just moved stepped from an empty, non-den neighbour. */
+static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred)
+{
+    (void)g;
+    int mover = 1 - (int)s->w[3], n = 0;
+    uint8_t square[8];
+    for (int q = 0; q < 8; q++)
+        square[q] = (uint8_t)sq_of(s, q);
+    uint64_t empty = ~(s->w[0] | s->w[1]) & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
+    for (int q = mover; q < 8; q += 2) {
+        unsigned to = sq_of(s, q);
+        if (to == JUNGLE_ABSENT)
+            continue;
+        for (uint64_t from = neighbours(1ULL << to) & empty; from; from &= from - 1) {
+            square[q] = (uint8_t)__builtin_ctzll(from);
+            pred[n++] = rank_index_squares(square, mover);
+        }
+        square[q] = (uint8_t)to;
+    }
+    for (int i = 1; i < n; i++)  /* at most 16: insertion sort, then unique */
+        for (int j = i; j > 0 && pred[j - 1] > pred[j]; j--) {
+            uint64_t t = pred[j]; pred[j] = pred[j - 1]; pred[j - 1] = t;
+        }
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (u == 0 || pred[u - 1] != pred[i])
+            pred[u++] = pred[i];
+    return u;
+}
+
+static const game_tb_ops jungle_tb_ops = {
+    .materials = jtb_materials,
+    .material_deps = jtb_material_deps,
+    .material_of = jtb_material_of,
+    .material_pieces = jtb_material_pieces,
+    .material_name = jtb_material_name,
+    .material_parse = jtb_material_parse,
+    .size = jtb_size,
+    .index = jtb_index,
+    .unindex = jtb_unindex,
+    .unmoves = jtb_unmoves,
+};

@@ -8,6 +8,8 @@
 
 void suite_crosscheck(void);
 void suite_rules(void);
+void suite_ranking(void);
+void suite_tablebase(void);
 
 /* Opens a game or fails the test run loudly (test set-up, not a test). */
 game *test_open(const char *spec, const char *variant);

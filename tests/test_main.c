@@ -33,6 +33,8 @@ int main(void)
         return 1;
     suite_crosscheck();
     suite_rules();
+    suite_ranking();
+    suite_tablebase();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

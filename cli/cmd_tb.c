@@ -1,0 +1,240 @@
+/* cli/cmd_tb.c - `pnsolve tb build|probe|verify|stats GAME`: endgame tables. */
+#include "cli.h"
+#include "../tablebase/tablebase.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
+    "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
+    "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V]\n"
+    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json]\n"
+    "Endgame tables by retrograde analysis (default directory ./tables).\n"
+    "build: every missing table with at most N pieces, smaller first; progress\n"
+    "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
+    "  'draw' (K plies to the end under best play); '-' reads one position per\n"
+    "  line from stdin. verify: re-derives every value from its children and\n"
+    "  checks checksums. stats: positions, win/draw/loss shares, longest\n"
+    "  distance, positions per distance (= per retrograde ply).\n";
+
+typedef struct {
+    int pieces, threads, json;
+    const char *dir;
+} tb_opts;
+
+enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON };
+
+static const struct option tb_long[] = {
+    { "pieces", required_argument, NULL, OPT_PIECES },
+    { "threads", required_argument, NULL, OPT_THREADS },
+    { "dir", required_argument, NULL, OPT_DIR },
+    { "json", no_argument, NULL, OPT_JSON },
+    { NULL, 0, NULL, 0 },
+};
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int on_option(int opt, const char *arg, void *ctx)
+{
+    tb_opts *o = ctx;
+    switch (opt) {
+    case OPT_PIECES: return parse_int(arg, 2, 8, &o->pieces);
+    case OPT_THREADS: return parse_int(arg, 1, 256, &o->threads);
+    case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
+    case OPT_JSON: o->json = 1; return 0;
+    default: return -1;
+    }
+}
+
+static void show_progress(const tb_progress *p, void *ctx)
+{
+    (void)ctx;
+    char eta[32] = "?";
+    if (p->eta >= 0)
+        snprintf(eta, sizeof eta, "%d:%02d", (int)p->eta / 60, (int)p->eta % 60);
+    fprintf(stderr, "\r[%d/%d] %-8s %-5s ply %3d  %11llu/%llu  %5.1f s  eta %s   ", p->table_no, p->tables,
+            p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, p->seconds, eta);
+    fflush(stderr);
+}
+
+static int tb_build_cmd(game *g, const tb_opts *o)
+{
+    if (!o->pieces)
+        return cli_fail(EXIT_USAGE, "tb build: --pieces N is required");
+    cli_catch_interrupt();
+    tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr };
+    if (isatty(2))
+        bo.progress = show_progress;
+    char err[600];
+    int rc = tb_build(g, o->dir, o->pieces, &bo, err, sizeof err);
+    if (bo.progress)
+        fputs("\r\033[K", stderr);
+    if (rc < 0)
+        return cli_fail(1, "tb build: %s", err);
+    if (rc == 1) {
+        fprintf(stderr, "interrupted: finished tables are kept in %s; run again to resume\n", o->dir);
+        return EXIT_INTERRUPTED;
+    }
+    fprintf(stderr, "all tables with at most %d pieces are in %s\n", o->pieces, o->dir);
+    return 0;
+}
+
+/* Prints one answer; returns 0, 1 (table problem) or 2 (bad position). */
+static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient)
+{
+    game_state s;
+    tb_value v;
+    char err[600];
+    int rc = game_parse(g, text, &s, err, sizeof err) == 0 ? 2 : -2;
+    if (rc == 2) {
+        if (game_result_of(g, &s) != GAME_ONGOING && g->ops->tb->material_of(g, &s) < 0) {
+            game_result r = game_result_of(g, &s);
+            v.wdl = r == GAME_DRAW ? TB_DRAW : (r == GAME_WIN0) == (game_to_move(g, &s) == 0) ? TB_WIN : TB_LOSS;
+            v.distance = 0;
+            rc = 1;
+        } else {
+            rc = tb_probe(t, &s, &v, err, sizeof err);
+            if (rc == 0) {
+                char name[32];
+                g->ops->tb->material_name(g, g->ops->tb->material_of(g, &s), name, sizeof name);
+                snprintf(err, sizeof err, "no table for material %s (build it with 'pnsolve tb build')", name);
+            }
+        }
+    }
+    if (rc != 1) {
+        int code = rc == -2 ? EXIT_USAGE : 1;
+        if (!lenient)
+            return cli_fail(code, "tb probe: %s%s", rc == -2 ? "bad position: " : "", err);
+        if (json)
+            printf("{\"position\": \"%s\", \"error\": \"%s\"}\n", text, err);
+        else
+            printf("error %s\n", err);
+        return code;
+    }
+    const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
+    if (json)
+        printf("{\"position\": \"%s\", \"result\": \"%s\", \"distance\": %d}\n", text, word, v.distance);
+    else if (v.wdl == TB_DRAW)
+        printf("draw\n");
+    else
+        printf("%s %d\n", word, v.distance);
+    return 0;
+}
+
+static int tb_probe_cmd(game *g, const tb_opts *o, const char *position)
+{
+    tb_set *t = tb_open(g, o->dir);
+    if (!t)
+        return cli_fail(1, "out of memory");
+    int rc = 0;
+    if (strcmp(position, "-") != 0) {
+        rc = probe_one(g, t, position, o->json, 0);
+    } else {
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t len;
+        while ((len = getline(&line, &cap, stdin)) != -1) {
+            while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+                line[--len] = 0;
+            int r = probe_one(g, t, line, o->json, 1);
+            if (r > rc)
+                rc = r;
+        }
+        free(line);
+    }
+    tb_close(t);
+    return rc;
+}
+
+static int tb_stats_cmd(game *g, const tb_opts *o)
+{
+    int mats[4096], n = g->ops->tb->materials(g, 64, mats, 4096), shown = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4200];
+        tb_path(g, o->dir, mats[i], path, sizeof path);
+        if (access(path, F_OK) != 0)
+            continue;
+        tb_stats st;
+        char err[600];
+        if (tb_table_stats(g, o->dir, mats[i], &st, err, sizeof err) != 0)
+            return cli_fail(1, "tb stats: %s", err);
+        double p = st.positions ? 100.0 / (double)st.positions : 0;
+        int last = st.max_distance > 255 ? 255 : st.max_distance;
+        if (o->json) {
+            printf("{\"material\": \"%s\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
+                   "\"longest\": %d, \"per_ply\": [", st.material, (unsigned long long)st.positions,
+                   (unsigned long long)st.wins, (unsigned long long)st.draws, (unsigned long long)st.losses, st.max_distance);
+            for (int d = 1; d <= last; d++)
+                printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
+            printf("]}\n");
+        } else {
+            printf("%-8s %12llu positions  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st.material,
+                   (unsigned long long)st.positions, (double)st.wins * p, (double)st.draws * p, (double)st.losses * p,
+                   st.max_distance);
+            printf("         resolved per ply:");
+            for (int d = 1; d <= last; d++)
+                printf(" %llu", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
+            printf("\n");
+        }
+        shown++;
+    }
+    if (!shown)
+        return cli_fail(1, "tb stats: no tables of %s in %s", g->name, o->dir);
+    return 0;
+}
+
+int cmd_tb(int argc, char **argv)
+{
+    cli_game_opts go;
+    tb_opts o = { .dir = "tables" };
+    int first;
+    if (cli_parse(argc, argv, &go, tb_long, on_option, &o, &first) != 0)
+        return EXIT_USAGE;
+    if (go.help)
+        return fputs(help, stdout), 0;
+    if (argc - first < 2)
+        return cli_fail(EXIT_USAGE, "tb: expected ACTION GAME (see 'pnsolve tb --help')");
+    const char *action = argv[first];
+    int want_args = strcmp(action, "probe") == 0 ? 3 : 2;
+    if (strcmp(action, "build") && strcmp(action, "probe") && strcmp(action, "verify") && strcmp(action, "stats"))
+        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats)", action);
+    if (argc - first != want_args)
+        return cli_fail(EXIT_USAGE, "tb %s: expected %s", action, want_args == 3 ? "GAME POSITION" : "GAME");
+    game *g;
+    game_state unused;
+    int rc = cli_open_game(argv[first + 1], go.variant, NULL, &g, &unused);
+    if (rc)
+        return rc;
+    if (!g->ops->tb) {
+        game_close(g);
+        return cli_fail(EXIT_USAGE, "tb: %s has no endgame tables", argv[first + 1]);
+    }
+    if (strcmp(action, "build") == 0) {
+        rc = tb_build_cmd(g, &o);
+    } else if (strcmp(action, "probe") == 0) {
+        rc = tb_probe_cmd(g, &o, argv[first + 2]);
+    } else if (strcmp(action, "verify") == 0) {
+        char err[600];
+        long wrong = tb_verify(g, o.dir, o.threads, stdout, err, sizeof err);
+        rc = wrong < 0 ? cli_fail(1, "tb verify: %s", err) : wrong > 0 ? 1 : 0;
+        if (wrong > 0)
+            printf("verify: %ld problems\n", wrong);
+        else if (wrong == 0)
+            printf("verify: all tables correct\n");
+    } else {
+        rc = tb_stats_cmd(g, &o);
+    }
+    game_close(g);
+    return rc;
+}

@@ -1,0 +1,357 @@
+/* ranking/ranking.c - Lehmer codes over the 47 locations (thesis chapter 5). */
+#include "ranking.h"
+
+#include <string.h>
+
+#define WHITE_PIECES 0x55u
+#define BLACK_PIECES 0xAAu
+
+static const char piece_letters[] = "RrDdTtEe";
+
+/* Location geometry, derived once from the numbering of RULES.md. */
+static struct {
+    int ready;
+    int8_t loc_of_square[49];
+    int8_t square_of_loc[47];
+    uint8_t flip[47];    /* rank r -> 8 - r (colour swap) */
+    uint8_t mirror[47];  /* file f -> 6 - f */
+    uint8_t file[47];
+    uint8_t canonical[256];  /* is_canonical(m), tabled: it is on every index */
+    uint8_t swap_side[256];  /* symmetric material: Black to move is swapped */
+    uint8_t flip_of_square[49];  /* location of the colour-swapped square */
+    /* For rank_index_squares: per material, whether to swap colours (for
+     * each side to move), and the input piece behind each output piece. */
+    uint8_t swap[256][2];
+    uint8_t count[256];
+    uint8_t order[256][2][8];
+} geo;
+
+static const uint64_t lehmer_weight[9] = {
+    1ULL, 26ULL, 26ULL * 46, 26ULL * 46 * 45, 26ULL * 46 * 45 * 44, 26ULL * 46 * 45 * 44 * 43,
+    26ULL * 46 * 45 * 44 * 43 * 42, 26ULL * 46 * 45 * 44 * 43 * 42 * 41, 26ULL * 46 * 45 * 44 * 43 * 42 * 41 * 40,
+};
+
+static int compute_location(int square)
+{
+    int file = square % 7, rank = square / 7 + 1;
+    if (file < 3)
+        return file * 7 + (7 - rank);
+    if (file == 3)
+        return rank == 1 || rank == 7 ? -1 : 21 + (6 - rank);
+    return 26 + (file - 4) * 7 + (7 - rank);
+}
+
+static int compute_canonical(rank_material m);
+
+/* Idempotent and race-free in effect: every thread writes the same bytes. */
+static void geo_init(void)
+{
+    if (__atomic_load_n(&geo.ready, __ATOMIC_ACQUIRE))
+        return;
+    for (unsigned m = 0; m < 256; m++) {
+        geo.canonical[m] = (uint8_t)compute_canonical(m);
+        geo.swap_side[m] = rank_material_swap(m) == m;
+        geo.count[m] = (uint8_t)__builtin_popcount(m);
+        for (int side = 0; side < 2; side++) {
+            int swap = !geo.canonical[m] || (geo.swap_side[m] && side);
+            geo.swap[m][side] = (uint8_t)swap;
+            int n = 0;
+            for (int q = 0; q < 8; q++)
+                if (m >> (swap ? q ^ 1 : q) & 1)
+                    geo.order[m][side][n++] = (uint8_t)(swap ? q ^ 1 : q);
+        }
+    }
+    for (int sq = 0; sq < 49; sq++) {
+        int loc = compute_location(sq);
+        geo.loc_of_square[sq] = (int8_t)loc;
+        if (loc >= 0)
+            geo.square_of_loc[loc] = (int8_t)sq;
+    }
+    for (int loc = 0; loc < 47; loc++) {
+        int sq = geo.square_of_loc[loc], file = sq % 7, rank = sq / 7;
+        geo.file[loc] = (uint8_t)file;
+        geo.flip[loc] = (uint8_t)compute_location((6 - rank) * 7 + file);
+        geo.mirror[loc] = (uint8_t)compute_location(rank * 7 + (6 - file));
+    }
+    for (int sq = 0; sq < 49; sq++)
+        geo.flip_of_square[sq] = (uint8_t)compute_location((6 - sq / 7) * 7 + sq % 7);
+    __atomic_store_n(&geo.ready, 1, __ATOMIC_RELEASE);
+}
+
+int rank_location(int square)
+{
+    geo_init();
+    return (unsigned)square < 49 ? geo.loc_of_square[square] : -1;
+}
+
+int rank_square(int loc)
+{
+    geo_init();
+    return geo.square_of_loc[loc];
+}
+
+rank_material rank_material_swap(rank_material m)
+{
+    return ((m & WHITE_PIECES) << 1) | ((m & BLACK_PIECES) >> 1);
+}
+
+/* The stronger side is White: more pieces, or as many and the strongest
+ * differing piece White's (the thesis's "duplicate" rule). */
+static int compute_canonical(rank_material m)
+{
+    unsigned w = 0, b = 0;
+    for (int s = 0; s < 4; s++) {
+        w |= ((m >> (2 * s)) & 1u) << s;
+        b |= ((m >> (2 * s + 1)) & 1u) << s;
+    }
+    int nw = __builtin_popcount(w), nb = __builtin_popcount(b);
+    return nw > nb || (nw == nb && w >= b);
+}
+
+static inline int is_canonical(rank_material m)
+{
+    geo_init();
+    return geo.canonical[m & 0xFF];
+}
+
+rank_material rank_material_canonical(rank_material m)
+{
+    return is_canonical(m) ? m : rank_material_swap(m);
+}
+
+int rank_material_symmetric(rank_material m) { return rank_material_swap(m) == m; }
+
+void rank_material_name(rank_material m, char *buf)
+{
+    int n = 0;
+    for (int p = 0; p < 8; p++)
+        if (m >> p & 1)
+            buf[n++] = piece_letters[p];
+    buf[n] = 0;
+}
+
+int rank_material_parse(const char *name, rank_material *m)
+{
+    rank_material r = 0;
+    int last = -1;
+    for (; *name; name++) {
+        const char *l = strchr(piece_letters, *name);
+        if (!l)
+            return -1;
+        int p = (int)(l - piece_letters);
+        if (p <= last)  /* RULES.md order, each piece once */
+            return -1;
+        last = p;
+        r |= 1u << p;
+    }
+    if (!(r & WHITE_PIECES) || !(r & BLACK_PIECES))
+        return -1;
+    *m = r;
+    return 0;
+}
+
+int rank_materials(int max_pieces, rank_material *out, int cap)
+{
+    int n = 0;
+    for (int pieces = 2; pieces <= max_pieces && pieces <= 8; pieces++)
+        for (rank_material m = 1; m < 256; m++)
+            if (__builtin_popcount(m) == pieces && (m & WHITE_PIECES) && (m & BLACK_PIECES) && is_canonical(m) && n < cap)
+                out[n++] = m;
+    return n;
+}
+
+int rank_material_deps(rank_material m, rank_material *out)
+{
+    int n = 0;
+    for (int p = 0; p < 8; p++) {
+        rank_material d = m & ~(1u << p);
+        if (!(m >> p & 1) || !(d & WHITE_PIECES) || !(d & BLACK_PIECES))
+            continue;
+        d = rank_material_canonical(d);
+        int seen = 0;
+        for (int i = 0; i < n; i++)
+            seen |= out[i] == d;
+        if (!seen)
+            out[n++] = d;
+    }
+    return n;
+}
+
+static uint64_t positions_per_side(int n)
+{
+    uint64_t size = RANK_HALF_LOCATIONS;
+    for (int i = 1; i < n; i++)
+        size *= (uint64_t)(RANK_LOCATIONS - i);
+    return size;
+}
+
+uint64_t rank_size(rank_material m)
+{
+    return positions_per_side(__builtin_popcount(m)) * (rank_material_symmetric(m) ? 1 : 2);
+}
+
+rank_material rank_material_of(const rank_position *p)
+{
+    rank_material m = 0;
+    for (int i = 0; i < p->n; i++)
+        m |= 1u << p->piece[i];
+    return m;
+}
+
+static void sort_pieces(rank_position *p)
+{
+    for (int i = 1; i < p->n; i++)
+        for (int j = i; j > 0 && p->piece[j - 1] > p->piece[j]; j--) {
+            uint8_t t = p->piece[j]; p->piece[j] = p->piece[j - 1]; p->piece[j - 1] = t;
+            t = p->loc[j]; p->loc[j] = p->loc[j - 1]; p->loc[j - 1] = t;
+        }
+}
+
+void rank_canonicalize(rank_position *p)
+{
+    geo_init();
+    rank_material m = rank_material_of(p);
+    if (!is_canonical(m) || (rank_material_symmetric(m) && p->side == 1)) {
+        for (int i = 0; i < p->n; i++) {
+            p->piece[i] ^= 1;
+            p->loc[i] = geo.flip[p->loc[i]];
+        }
+        p->side ^= 1;
+        sort_pieces(p);
+    }
+    /* Mirror so that the first piece off file d stands on files a-c. */
+    for (int i = 0; i < p->n; i++) {
+        int f = geo.file[p->loc[i]];
+        if (f == 3)
+            continue;
+        if (f > 3)
+            for (int j = 0; j < p->n; j++)
+                p->loc[j] = geo.mirror[p->loc[j]];
+        break;
+    }
+}
+
+uint64_t rank_index_squares(const uint8_t square[8], int side)
+{
+    geo_init();
+    uint64_t x;
+    memcpy(&x, square, 8);
+    /* bit p of m: byte p is not RANK_ABSENT; scalar on purpose (the
+     * vectorised byte loop was slower than the whole rest of the function) */
+    x = ~x;
+    x |= x >> 4;
+    x |= x >> 2;
+    x |= x >> 1;
+    x &= 0x0101010101010101ULL;
+    unsigned m = (unsigned)((x * 0x0102040810204080ULL) >> 56);
+    int n = geo.count[m], swap = geo.swap[m][side];
+    const uint8_t *order = geo.order[m][side];
+    const int8_t *plain = geo.loc_of_square;
+    uint8_t loc[8];
+    if (swap)
+        for (int i = 0; i < n; i++)
+            loc[i] = geo.flip_of_square[square[order[i]]];
+    else
+        for (int i = 0; i < n; i++)
+            loc[i] = (uint8_t)plain[square[order[i]]];
+    side ^= swap;
+    for (int i = 0; i < n; i++) {
+        int f = geo.file[loc[i]];
+        if (f == 3)
+            continue;
+        if (f > 3)
+            for (int j = 0; j < n; j++)
+                loc[j] = geo.mirror[loc[j]];
+        break;
+    }
+    uint64_t used = 0, index = 0;
+    for (int i = 0; i < n; i++) {
+        index += (loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << loc[i]) - 1))) * lehmer_weight[i];
+        used |= 1ULL << loc[i];
+    }
+    return index + (uint64_t)side * lehmer_weight[n];
+}
+
+uint64_t rank_index(const rank_position *p)
+{
+    uint64_t used = 0, index = 0, weight = 1;
+    for (int i = 0; i < p->n; i++) {
+        unsigned loc = p->loc[i];
+        index += (loc - (unsigned)__builtin_popcountll(used & ((1ULL << loc) - 1))) * weight;
+        weight *= i == 0 ? RANK_HALF_LOCATIONS : (uint64_t)(RANK_LOCATIONS - i);
+        used |= 1ULL << loc;
+    }
+    return index + (uint64_t)p->side * weight;
+}
+
+/* loc[i] = the digit[i]-th free location, given the earlier pieces. */
+static void digits_to_locations(rank_position *p, const uint8_t *digit)
+{
+    uint64_t used = 0;
+    for (int i = 0; i < p->n; i++) {
+        unsigned loc = digit[i];
+        for (uint64_t u = used; u; u &= u - 1) {
+            if ((unsigned)__builtin_ctzll(u) <= loc)
+                loc++;
+            else
+                break;
+        }
+        p->loc[i] = (uint8_t)loc;
+        used |= 1ULL << loc;
+    }
+}
+
+static void set_pieces(rank_position *p, rank_material m)
+{
+    p->n = 0;
+    for (int q = 0; q < 8; q++)
+        if (m >> q & 1)
+            p->piece[p->n++] = (uint8_t)q;
+}
+
+static void split_index(rank_position *p, uint64_t index, uint8_t *digit)
+{
+    uint64_t per_side = positions_per_side(p->n);
+    p->side = (int)(index / per_side);
+    index %= per_side;
+    for (int i = 0; i < p->n; i++) {
+        uint64_t radix = i == 0 ? RANK_HALF_LOCATIONS : (uint64_t)(RANK_LOCATIONS - i);
+        digit[i] = (uint8_t)(index % radix);
+        index /= radix;
+    }
+}
+
+void rank_unindex(rank_material m, uint64_t index, rank_position *p)
+{
+    uint8_t digit[RANK_MAX_PIECES];
+    set_pieces(p, m);
+    split_index(p, index, digit);
+    digits_to_locations(p, digit);
+}
+
+void rank_iter_start(rank_iter *it, rank_material m, uint64_t first, uint64_t end)
+{
+    set_pieces(&it->pos, m);
+    split_index(&it->pos, first, it->digit);
+    digits_to_locations(&it->pos, it->digit);
+    it->index = first;
+    it->end = end;
+}
+
+int rank_iter_next(rank_iter *it)
+{
+    if (++it->index >= it->end)
+        return 0;
+    rank_position *p = &it->pos;
+    int i = 0;
+    for (; i < p->n; i++) {
+        unsigned radix = i == 0 ? RANK_HALF_LOCATIONS : (unsigned)(RANK_LOCATIONS - i);
+        if (++it->digit[i] < radix)
+            break;
+        it->digit[i] = 0;
+    }
+    if (i == p->n)
+        p->side++;
+    digits_to_locations(p, it->digit);
+    return 1;
+}

@@ -1,0 +1,86 @@
+/* ranking/ranking.h - Lehmer-code ranking of Jungle Checkers positions
+ * (thesis chapter 5), with the mirror and colour-swap reductions.
+ *
+ * Locations: the 47 squares that are not dens, numbered column by column from
+ * a7 (0) down to a1 (6), then b7 (7) ... g1 (46) (RULES.md).  Pieces are
+ * numbered R r D d T t E e (0..7): colour = p & 1 (0 White), strength = p >> 1.
+ * A material is a bit set of pieces.  Each table covers one canonical
+ * material: the stronger side White (colour swap), and when both sides are
+ * equal only White to move.  An index is side * positions + the mixed-radix
+ * Lehmer code, whose first digit (the first piece) has radix 26 (files a-d,
+ * the mirror reduction) and digit p >= 1 radix 47 - p.
+ */
+#ifndef PNSOLVE_RANKING_H
+#define PNSOLVE_RANKING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RANK_LOCATIONS 47
+#define RANK_HALF_LOCATIONS 26   /* files a-d */
+#define RANK_MAX_PIECES 8
+#define RANK_ABSENT 0xFF
+
+typedef unsigned rank_material;  /* bit p set: piece p is on the board */
+
+typedef struct {
+    int n;                       /* pieces on the board */
+    int side;                    /* 0 White to move, 1 Black */
+    uint8_t piece[RANK_MAX_PIECES];  /* ascending */
+    uint8_t loc[RANK_MAX_PIECES];    /* location of each piece */
+} rank_position;
+
+/* Location of board square (rank-1)*7 + file, or -1 for a den. */
+int rank_location(int square);
+/* Board square of a location 0..46. */
+int rank_square(int loc);
+
+/* The material with colours swapped. */
+rank_material rank_material_swap(rank_material m);
+/* The representative of {m, swap(m)} that has a table. */
+rank_material rank_material_canonical(rank_material m);
+/* 1 if swapping colours gives the same material (e.g. RrDd). */
+int rank_material_symmetric(rank_material m);
+/* Writes the name in RULES.md order, e.g. "RrDTe"; buf needs 9 bytes. */
+void rank_material_name(rank_material m, char *buf);
+/* Reads a name such as "RrDTe"; returns -1 if it is not one. */
+int rank_material_parse(const char *name, rank_material *m);
+/* Canonical materials with 2..max_pieces pieces and both colours present,
+ * fewer pieces first (a valid build order); returns the count. */
+int rank_materials(int max_pieces, rank_material *out, int cap);
+/* Canonical materials one capture away from m (that still have both colours);
+ * returns the count (at most 8). */
+int rank_material_deps(rank_material m, rank_material *out);
+
+/* Number of entries of the table of a canonical material. */
+uint64_t rank_size(rank_material m);
+
+/* Maps p to the representative of its symmetry class: colour swap when the
+ * material is not canonical (or is symmetric with Black to move), then the
+ * mirror that puts the first piece off file d onto files a-c. */
+void rank_canonicalize(rank_position *p);
+/* The index of a canonical position in the table of its material; O(n). */
+uint64_t rank_index(const rank_position *p);
+/* The table index of any position given as the board square ((rank-1)*7 +
+ * file) of each piece R r D d T t E e, RANK_ABSENT if off the board, and
+ * the side to move: canonicalize + rank_index in one table-driven pass (the
+ * retrograde builder calls it for every child and predecessor). */
+uint64_t rank_index_squares(const uint8_t square[8], int side);
+/* The position of an index of material m's table (inverse of rank_index for
+ * canonical positions; non-canonical twins on file d unrank too). */
+void rank_unindex(rank_material m, uint64_t index, rank_position *p);
+/* The material of a position. */
+rank_material rank_material_of(const rank_position *p);
+
+/* Enumeration in index order by the increment of thesis listing 5. */
+typedef struct {
+    rank_position pos;
+    uint8_t digit[RANK_MAX_PIECES];
+    uint64_t index, end;
+} rank_iter;
+/* Starts at index first of material m; iteration stops before index end. */
+void rank_iter_start(rank_iter *it, rank_material m, uint64_t first, uint64_t end);
+/* Advances to the next index; returns 0 when it reaches end. */
+int rank_iter_next(rank_iter *it);
+
+#endif

@@ -1,0 +1,488 @@
+/* tablebase/build.c - frontier-based retrograde analysis (TECHNIQUES.md).
+ *
+ * Per position: ext, the best value among moves that leave the table (game
+ * ends and captures into smaller tables, read from their files), and cnt,
+ * the number of distinct same-table children not yet known to be won for
+ * the opponent.  Ply k resolves, in two passes separated by a barrier:
+ *   wins at k:   predecessors (un-moves) of the losses at k-1, and positions
+ *                whose ext is a win in k;
+ *   losses at k: positions whose cnt reaches 0 while un-moving from the wins
+ *                at k-1, or whose cnt is 0 and ext is a loss in k, provided
+ *                no move leaves for a win or a draw.
+ * Each position is resolved once, and only frontier positions are expanded.
+ * What is never resolved is a draw.  Values do not depend on the order in
+ * which threads work, so the files are byte-identical for any thread count.
+ *
+ * Index classes are whole symmetry orbits (game_tb_ops contract), so a
+ * child's distinct predecessors and a parent's distinct children agree and
+ * the counters meet zero exactly.  Twin indices (a position whose canonical
+ * index is another) are skipped and get their twin's value at the end.
+ */
+#include "tb_internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define TWIN 255
+#define EXT_DRAW 0xFFFF
+
+typedef struct {
+    uint64_t *v;
+    size_t n, cap;
+} idx_list;
+
+typedef struct {
+    const game *g;
+    const game_tb_ops *ops;
+    int mat, threads, ply;
+    uint64_t n;
+    tb_entry *val, *ext;
+    uint8_t *cnt;
+    uint8_t *ext_at;         /* ext_at[d]: 1 win, 2 loss, 3 both: some ext at distance d */
+    int max_ext;
+    tb_set *smaller;
+    const idx_list *frontier;
+    idx_list out;
+    pthread_mutex_t lock;
+    int failed;
+    char err[512];
+    /* progress */
+    const tb_build_options *opt;
+    tb_progress prog;
+    uint64_t done;
+    double t0, last_report;
+    double run_total, run_before;  /* positions in the whole run, before this table */
+} builder;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void fail(builder *b, const char *msg)
+{
+    pthread_mutex_lock(&b->lock);
+    if (!b->failed) {
+        b->failed = 1;
+        snprintf(b->err, sizeof b->err, "%s", msg);
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+static int stopped(const builder *b) { return b->failed || (b->opt->stop && *b->opt->stop); }
+
+/* Calls the progress hook at most twice a second, from whichever thread. */
+static void report(builder *b, uint64_t add)
+{
+    uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
+    if (!b->opt->progress)
+        return;
+    double t = now();
+    if (t - b->last_report < 0.5 || pthread_mutex_trylock(&b->lock) != 0)
+        return;
+    if (t - b->last_report >= 0.5) {
+        b->last_report = t;
+        b->prog.done = done;
+        b->prog.ply = b->ply;
+        b->prog.seconds = t - b->t0;
+        /* Initialising a table costs about as much as resolving it. */
+        double frac = (b->run_before + (b->ply ? 0.5 + 0.5 * (double)done / (double)b->n
+                                                : 0.5 * (double)done / (double)b->n) * (double)b->n) / b->run_total;
+        b->prog.eta = frac > 0.01 ? b->prog.seconds * (1 - frac) / frac : -1;
+        b->opt->progress(&b->prog, b->opt->ctx);
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Distinct values of a short list (the children of one position). */
+static int count_distinct(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            uint64_t t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+        }
+    int distinct = 0;
+    for (int i = 0; i < n; i++)
+        distinct += i == 0 || v[i] != v[i - 1];
+    return distinct;
+}
+
+/* Orders a move's value for the mover: win (sooner better) > draw > loss
+ * (later better) > no move at all. */
+static long ext_rank(tb_entry e)
+{
+    if (e == 0) return 0;
+    if (e == EXT_DRAW) return 2000000;
+    return (e & 1) ? 3000000 - (e >> 1) : (e >> 1);
+}
+
+static void init_range(void *ctx, uint64_t first, uint64_t end)
+{
+    builder *b = ctx;
+    const game *g = b->g;
+    game_move moves[GAME_MAX_MOVES];
+    uint64_t child[GAME_MAX_MOVES];
+    char err[300];
+    int local_max = 0;
+    if (stopped(b))
+        return;
+    for (uint64_t i = first; i < end; i++) {
+        game_state s;
+        b->ops->unindex(g, b->mat, i, &s);
+        if (b->ops->index(g, &s) != i) {
+            b->cnt[i] = TWIN;
+            continue;
+        }
+        int n = game_moves(g, &s, moves), nc = 0, mover = game_to_move(g, &s);
+        tb_entry best = 0;
+        game_state kids[GAME_MAX_MOVES];
+        for (int m = 0; m < n; m++) {
+            game_state *t = &kids[nc];
+            *t = s;
+            game_play(g, t, moves[m]);
+            int cm = b->ops->material_of(g, t);
+            tb_entry opt;
+            if (cm == b->mat) {
+                nc++;  /* indexed below, only if it can matter */
+                continue;
+            } else if (cm < 0) {
+                game_result r = game_result_of(g, t);
+                if (r == GAME_ONGOING) {
+                    fail(b, "a live position has no table material");
+                    return;
+                }
+                opt = r == GAME_DRAW ? EXT_DRAW : (r == GAME_WIN0) == (mover == 0) ? TB_WIN_IN(1) : TB_LOSS_IN(1);
+            } else {
+                tb_value v;
+                int rc = tb_probe(b->smaller, t, &v, err, sizeof err);
+                if (rc != 1) {
+                    char name[32], msg[400];
+                    b->ops->material_name(g, cm, name, sizeof name);
+                    snprintf(msg, sizeof msg, "%s", rc < 0 ? err : "");
+                    if (rc == 0)
+                        snprintf(msg, sizeof msg, "table %s is missing (needed by captures)", name);
+                    fail(b, msg);
+                    return;
+                }
+                opt = v.wdl == TB_DRAW ? EXT_DRAW : v.wdl == TB_WIN ? TB_LOSS_IN(v.distance + 1) : TB_WIN_IN(v.distance + 1);
+            }
+            if (ext_rank(opt) > ext_rank(best))
+                best = opt;
+        }
+        /* With a win or a draw outside the table the position is never lost,
+         * so its counter is never read: skip indexing its children. */
+        if (best == EXT_DRAW || (best & 1))
+            nc = 0;
+        for (int c = 0; c < nc; c++)
+            child[c] = b->ops->index(g, &kids[c]);
+        int distinct = count_distinct(child, nc);
+        if (distinct >= TWIN) {
+            fail(b, "too many moves for the counter");
+            return;
+        }
+        b->cnt[i] = (uint8_t)distinct;
+        b->ext[i] = best;
+        if (best && best != EXT_DRAW) {
+            int d = best >> 1;
+            if (d > TB_MAX_DISTANCE - 2) {
+                fail(b, "distance out of range");
+                return;
+            }
+            __atomic_or_fetch(&b->ext_at[d], (best & 1) ? 1 : 2, __ATOMIC_RELAXED);
+            if (d > local_max)
+                local_max = d;
+        }
+    }
+    int cur = __atomic_load_n(&b->max_ext, __ATOMIC_RELAXED);
+    while (local_max > cur && !__atomic_compare_exchange_n(&b->max_ext, &cur, local_max, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    report(b, end - first);
+}
+
+static void append(builder *b, const idx_list *l)
+{
+    if (!l->n)
+        return;
+    pthread_mutex_lock(&b->lock);
+    if (b->out.n + l->n > b->out.cap) {
+        size_t cap = b->out.cap ? b->out.cap : 1 << 16;
+        while (cap < b->out.n + l->n)
+            cap *= 2;
+        uint64_t *v = realloc(b->out.v, cap * sizeof *v);
+        if (!v) {
+            pthread_mutex_unlock(&b->lock);
+            fail(b, "out of memory (frontier list)");
+            return;
+        }
+        b->out.v = v;
+        b->out.cap = cap;
+    }
+    memcpy(b->out.v + b->out.n, l->v, l->n * sizeof *l->v);
+    b->out.n += l->n;
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void push(builder *b, idx_list *l, uint64_t i)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        uint64_t *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            fail(b, "out of memory (frontier list)");
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = i;
+}
+
+static int claim(builder *b, uint64_t i, tb_entry value)
+{
+    tb_entry zero = 0;
+    return __atomic_compare_exchange_n(&b->val[i], &zero, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Wins at ply k from the losses at k-1. */
+static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
+{
+    builder *b = ctx;
+    idx_list mine = { 0 };
+    uint64_t pred[GAME_MAX_MOVES];
+    tb_entry w = TB_WIN_IN(b->ply);
+    for (uint64_t j = first; j < end; j++) {
+        game_state s;
+        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+        int np = b->ops->unmoves(b->g, &s, pred);
+        for (int p = 0; p < np; p++)
+            if (b->val[pred[p]] == 0 && claim(b, pred[p], w))
+                push(b, &mine, pred[p]);
+    }
+    append(b, &mine);
+    free(mine.v);
+    report(b, mine.n);
+}
+
+/* Losses at ply k from the wins at k-1. */
+static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
+{
+    builder *b = ctx;
+    idx_list mine = { 0 };
+    uint64_t pred[GAME_MAX_MOVES];
+    int k = b->ply;
+    for (uint64_t j = first; j < end; j++) {
+        game_state s;
+        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+        int np = b->ops->unmoves(b->g, &s, pred);
+        for (int p = 0; p < np; p++) {
+            uint64_t i = pred[p];
+            tb_entry e = b->ext[i];
+            if (e == EXT_DRAW || (e & 1))
+                continue;  /* a draw or a win leaves the table: never lost */
+            if (__atomic_load_n(&b->val[i], __ATOMIC_RELAXED) != 0)
+                continue;
+            if (__atomic_sub_fetch(&b->cnt[i], 1, __ATOMIC_RELAXED) != 0)
+                continue;
+            if (e != 0 && (e >> 1) > k)
+                continue;  /* a longer loss outside: resolved at its own ply */
+            if (claim(b, i, TB_LOSS_IN(k)))
+                push(b, &mine, i);
+        }
+    }
+    append(b, &mine);
+    free(mine.v);
+    report(b, mine.n);
+}
+
+/* Positions resolved at ply k by ext alone (no frontier reaches them). */
+static void ext_scan(void *ctx, uint64_t first, uint64_t end)
+{
+    builder *b = ctx;
+    idx_list mine = { 0 };
+    int k = b->ply;
+    tb_entry w = TB_WIN_IN(k), l = TB_LOSS_IN(k);
+    for (uint64_t i = first; i < end; i++) {
+        tb_entry e = b->ext[i];
+        if (e != w && e != l)
+            continue;
+        if (b->cnt[i] == TWIN || (e == l && __atomic_load_n(&b->cnt[i], __ATOMIC_RELAXED) != 0))
+            continue;
+        if (claim(b, i, e))
+            push(b, &mine, i);
+    }
+    append(b, &mine);
+    free(mine.v);
+}
+
+static void copy_twins(void *ctx, uint64_t first, uint64_t end)
+{
+    builder *b = ctx;
+    for (uint64_t i = first; i < end; i++)
+        if (b->cnt[i] == TWIN) {
+            game_state s;
+            b->ops->unindex(b->g, b->mat, i, &s);
+            b->val[i] = b->val[b->ops->index(b->g, &s)];
+        }
+}
+
+/* One pass of ply k: run fn over the previous frontier, then the ext scan
+ * if any ext lands on this ply with this kind; returns the new frontier. */
+static idx_list pass(builder *b, const idx_list *prev, void (*fn)(void *, uint64_t, uint64_t), int kind)
+{
+    b->frontier = prev;
+    b->out = (idx_list){ 0 };
+    tb_parallel(b->threads, prev->n, fn, b);
+    if (b->ply <= b->max_ext && (b->ext_at[b->ply] & kind))
+        tb_parallel(b->threads, b->n, ext_scan, b);
+    return b->out;
+}
+
+static int build_one(builder *b, char *err, size_t errlen)
+{
+    uint64_t n = b->n;
+    b->val = calloc(n, sizeof *b->val);
+    b->ext = calloc(n, sizeof *b->ext);
+    b->cnt = calloc(n, 1);
+    b->ext_at = calloc(TB_MAX_DISTANCE + 1, 1);
+    idx_list wins = { 0 }, losses = { 0 };
+    int rc = -1;
+    if (!b->val || !b->ext || !b->cnt || !b->ext_at) {
+        tb_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
+        goto out;
+    }
+    b->prog.phase = "init";
+    b->ply = 0;
+    tb_parallel(b->threads, n, init_range, b);
+    b->prog.phase = "plies";
+    b->done = 0;
+    for (b->ply = 1; !stopped(b); b->ply++) {
+        if (b->ply > TB_MAX_DISTANCE - 2) {
+            fail(b, "distance out of range");
+            break;
+        }
+        idx_list new_wins = pass(b, &losses, win_from_losses, 1);
+        idx_list new_losses = pass(b, &wins, loss_from_wins, 2);
+        free(wins.v);
+        free(losses.v);
+        wins = new_wins;
+        losses = new_losses;
+        if (!wins.n && !losses.n && b->ply >= b->max_ext)
+            break;
+    }
+    if (b->failed) {
+        tb_error(err, errlen, "%s: %s", b->prog.material, b->err);
+        goto out;
+    }
+    if (stopped(b)) {
+        rc = 1;  /* interrupted: nothing is written */
+        goto out;
+    }
+    tb_parallel(b->threads, n, copy_twins, b);
+    rc = 0;
+out:
+    free(wins.v);
+    free(losses.v);
+    free(b->ext);
+    free(b->cnt);
+    free(b->ext_at);
+    b->ext = NULL;
+    b->cnt = NULL;
+    b->ext_at = NULL;
+    return rc;
+}
+
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; ; p++) {
+        char c = *p;
+        if (c == '/' || c == 0) {
+            *p = 0;
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                return tb_error(err, errlen, "%s: %s", path, strerror(errno));
+            *p = c;
+        }
+        if (!c)
+            return 0;
+    }
+}
+
+int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = g->ops->tb;
+    if (!ops)
+        return tb_error(err, errlen, "%s has no endgame tables", g->name);
+    if (make_dir(dir, err, errlen) != 0)
+        return -1;
+    int mats[4096];
+    int count = ops->materials(g, max_pieces, mats, 4096);
+    /* Work out what is missing first, so progress can count it. */
+    int todo[4096], ntodo = 0;
+    double total = 0;
+    for (int i = 0; i < count; i++) {
+        char path[4200];
+        tb_file f;
+        tb_path(g, dir, mats[i], path, sizeof path);
+        int rc = tb_file_open(g, path, mats[i], 0, &f, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (f.map) {
+            tb_file_close(&f);
+            continue;
+        }
+        todo[ntodo++] = mats[i];
+        total += (double)ops->size(g, mats[i]);
+    }
+    tb_set *smaller = tb_open(g, dir);
+    if (!smaller)
+        return tb_error(err, errlen, "out of memory");
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.g = g;
+    b.ops = ops;
+    b.threads = o->threads > 0 ? o->threads : tb_default_threads();
+    b.smaller = smaller;
+    b.opt = o;
+    b.t0 = now();
+    b.run_total = total > 0 ? total : 1;
+    pthread_mutex_init(&b.lock, NULL);
+    int rc = 0;
+    for (int i = 0; i < ntodo && rc == 0; i++) {
+        char name[32], path[4200];
+        ops->material_name(g, todo[i], name, sizeof name);
+        tb_path(g, dir, todo[i], path, sizeof path);
+        b.mat = todo[i];
+        b.n = ops->size(g, todo[i]);
+        b.max_ext = 0;
+        b.done = 0;
+        b.prog = (tb_progress){ .material = name, .table_no = i + 1, .tables = ntodo, .size = b.n };
+        double t = now();
+        rc = build_one(&b, err, errlen);
+        if (rc == 0 && o->stop && *o->stop)
+            rc = 1;
+        if (rc == 0) {
+            b.prog.phase = "write";
+            rc = tb_file_write(g, path, todo[i], b.val, b.n, err, errlen);
+        }
+        free(b.val);
+        b.val = NULL;
+        if (rc == 0 && o->log) {
+            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s\n", name,
+                    (unsigned long long)b.n, b.ply, now() - t);
+            fflush(o->log);
+        }
+        b.run_before += (double)b.n;
+        if (o->stop && *o->stop)
+            break;
+    }
+    pthread_mutex_destroy(&b.lock);
+    tb_close(smaller);
+    return rc < 0 ? -1 : (o->stop && *o->stop) ? 1 : 0;
+}

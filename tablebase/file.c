@@ -1,0 +1,179 @@
+/* tablebase/file.c - table files: checksummed header and entries, written
+ * to a temporary name and renamed, read back through mmap. */
+#include "tb_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int tb_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* 64-bit multiply-rotate hash over 8-byte words; streaming works when every
+ * piece but the last has a length divisible by 8. */
+static uint64_t checksum_update(uint64_t h, const unsigned char *p, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    for (; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+uint64_t tb_checksum(const void *data, size_t len)
+{
+    return checksum_update(0xCBF29CE484222325ULL, data, len);
+}
+
+static uint64_t header_checksum(tb_header h)
+{
+    h.header_checksum = 0;
+    return tb_checksum(&h, sizeof h);
+}
+
+void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
+{
+    char name[64], material[32];
+    snprintf(name, sizeof name, "%s", g->name);
+    for (char *c = name; *c; c++)
+        if (*c == ':')
+            *c = '-';
+    g->ops->tb->material_name(g, mat, material, sizeof material);
+    snprintf(buf, len, "%s/%s-%s.pntb", dir, name, material);
+}
+
+int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val, uint64_t n, char *err, size_t errlen)
+{
+    tb_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, TB_MAGIC, 8);
+    h.version = TB_VERSION;
+    snprintf(h.game, sizeof h.game, "%s", g->name);
+    g->ops->tb->material_name(g, mat, h.material, sizeof h.material);
+    h.material_id = (uint32_t)mat;
+    h.entries = n;
+    for (uint64_t i = 0; i < n; i++) {
+        tb_value v = tb_decode(val[i]);
+        if (v.wdl == TB_WIN) h.wins++;
+        else if (v.wdl == TB_LOSS) h.losses++;
+        else h.draws++;
+        if ((uint32_t)v.distance > h.max_distance)
+            h.max_distance = (uint32_t)v.distance;
+    }
+    h.entry_bytes = h.max_distance <= 127 ? 1 : 2;
+
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return tb_error(err, errlen, "%s: %s", tmp, strerror(errno));
+    enum { BLOCK = 1 << 20 };  /* entries per write; keeps pieces 8-aligned */
+    unsigned char *buf = malloc(2 * BLOCK);
+    uint64_t sum = 0xCBF29CE484222325ULL;
+    int ok = buf && fwrite(&h, sizeof h, 1, f) == 1;
+    for (uint64_t i = 0; ok && i < n; i += BLOCK) {
+        size_t m = n - i < BLOCK ? (size_t)(n - i) : BLOCK, len = m * h.entry_bytes;
+        for (size_t j = 0; j < m; j++) {
+            tb_entry e = val[i + j];
+            if (h.entry_bytes == 2) {
+                buf[2 * j] = (unsigned char)(e & 0xFF);
+                buf[2 * j + 1] = (unsigned char)(e >> 8);
+            } else {
+                buf[j] = (unsigned char)(e == 0 ? 0 : (e & 1) ? e >> 1 : 128 + (e >> 1));
+            }
+        }
+        sum = checksum_update(sum, buf, len);
+        ok = fwrite(buf, 1, len, f) == len;
+    }
+    free(buf);
+    h.data_checksum = sum;
+    h.header_checksum = header_checksum(h);
+    ok = ok && fseek(f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, f) == 1 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            saved = errno;
+        unlink(tmp);
+        return tb_error(err, errlen, "%s: cannot write table: %s", path, strerror(saved));
+    }
+    return 0;
+}
+
+int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : tb_error(err, errlen, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(tb_header)) {
+        close(fd);
+        return tb_error(err, errlen, "%s: truncated table (no header)", path);
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return tb_error(err, errlen, "%s: cannot map: %s", path, strerror(errno));
+    memcpy(&f->h, map, sizeof f->h);
+    f->map = map;
+    f->map_len = (size_t)st.st_size;
+    f->data = (const unsigned char *)map + sizeof(tb_header);
+    const tb_header *h = &f->h;
+    const char *why = NULL;
+    char want[32];
+    g->ops->tb->material_name(g, mat, want, sizeof want);
+    if (memcmp(h->magic, TB_MAGIC, 8) != 0)
+        why = "not a pnsolve table";
+    else if (h->version != TB_VERSION)
+        why = "unsupported format version";
+    else if (header_checksum(*h) != h->header_checksum)
+        why = "corrupt header (checksum)";
+    else if (strncmp(h->game, g->name, sizeof h->game) != 0)
+        why = "table of another game or variant";
+    else if (h->material_id != (uint32_t)mat || strncmp(h->material, want, sizeof h->material) != 0)
+        why = "table of another material";
+    else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != g->ops->tb->size(g, mat))
+        why = "wrong number of entries";
+    else if (f->map_len != sizeof(tb_header) + h->entries * h->entry_bytes)
+        why = "truncated or oversized table";
+    else if (check_data && tb_checksum(f->data, (size_t)(h->entries * h->entry_bytes)) != h->data_checksum)
+        why = "corrupt entries (checksum)";
+    if (why) {
+        if (h->version != TB_VERSION && memcmp(h->magic, TB_MAGIC, 8) == 0)
+            tb_error(err, errlen, "%s: %s %u (this program reads %d)", path, why, h->version, TB_VERSION);
+        else if (strncmp(h->game, g->name, sizeof h->game) != 0 && !memcmp(h->magic, TB_MAGIC, 8) && h->version == TB_VERSION)
+            tb_error(err, errlen, "%s: %s ('%.63s', expected '%s')", path, why, h->game, g->name);
+        else
+            tb_error(err, errlen, "%s: %s", path, why);
+        tb_file_close(f);
+        return -1;
+    }
+    return 0;
+}
+
+void tb_file_close(tb_file *f)
+{
+    if (f->map)
+        munmap(f->map, f->map_len);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,91 @@
+/* tablebase/probe.c - the probing API: tables mapped on first use. */
+#include "tb_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TB_MAX_MATERIALS 65536  /* material ids of every game fit below this */
+
+typedef struct {
+    int state;  /* 0 not tried, 1 loaded, 2 absent, 3 bad */
+    tb_file f;
+    char err[300];
+} slot;
+
+struct tb_set {
+    const game *g;
+    char dir[4096];
+    pthread_mutex_t lock;
+    slot *slots[TB_MAX_MATERIALS];
+};
+
+tb_set *tb_open(const game *g, const char *dir)
+{
+    tb_set *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->g = g;
+    snprintf(t->dir, sizeof t->dir, "%s", dir);
+    pthread_mutex_init(&t->lock, NULL);
+    return t;
+}
+
+void tb_close(tb_set *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < TB_MAX_MATERIALS; i++)
+        if (t->slots[i]) {
+            tb_file_close(&t->slots[i]->f);
+            free(t->slots[i]);
+        }
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+/* Double-checked: a published slot is never changed again. */
+static slot *get_slot(tb_set *t, int mat)
+{
+    slot *s = __atomic_load_n(&t->slots[mat], __ATOMIC_ACQUIRE);
+    if (s)
+        return s;
+    pthread_mutex_lock(&t->lock);
+    s = t->slots[mat];
+    if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+        char path[4200];
+        tb_path(t->g, t->dir, mat, path, sizeof path);
+        int rc = tb_file_open(t->g, path, mat, 1, &s->f, s->err, sizeof s->err);
+        s->state = rc < 0 ? 3 : s->f.map ? 1 : 2;
+        __atomic_store_n(&t->slots[mat], s, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return s;
+}
+
+int tb_load(tb_set *t, int mat, char *err, size_t errlen)
+{
+    if (mat < 0 || mat >= TB_MAX_MATERIALS)
+        return 0;
+    slot *s = get_slot(t, mat);
+    if (!s)
+        return tb_error(err, errlen, "out of memory");
+    if (s->state == 3)
+        return tb_error(err, errlen, "%s", s->err);
+    return s->state == 1;
+}
+
+int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = t->g->ops->tb;
+    if (!ops)
+        return 0;
+    int mat = ops->material_of(t->g, s);
+    if (mat < 0)
+        return 0;
+    int rc = tb_load(t, mat, err, errlen);
+    if (rc <= 0)
+        return rc;
+    *v = tb_decode(tb_file_entry(&t->slots[mat]->f, ops->index(t->g, s)));
+    return 1;
+}

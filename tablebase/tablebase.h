@@ -1,0 +1,83 @@
+/* tablebase/tablebase.h - endgame tables by retrograde analysis: build,
+ * probe, verify, statistics.  Game-independent: it sees games only through
+ * games/game.h and its game_tb_ops.
+ *
+ * Values are for the side to move: win, draw or loss, and the distance in
+ * plies to the end of the game under optimal play (the winner minimising,
+ * the loser maximising; a win with the next move has distance 1).
+ */
+#ifndef PNSOLVE_TABLEBASE_H
+#define PNSOLVE_TABLEBASE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../games/game.h"
+
+typedef enum { TB_LOSS = -1, TB_DRAW = 0, TB_WIN = 1 } tb_wdl;
+
+typedef struct {
+    tb_wdl wdl;
+    int distance;  /* 0 for a draw */
+} tb_value;
+
+/* --- probing ------------------------------------------------------------- */
+
+typedef struct tb_set tb_set;
+
+/* Opens the tables of g in dir; files are mapped on first use.  NULL only
+ * when out of memory. */
+tb_set *tb_open(const game *g, const char *dir);
+/* Value of live state s: 1 found, 0 no table for its material, -1 a table
+ * file is missing its pieces or corrupt (err names the file).  Thread-safe. */
+int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
+/* Loads the table of material mat now: 1 loaded, 0 absent, -1 bad (err). */
+int tb_load(tb_set *t, int mat, char *err, size_t errlen);
+/* Unmaps every table and frees t; NULL is allowed. */
+void tb_close(tb_set *t);
+
+/* --- building ------------------------------------------------------------ */
+
+typedef struct {
+    const char *material;     /* name of the table being built */
+    int table_no, tables;     /* 1-based position in this run */
+    const char *phase;        /* "init", "plies", "write" */
+    int ply;
+    uint64_t done, size;      /* positions initialised or resolved so far */
+    double seconds;           /* since the run started */
+    double eta;               /* estimated seconds left in the run, < 0 unknown */
+} tb_progress;
+
+typedef struct {
+    int threads;              /* <= 0: all cores */
+    volatile int *stop;       /* set to stop after the current table (NULL ok) */
+    void (*progress)(const tb_progress *p, void *ctx);
+    void *ctx;
+    FILE *log;                /* one line per finished table, or NULL */
+} tb_build_options;
+
+/* Builds every table with at most max_pieces pieces that dir lacks, in
+ * dependency order; each file is written to a temporary name and renamed when
+ * complete.  0 on success, 1 when *o->stop ended it early (finished tables
+ * are kept, the one in progress is dropped), -1 with err on failure. */
+int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen);
+
+/* --- checking and statistics ---------------------------------------------- */
+
+typedef struct {
+    char material[32];
+    uint64_t positions, wins, draws, losses;
+    int max_distance;
+    uint64_t win_at[256], loss_at[256];  /* positions by distance (capped at 255) */
+} tb_stats;
+
+/* File path of material mat's table in dir. */
+void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len);
+/* Statistics of one table file: 0, or -1 with err naming the problem. */
+int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *err, size_t errlen);
+/* Re-derives every value of every table in dir from one ply of look-ahead
+ * and checks checksums; writes a report; returns the number of wrong
+ * entries (0: all good) or -1 with err (e.g. a missing smaller table). */
+long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen);
+
+#endif

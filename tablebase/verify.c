@@ -1,0 +1,192 @@
+/* tablebase/verify.c - independent re-derivation of every stored value from
+ * one ply of look-ahead, and per-table statistics. */
+#include "tb_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const game *g;
+    const game_tb_ops *ops;
+    int mat;
+    const tb_file *f;
+    tb_set *tables;
+    pthread_mutex_t lock;
+    long wrong;
+    uint64_t first_wrong;
+    tb_entry stored, derived;
+    int failed;
+    char err[512];
+} checker;
+
+/* The value a position must have given its children's stored values. */
+static int derive(checker *c, const game_state *s, tb_entry *out)
+{
+    game_move moves[GAME_MAX_MOVES];
+    int n = game_moves(c->g, s, moves), mover = game_to_move(c->g, s);
+    int best_win = 0, any_draw = 0, worst_loss = 0;
+    for (int m = 0; m < n; m++) {
+        game_state t = *s;
+        game_play(c->g, &t, moves[m]);
+        tb_value v;
+        int cm = c->ops->material_of(c->g, &t);
+        if (cm < 0) {
+            game_result r = game_result_of(c->g, &t);
+            v.wdl = r == GAME_DRAW ? TB_DRAW : (r == GAME_WIN0) == (mover == 0) ? TB_LOSS : TB_WIN;
+            v.distance = 0;  /* seen from the child: the side to move there */
+        } else if (cm == c->mat) {
+            v = tb_decode(tb_file_entry(c->f, c->ops->index(c->g, &t)));
+        } else {
+            int rc = tb_probe(c->tables, &t, &v, c->err, sizeof c->err);
+            if (rc != 1) {
+                if (rc == 0) {
+                    char name[32];
+                    c->ops->material_name(c->g, cm, name, sizeof name);
+                    snprintf(c->err, sizeof c->err, "table %s is missing (needed by captures)", name);
+                }
+                return -1;
+            }
+        }
+        if (v.wdl == TB_LOSS) {
+            if (!best_win || v.distance + 1 < best_win)
+                best_win = v.distance + 1;
+        } else if (v.wdl == TB_DRAW) {
+            any_draw = 1;
+        } else if (v.distance + 1 > worst_loss) {
+            worst_loss = v.distance + 1;
+        }
+    }
+    *out = best_win ? TB_WIN_IN(best_win) : (any_draw || n == 0) ? 0 : TB_LOSS_IN(worst_loss);
+    return 0;
+}
+
+static void check_range(void *ctx, uint64_t first, uint64_t end)
+{
+    checker *c = ctx;
+    long wrong = 0;
+    uint64_t where = 0;
+    tb_entry stored = 0, derived = 0;
+    for (uint64_t i = first; i < end && !c->failed; i++) {
+        game_state s;
+        c->ops->unindex(c->g, c->mat, i, &s);
+        uint64_t j = c->ops->index(c->g, &s);
+        tb_entry want, have = tb_file_entry(c->f, i);
+        if (j != i) {
+            want = tb_file_entry(c->f, j);  /* a twin holds its twin's value */
+        } else if (derive(c, &s, &want) != 0) {
+            pthread_mutex_lock(&c->lock);
+            c->failed = 1;
+            pthread_mutex_unlock(&c->lock);
+            return;
+        }
+        if (want != have && wrong++ == 0) {
+            where = i;
+            stored = have;
+            derived = want;
+        }
+    }
+    pthread_mutex_lock(&c->lock);
+    if (wrong && (!c->wrong || where < c->first_wrong)) {
+        c->first_wrong = where;
+        c->stored = stored;
+        c->derived = derived;
+    }
+    c->wrong += wrong;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void describe(tb_entry e, char *buf, size_t len)
+{
+    tb_value v = tb_decode(e);
+    if (v.wdl == TB_DRAW)
+        snprintf(buf, len, "draw");
+    else
+        snprintf(buf, len, "%s %d", v.wdl == TB_WIN ? "win" : "loss", v.distance);
+}
+
+long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = g->ops->tb;
+    if (!ops)
+        return tb_error(err, errlen, "%s has no endgame tables", g->name);
+    int mats[4096], count = ops->materials(g, 64, mats, 4096), found = 0;
+    long total = 0;
+    tb_set *tables = tb_open(g, dir);
+    if (!tables)
+        return tb_error(err, errlen, "out of memory");
+    for (int i = 0; i < count; i++) {
+        char path[4200], name[32];
+        tb_file f;
+        tb_path(g, dir, mats[i], path, sizeof path);
+        ops->material_name(g, mats[i], name, sizeof name);
+        if (tb_file_open(g, path, mats[i], 1, &f, err, errlen) < 0) {
+            fprintf(report, "%s: BAD: %s\n", name, err);
+            total++;
+            continue;
+        }
+        if (!f.map)
+            continue;
+        found++;
+        checker c;
+        memset(&c, 0, sizeof c);
+        c.g = g;
+        c.ops = ops;
+        c.mat = mats[i];
+        c.f = &f;
+        c.tables = tables;
+        pthread_mutex_init(&c.lock, NULL);
+        uint64_t entries = f.h.entries;
+        tb_parallel(threads, entries, check_range, &c);
+        pthread_mutex_destroy(&c.lock);
+        tb_file_close(&f);
+        if (c.failed) {
+            tb_close(tables);
+            return tb_error(err, errlen, "%s: %s", name, c.err);
+        }
+        if (c.wrong) {
+            char a[32], b[32];
+            describe(c.stored, a, sizeof a);
+            describe(c.derived, b, sizeof b);
+            fprintf(report, "%s: %ld WRONG of %llu (first at index %llu: stored %s, children say %s)\n", name, c.wrong,
+                    (unsigned long long)entries, (unsigned long long)c.first_wrong, a, b);
+        } else {
+            fprintf(report, "%s: %llu positions, checksum ok, every value agrees with its children\n", name,
+                    (unsigned long long)entries);
+        }
+        fflush(report);
+        total += c.wrong;
+    }
+    tb_close(tables);
+    if (!found && !total)
+        return tb_error(err, errlen, "no tables of %s in %s", g->name, dir);
+    return total;
+}
+
+int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *err, size_t errlen)
+{
+    char path[4200];
+    tb_file f;
+    tb_path(g, dir, mat, path, sizeof path);
+    if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0)
+        return -1;
+    if (!f.map)
+        return tb_error(err, errlen, "%s: no such table", path);
+    memset(st, 0, sizeof *st);
+    snprintf(st->material, sizeof st->material, "%s", f.h.material);
+    st->positions = f.h.entries;
+    st->wins = f.h.wins;
+    st->draws = f.h.draws;
+    st->losses = f.h.losses;
+    st->max_distance = (int)f.h.max_distance;
+    for (uint64_t i = 0; i < f.h.entries; i++) {
+        tb_value v = tb_decode(tb_file_entry(&f, i));
+        int d = v.distance > 255 ? 255 : v.distance;
+        if (v.wdl == TB_WIN)
+            st->win_at[d]++;
+        else if (v.wdl == TB_LOSS)
+            st->loss_at[d]++;
+    }
+    tb_file_close(&f);
+    return 0;
+}

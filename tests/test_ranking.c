@@ -1,0 +1,230 @@
+/* tests/test_ranking.c - Lehmer ranking: inverse, range, symmetry, order. */
+#include "ref.h"
+#include "suites.h"
+#include "../ranking/ranking.h"
+
+#include <string.h>
+
+static unsigned long long seed = 0x2545F4914F6CDD1DULL;
+
+/* Reference geometry from RULES.md's wording, not from ranking.c. */
+static int ref_location(int file, int rank)
+{
+    static const char *const columns[7] = { "a7a6a5a4a3a2a1", "b7b6b5b4b3b2b1", "c7c6c5c4c3c2c1", "d6d5d4d3d2",
+                                            "e7e6e5e4e3e2e1", "f7f6f5f4f3f2f1", "g7g6g5g4g3g2g1" };
+    int loc = 0;
+    for (int c = 0; c < 7; c++)
+        for (const char *s = columns[c]; *s; s += 2, loc++)
+            if (s[0] == 'a' + file && s[1] == '0' + rank)
+                return loc;
+    return -1;
+}
+
+static void test_locations(void)
+{
+    for (int sq = 0; sq < 49; sq++)
+        CU_ASSERT_EQUAL(rank_location(sq), ref_location(sq % 7, sq / 7 + 1));
+    for (int loc = 0; loc < 47; loc++)
+        CU_ASSERT_EQUAL(rank_location(rank_square(loc)), loc);
+}
+
+/* Thesis figure 5.1: R a5, r a4, T b3 has loc (2, 3, 11) and loc_index
+ * (2, 2, 9); with the first digit's radix 26 (mirror reduction) the rank is
+ * 2 + 2*26 + 9*26*46. */
+static void test_thesis_example(void)
+{
+    rank_position p = { .n = 3, .side = 0, .piece = { 0, 1, 4 } };
+    p.loc[0] = (uint8_t)ref_location(0, 5);
+    p.loc[1] = (uint8_t)ref_location(0, 4);
+    p.loc[2] = (uint8_t)ref_location(1, 3);
+    CU_ASSERT_EQUAL(p.loc[0], 2);
+    CU_ASSERT_EQUAL(p.loc[1], 3);
+    CU_ASSERT_EQUAL(p.loc[2], 11);
+    CU_ASSERT_EQUAL(rank_index(&p), 2 + 2 * 26 + 9 * 26 * 46);
+}
+
+static void test_materials(void)
+{
+    rank_material m[256], d[8];
+    char name[16];
+    int n = rank_materials(8, m, 256), by_size[9] = { 0 };
+    for (int i = 0; i < n; i++) {
+        by_size[__builtin_popcount(m[i])]++;
+        CU_ASSERT_EQUAL(rank_material_canonical(m[i]), m[i]);
+        rank_material_name(m[i], name);
+        rank_material back;
+        CU_ASSERT_EQUAL(rank_material_parse(name, &back), 0);
+        CU_ASSERT_EQUAL(back, m[i]);
+        /* Dependencies have one piece less and come earlier. */
+        int nd = rank_material_deps(m[i], d);
+        for (int k = 0; k < nd; k++) {
+            CU_ASSERT_EQUAL(__builtin_popcount(d[k]), __builtin_popcount(m[i]) - 1);
+            int earlier = 0;
+            for (int j = 0; j < i; j++)
+                earlier |= m[j] == d[k];
+            CU_ASSERT(earlier);
+        }
+    }
+    /* Pairs of colour-swapped materials, counted by hand: 2 pieces: 16
+     * materials (4 symmetric) -> 10; 3 pieces: 48 -> 24; 4: 68 (6 symmetric) -> 37. */
+    CU_ASSERT_EQUAL(by_size[2], 10);
+    CU_ASSERT_EQUAL(by_size[3], 24);
+    CU_ASSERT_EQUAL(by_size[4], 37);
+    CU_ASSERT_EQUAL(by_size[5], 28);
+    rank_material bad;
+    CU_ASSERT_EQUAL(rank_material_parse("rR", &bad), -1);  /* out of order */
+    CU_ASSERT_EQUAL(rank_material_parse("RR", &bad), -1);
+    CU_ASSERT_EQUAL(rank_material_parse("RD", &bad), -1);  /* one colour */
+    CU_ASSERT_EQUAL(rank_material_parse("Rx", &bad), -1);
+    rank_material_parse("RrDTe", &bad);
+    rank_material_name(bad, name);
+    CU_ASSERT_STRING_EQUAL(name, "RrDTe");
+}
+
+static void mirror(rank_position *p)
+{
+    for (int i = 0; i < p->n; i++) {
+        int sq = rank_square(p->loc[i]);
+        p->loc[i] = (uint8_t)rank_location(sq / 7 * 7 + 6 - sq % 7);
+    }
+}
+
+static uint64_t canonical_index(rank_position p)
+{
+    rank_canonicalize(&p);
+    return rank_index(&p);
+}
+
+static uint64_t squares_index(const rank_position *p)
+{
+    uint8_t sq[8];
+    memset(sq, RANK_ABSENT, sizeof sq);
+    for (int i = 0; i < p->n; i++)
+        sq[p->piece[i]] = (uint8_t)rank_square(p->loc[i]);
+    return rank_index_squares(sq, p->side);
+}
+
+/* Every index: the Lehmer code inverts, and a twin (a position whose mirror
+ * is its canonical form) points at an index whose position is its mirror. */
+static void check_index(rank_material m, uint64_t r, long *twins)
+{
+    rank_position p;
+    rank_unindex(m, r, &p);
+    CU_ASSERT_EQUAL(rank_index(&p), r);
+    uint64_t c = canonical_index(p);
+    CU_ASSERT_EQUAL(squares_index(&p), c);
+    if (c != r) {
+        rank_position q = p, t;
+        mirror(&q);
+        rank_unindex(m, c, &t);
+        CU_ASSERT(memcmp(q.loc, t.loc, (size_t)q.n) == 0 && q.side == t.side);
+        CU_ASSERT_EQUAL(rank_square(p.loc[0]) % 7, 3);  /* only file-d first pieces have twins */
+        (*twins)++;
+    }
+}
+
+static void test_inverse_small(void)
+{
+    rank_material m[256];
+    int n = rank_materials(3, m, 256);
+    long twins = 0, total = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t size = rank_size(m[i]);
+        total += (long)size;
+        for (uint64_t r = 0; r < size; r++)
+            check_index(m[i], r, &twins);
+    }
+    CU_ASSERT(twins > 0 && twins < total / 10);
+}
+
+static void test_inverse_random(void)
+{
+    rank_material m[256];
+    int n = rank_materials(8, m, 256);
+    long twins = 0;
+    for (int k = 0; k < 1000000; k++) {
+        rank_material mat = m[ref_rand(&seed) % (unsigned)n];
+        if (__builtin_popcount(mat) < 4)
+            continue;
+        check_index(mat, ref_rand(&seed) % rank_size(mat), &twins);
+    }
+}
+
+/* Random positions of any material: in range, and the same entry as their
+ * mirror, their colour swap and both. */
+static void test_symmetry(void)
+{
+    for (int k = 0; k < 1000000; k++) {
+        rank_position p = { 0 };
+        uint64_t used = 0;
+        for (int q = 0; q < 8; q++) {
+            if (ref_rand(&seed) % 2)
+                continue;
+            int loc;
+            do loc = (int)(ref_rand(&seed) % 47); while (used >> loc & 1);
+            used |= 1ULL << loc;
+            p.piece[p.n] = (uint8_t)q;
+            p.loc[p.n++] = (uint8_t)loc;
+        }
+        rank_material mat = rank_material_of(&p);
+        if (!(mat & 0x55) || !(mat & 0xAA))
+            continue;
+        p.side = (int)(ref_rand(&seed) % 2);
+        uint64_t r = canonical_index(p);
+        CU_ASSERT(r < rank_size(rank_material_canonical(mat)));
+        rank_position m1 = p, s = p, ms;
+        mirror(&m1);
+        for (int i = 0; i < s.n; i++) {  /* colour swap: ranks flipped, pieces change colour */
+            int sq = rank_square(s.loc[i]);
+            s.loc[i] = (uint8_t)rank_location((6 - sq / 7) * 7 + sq % 7);
+            s.piece[i] ^= 1;
+        }
+        s.side ^= 1;
+        for (int i = 1; i < s.n; i++)  /* keep pieces ascending */
+            for (int j = i; j > 0 && s.piece[j - 1] > s.piece[j]; j--) {
+                uint8_t t = s.piece[j]; s.piece[j] = s.piece[j - 1]; s.piece[j - 1] = t;
+                t = s.loc[j]; s.loc[j] = s.loc[j - 1]; s.loc[j - 1] = t;
+            }
+        ms = s;
+        mirror(&ms);
+        CU_ASSERT_EQUAL(canonical_index(m1), r);
+        CU_ASSERT_EQUAL(canonical_index(s), r);
+        CU_ASSERT_EQUAL(canonical_index(ms), r);
+        CU_ASSERT_EQUAL(squares_index(&ms), r);
+    }
+}
+
+static void test_iterator(void)
+{
+    rank_material m;
+    rank_material_parse("RrDTe", &m);
+    uint64_t size = rank_size(m), first = size / 3, count = 200000;
+    rank_iter it;
+    rank_iter_start(&it, m, first, first + count);
+    uint64_t seen = 0;
+    do {
+        rank_position p;
+        rank_unindex(m, it.index, &p);
+        CU_ASSERT(memcmp(p.loc, it.pos.loc, (size_t)p.n) == 0 && p.side == it.pos.side);
+        seen++;
+    } while (rank_iter_next(&it));
+    CU_ASSERT_EQUAL(seen, count);
+    /* across the side boundary */
+    rank_iter_start(&it, m, size / 2 - 2, size / 2 + 2);
+    rank_iter_next(&it);
+    rank_iter_next(&it);
+    CU_ASSERT_EQUAL(it.pos.side, 1);
+    CU_ASSERT_EQUAL(rank_index(&it.pos), size / 2);
+}
+
+void suite_ranking(void)
+{
+    CU_pSuite s = CU_add_suite("ranking", NULL, NULL);
+    CU_add_test(s, "locations follow RULES.md", test_locations);
+    CU_add_test(s, "thesis figure 5.1", test_thesis_example);
+    CU_add_test(s, "materials, names, dependencies", test_materials);
+    CU_add_test(s, "rank(unrank(r)) for every r up to 3 pieces", test_inverse_small);
+    CU_add_test(s, "rank(unrank(r)) for a million random r", test_inverse_random);
+    CU_add_test(s, "mirror and colour swap share an entry", test_symmetry);
+    CU_add_test(s, "enumeration by increment", test_iterator);
+}

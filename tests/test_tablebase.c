@@ -1,0 +1,362 @@
+/* tests/test_tablebase.c - the retrograde builder against a brute-force
+ * solver written here: the naive reference rules (tests/ref_jungle.c), no
+ * ranking, no symmetry (an array over every placement and side), and full
+ * sweeps ply after ply until nothing changes.  Every position of several 2-
+ * and 3-piece materials of both variants must get the same value and
+ * distance from the built tables; then corrupt files must be refused. */
+#include "ref.h"
+#include "suites.h"
+#include "../tablebase/tablebase.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char letters[] = "RrDdTtEe";
+
+/* The 47 squares that are not dens, in square order (not ranking's). */
+static int cell_square[47], square_cell[49];
+
+static void init_cells(void)
+{
+    int n = 0;
+    for (int sq = 0; sq < 49; sq++) {
+        square_cell[sq] = -1;
+        if (sq != 3 && sq != 45) {
+            square_cell[sq] = n;
+            cell_square[n++] = sq;
+        }
+    }
+}
+
+typedef struct {
+    unsigned mask;       /* pieces (bit p) */
+    int n, piece[8];
+    size_t size;         /* 2 * 47^n */
+    signed char *wdl;    /* 1 win, -1 loss, 0 draw/unknown, for the side to move */
+    short *dist;
+} naive_table;
+
+static void jfen_of(const int *square_of_piece, int side, char *out)
+{
+    char grid[49];
+    memset(grid, 0, sizeof grid);
+    for (int p = 0; p < 8; p++)
+        if (square_of_piece[p] >= 0)
+            grid[square_of_piece[p]] = letters[p];
+    int k = 0;
+    for (int rank = 6; rank >= 0; rank--) {
+        int e = 0;
+        for (int f = 0; f < 7; f++) {
+            char c = grid[rank * 7 + f];
+            if (!c) { e++; continue; }
+            if (e) out[k++] = (char)('0' + e);
+            e = 0;
+            out[k++] = c;
+        }
+        if (e) out[k++] = (char)('0' + e);
+        if (rank) out[k++] = '/';
+    }
+    sprintf(out + k, " %c", side ? 'b' : 'w');
+}
+
+/* Squares of each piece from a JFEN (-1 absent); returns the side to move. */
+static int read_jfen(const char *t, int *square_of_piece)
+{
+    for (int p = 0; p < 8; p++)
+        square_of_piece[p] = -1;
+    int rank = 6, file = 0;
+    for (; *t != ' '; t++) {
+        if (*t == '/') { rank--; file = 0; }
+        else if (isdigit((unsigned char)*t)) file += *t - '0';
+        else square_of_piece[strchr(letters, *t) - letters] = rank * 7 + file++;
+    }
+    return t[1] == 'b';
+}
+
+/* Index of a placement; -1 if two pieces share a square. */
+static long naive_index(const naive_table *t, const int *square_of_piece, int side)
+{
+    long idx = side;
+    for (int i = 0; i < t->n; i++)
+        idx = idx * 47 + square_cell[square_of_piece[t->piece[i]]];
+    return idx;
+}
+
+static void naive_position(const naive_table *t, long idx, int *square_of_piece, int *side)
+{
+    for (int p = 0; p < 8; p++)
+        square_of_piece[p] = -1;
+    for (int i = t->n - 1; i >= 0; i--) {
+        square_of_piece[t->piece[i]] = cell_square[idx % 47];
+        idx /= 47;
+    }
+    *side = (int)idx;
+}
+
+static int valid(const naive_table *t, const int *square_of_piece)
+{
+    for (int i = 0; i < t->n; i++)
+        for (int j = i + 1; j < t->n; j++)
+            if (square_of_piece[t->piece[i]] == square_of_piece[t->piece[j]])
+                return 0;
+    return 1;
+}
+
+typedef struct { int kind; long ref; int wdl, dist; } option;  /* kind 0: value known; 1: same table */
+
+static naive_table *naive_solve(unsigned mask, int classic);
+
+static int value_of(unsigned mask, int classic, const int *square_of_piece, int side, int *dist)
+{
+    naive_table *t = naive_solve(mask, classic);
+    long i = naive_index(t, square_of_piece, side);
+    *dist = t->dist[i];
+    return t->wdl[i];
+}
+
+static naive_table *naive_solve(unsigned mask, int classic)
+{
+    static naive_table *cache[2][256];  /* per variant; kept for the whole run */
+    if (cache[classic][mask])
+        return cache[classic][mask];
+    naive_table *t = calloc(1, sizeof *t);
+    t->mask = mask;
+    for (int p = 0; p < 8; p++)
+        if (mask >> p & 1)
+            t->piece[t->n++] = p;
+    t->size = 2;
+    for (int i = 0; i < t->n; i++)
+        t->size *= 47;
+    t->wdl = calloc(t->size, 1);
+    t->dist = calloc(t->size, sizeof *t->dist);
+    cache[classic][mask] = t;
+    /* Every position's options, once. */
+    option **opts = calloc(t->size, sizeof *opts);
+    int *nopts = calloc(t->size, sizeof *nopts);
+    ref_child *kids = malloc(sizeof(ref_child) * REF_MAX);
+    for (long i = 0; i < (long)t->size; i++) {
+        int sq[8], side, csq[8];
+        naive_position(t, i, sq, &side);
+        if (!valid(t, sq))
+            continue;
+        char fen[80], result;
+        jfen_of(sq, side, fen);
+        int n = ref_jungle_children(fen, classic, kids, &result);
+        opts[i] = calloc((size_t)n + 1, sizeof(option));
+        nopts[i] = n;
+        for (int k = 0; k < n; k++) {
+            int cside = read_jfen(kids[k].after, csq);
+            unsigned cmask = 0;
+            int on_den = 0;
+            for (int p = 0; p < 8; p++)
+                if (csq[p] >= 0) {
+                    cmask |= 1u << p;
+                    on_den |= csq[p] == 3 || csq[p] == 45;
+                }
+            option *o = &opts[i][k];
+            if (on_den || !(cmask & (cside ? 0xAA : 0x55))) {
+                *o = (option){ 0, 0, 1, 1 };  /* the move ends the game: a win */
+            } else if (cmask == mask) {
+                *o = (option){ 1, naive_index(t, csq, cside), 0, 0 };
+            } else {
+                int d, w = value_of(cmask, classic, csq, cside, &d);
+                *o = (option){ 0, 0, -w, w ? d + 1 : 0 };
+            }
+        }
+    }
+    free(kids);
+    int longest_outside = 0;
+    for (long i = 0; i < (long)t->size; i++)
+        for (int j = 0; opts[i] && j < nopts[i]; j++)
+            if (opts[i][j].kind == 0 && opts[i][j].dist > longest_outside)
+                longest_outside = opts[i][j].dist;
+    /* Sweeps: at ply k, a win in k needs an option winning in k; a loss in k
+     * needs every option known lost, the longest in k. */
+    int quiet = 0;
+    for (int k = 1; quiet < 2 || k <= longest_outside; k++) {
+        int changed = 0;
+        for (long i = 0; i < (long)t->size; i++) {
+            if (!opts[i] || t->wdl[i] || nopts[i] == 0)
+                continue;
+            int win = 0, all_lost = 1, longest = 0;
+            for (int j = 0; j < nopts[i]; j++) {
+                option *o = &opts[i][j];
+                int w = o->wdl, d = o->dist;
+                if (o->kind == 1) {
+                    w = -t->wdl[o->ref];
+                    d = w ? t->dist[o->ref] + 1 : 0;
+                }
+                if (w == 1 && d == k)
+                    win = 1;
+                if (w != -1)
+                    all_lost = 0;
+                else if (d > longest)
+                    longest = d;
+            }
+            if (win) {
+                t->wdl[i] = 1;
+                t->dist[i] = (short)k;
+                changed = 1;
+            } else if (all_lost && longest == k) {
+                t->wdl[i] = -1;
+                t->dist[i] = (short)k;
+                changed = 1;
+            }
+        }
+        quiet = changed ? 0 : quiet + 1;
+    }
+    for (long i = 0; i < (long)t->size; i++)
+        free(opts[i]);
+    free(opts);
+    free(nopts);
+    return t;
+}
+
+static char tb_dir[64];
+
+static void compare_material(const char *name, int classic)
+{
+    unsigned mask = 0;
+    for (const char *c = name; *c; c++)
+        mask |= 1u << (strchr(letters, *c) - letters);
+    naive_table *t = naive_solve(mask, classic);
+    game *g = test_open("jungle", classic ? "classic" : NULL);
+    tb_set *tb = tb_open(g, tb_dir);
+    long checked = 0, wrong = 0, wins = 0, losses = 0;
+    for (long i = 0; i < (long)t->size; i++) {
+        int sq[8], side;
+        naive_position(t, i, sq, &side);
+        if (!valid(t, sq))
+            continue;
+        char fen[80], err[256];
+        jfen_of(sq, side, fen);
+        game_state s = test_parse(g, fen);
+        tb_value v;
+        int rc = tb_probe(tb, &s, &v, err, sizeof err);
+        CU_ASSERT_EQUAL_FATAL(rc, 1);
+        int want = t->wdl[i], have = v.wdl == TB_WIN ? 1 : v.wdl == TB_LOSS ? -1 : 0;
+        int bad = want != have || (want && t->dist[i] != v.distance);
+        if (bad && wrong++ < 3)
+            printf("\n%s (%s): naive %d/%d, table %d/%d\n", fen, classic ? "classic" : "thesis", want, t->dist[i], have,
+                   v.distance);
+        wins += want == 1;
+        losses += want == -1;
+        checked++;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT(checked > 0 && wins > 0 && losses > 0);  /* a real test: both outcomes occur */
+    tb_close(tb);
+    game_close(g);
+}
+
+static int build_into(const char *dir, int classic, int pieces, int threads)
+{
+    game *g = test_open("jungle", classic ? "classic" : NULL);
+    tb_build_options o = { .threads = threads };
+    char err[512];
+    int rc = tb_build(g, dir, pieces, &o, err, sizeof err);
+    if (rc)
+        printf("\nbuild failed: %s\n", err);
+    game_close(g);
+    return rc;
+}
+
+static void test_against_brute_force(void)
+{
+    static const char *const materials[] = { "Rr", "rD", "Ee", "Re", "rE", "RrE", "Rre", "rDT", "TtE", "dTe", "REe" };
+    init_cells();
+    for (int classic = 0; classic < 2; classic++) {
+        snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-%d", (int)getpid(), classic);
+        CU_ASSERT_EQUAL_FATAL(build_into(tb_dir, classic, 3, 2), 0);
+        for (size_t i = 0; i < sizeof materials / sizeof materials[0]; i++)
+            compare_material(materials[i], classic);
+    }
+}
+
+static int files_equal(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* The thread count changes nothing; verify agrees; damage is refused. */
+static void test_files(void)
+{
+    char one[64], path1[256], path2[256], err[512];
+    snprintf(one, sizeof one, "/tmp/pnsolve-tb-test-%d-t1", (int)getpid());
+    CU_ASSERT_EQUAL_FATAL(build_into(one, 0, 3, 1), 0);
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    game *g = test_open("jungle", NULL);
+    int mats[64], n = g->ops->tb->materials(g, 3, mats, 64);
+    for (int i = 0; i < n; i++) {
+        tb_path(g, one, mats[i], path1, sizeof path1);
+        tb_path(g, tb_dir, mats[i], path2, sizeof path2);
+        CU_ASSERT(files_equal(path1, path2));
+    }
+    FILE *devnull = fopen("/dev/null", "w");
+    CU_ASSERT_EQUAL(tb_verify(g, one, 2, devnull, err, sizeof err), 0);
+
+    /* Flip one byte of entries: the checksum catches it, probing refuses. */
+    int mat = g->ops->tb->material_parse(g, "RrE");
+    tb_path(g, one, mat, path1, sizeof path1);
+    FILE *f = fopen(path1, "r+b");
+    fseek(f, 256 + 1000, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, 256 + 1000, SEEK_SET);
+    fputc(c ^ 0x41, f);
+    fclose(f);
+    CU_ASSERT(tb_verify(g, one, 2, devnull, err, sizeof err) > 0);
+    tb_set *t = tb_open(g, one);
+    game_state s = test_parse(g, "7/7/7/3r3/7/1E5/R6 w");
+    tb_value v;
+    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "jungle-RrE.pntb"));
+    tb_close(t);
+    /* Truncated: refused, and the builder will not build over it. */
+    CU_ASSERT_EQUAL(truncate(path1, 300), 0);
+    t = tb_open(g, one);
+    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated"));
+    tb_close(t);
+    tb_build_options o = { .threads = 2 };
+    CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), -1);
+    /* Removed: rebuilt, identical; a table of the other variant is refused. */
+    unlink(path1);
+    CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), 0);
+    tb_path(g, tb_dir, mat, path2, sizeof path2);
+    CU_ASSERT(files_equal(path1, path2));
+    game *classic = test_open("jungle", "classic");
+    char cpath[256];
+    tb_path(classic, one, mat, cpath, sizeof cpath);
+    CU_ASSERT_EQUAL(rename(path1, cpath), 0);
+    t = tb_open(classic, one);
+    s = test_parse(classic, "7/7/7/3r3/7/1E5/R6 w");
+    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "another game or variant"));
+    tb_close(t);
+    game_close(classic);
+    fclose(devnull);
+    game_close(g);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf /tmp/pnsolve-tb-test-%d-*", (int)getpid());
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+void suite_tablebase(void)
+{
+    CU_pSuite s = CU_add_suite("tablebase", NULL, NULL);
+    CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
+    CU_add_test(s, "thread count, verify, corrupt and foreign files", test_files);
+}
