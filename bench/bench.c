@@ -6,6 +6,11 @@
  * node.  Each figure repeats its run until a second has passed.
  */
 #include "../games/game.h"
+#include "../ranking/ranking.h"
+#include "../tablebase/tablebase.h"
+
+#include <string.h>
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,11 +65,133 @@ static void bench_perft(const char *spec, int depth)
     game_close(g);
 }
 
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Ranks and unranks of random five-piece positions (RrDTe). */
+static void bench_ranking(void)
+{
+    enum { N = 1 << 16 };
+    static rank_position pos[N];
+    static uint64_t idx[N];
+    rank_material m;
+    rank_material_parse("RrDTe", &m);
+    uint64_t size = rank_size(m), sink = 0;
+    for (int i = 0; i < N; i++) {
+        idx[i] = next_random() % size;
+        rank_unindex(m, idx[i], &pos[i]);
+    }
+    double t0 = now(), t;
+    long ops = 0;
+    do {
+        for (int i = 0; i < N; i++) {
+            rank_position p = pos[i];
+            rank_canonicalize(&p);
+            sink += rank_index(&p);
+        }
+        ops += N;
+    } while ((t = now() - t0) < 1.0);
+    printf("rank   RrDTe canonicalize+rank  %6.1f M/s\n", (double)ops / t / 1e6);
+    t0 = now();
+    ops = 0;
+    do {
+        for (int i = 0; i < N; i++) {
+            rank_position p;
+            rank_unindex(m, idx[i], &p);
+            sink += p.loc[4];
+        }
+        ops += N;
+    } while ((t = now() - t0) < 1.0);
+    printf("unrank RrDTe                    %6.1f M/s\n", (double)ops / t / 1e6);
+    rank_iter it;
+    t0 = now();
+    rank_iter_start(&it, m, 0, size);
+    ops = 0;
+    do {
+        for (int i = 0; i < N && rank_iter_next(&it); i++)
+            sink += it.pos.loc[0];
+        ops += N;
+    } while ((t = now() - t0) < 1.0);
+    printf("enumerate RrDTe by increment    %6.1f M/s%s\n", (double)ops / t / 1e6, sink == 42 ? " " : "");
+}
+
+/* Builds the three-piece tables in a scratch directory, then probes. */
+static void bench_tablebase(void)
+{
+    char dir[64], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-bench-%d", (int)getpid());
+    game *g = game_open("jungle", NULL, err, sizeof err);
+    rank_material mats[64];
+    int n = rank_materials(3, mats, 64);
+    uint64_t positions = 0;
+    for (int i = 0; i < n; i++)
+        positions += rank_size(mats[i]);
+    for (int threads = 1; threads <= 2; threads++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            return;
+        tb_build_options o = { .threads = threads };
+        double t0 = now();
+        if (tb_build(g, dir, 3, &o, err, sizeof err) != 0) {
+            printf("tb build failed: %s\n", err);
+            return;
+        }
+        double t = now() - t0;
+        printf("tb build jungle <= 3 pieces, %d thread%s: %llu positions in %.2f s, %.2f M positions/s (%.2f M per thread-s)\n",
+               threads, threads > 1 ? "s" : "", (unsigned long long)positions, t, (double)positions / t / 1e6,
+               (double)positions / t / 1e6 / threads);
+    }
+    /* Probe random three-piece positions with their tables loaded. */
+    enum { N = 1 << 16 };
+    static game_state s[N];
+    for (int i = 0; i < N; i++) {
+        rank_material mat = mats[10 + next_random() % (unsigned)(n - 10)];
+        rank_position p;
+        rank_unindex(mat, next_random() % rank_size(mat), &p);
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].w[2] = ~0ULL;
+        for (int k = 0; k < p.n; k++) {
+            unsigned sq = (unsigned)rank_square(p.loc[k]);
+            s[i].w[2] = (s[i].w[2] & ~(0xFFULL << (8 * p.piece[k]))) | (uint64_t)sq << (8 * p.piece[k]);
+            s[i].w[p.piece[k] & 1] |= 1ULL << sq;
+        }
+        s[i].w[3] = (uint64_t)p.side;
+    }
+    tb_set *t = tb_open(g, dir);
+    tb_value v;
+    long found = 0, ops = 0;
+    for (int i = 0; i < N; i++)
+        found += tb_probe(t, &s[i], &v, err, sizeof err) == 1;
+    double t0 = now(), el;
+    do {
+        for (int i = 0; i < N; i++)
+            found += tb_probe(t, &s[i], &v, err, sizeof err);
+        ops += N;
+    } while ((el = now() - t0) < 1.0);
+    printf("tb probe (tables loaded): %.0f ns per probe (%ld found)\n", el / (double)ops * 1e9, found);
+    tb_close(t);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    game_close(g);
+}
+
 int main(void)
 {
     bench_perft("othello:8x8", 9);
     bench_perft("jungle", 6);
     bench_perft("ostle", 6);
     bench_perft("othello:6x6", 10);
+    bench_ranking();
+    bench_tablebase();
     return 0;
 }

@@ -67,8 +67,8 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
     memset(o, 0, sizeof *o);
     opterr = 0;
     optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":p:v:h", all, NULL)) != -1) {
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, ":p:v:h", all, &li)) != -1) {
         switch (c) {
         case 'p': o->position = optarg; break;
         case 'v': o->variant = optarg; break;
@@ -79,8 +79,10 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
             return cli_fail(EXIT_USAGE, "%s: unknown option '%s'", argv[0], argv[optind - 1]);
         default:
             if (!on_extra || on_extra(c, optarg, ctx) != 0)
-                return cli_fail(EXIT_USAGE, "%s: bad value for option '%s'", argv[0], argv[optind - 1]);
+                return cli_fail(EXIT_USAGE, "%s: bad value '%s' for option '--%s'", argv[0], optarg ? optarg : "",
+                                li >= 0 ? all[li].name : "?");
         }
+        li = -1;
     }
     *first = optind;
     return 0;

@@ -58,6 +58,9 @@ typedef struct game_tb_ops {
     /* distinct indices of the states from which a move that removes nothing
      * leads to s (same material); returns the count, at most GAME_MAX_MOVES */
     int (*unmoves)(const game *g, const game_state *s, uint64_t *pred);
+    /* distinct indices of the states that a move removing nothing leads to
+     * from s (same material); returns the count, at most GAME_MAX_MOVES */
+    int (*successors)(const game *g, const game_state *s, uint64_t *succ);
 } game_tb_ops;
 
 typedef struct game_ops {

@@ -389,34 +389,56 @@ static void jtb_unindex(const game *g, int mat, uint64_t index, game_state *s)
     s->w[3] = (uint64_t)p.side;
 }
 
-/* The side that just moved stepped from an empty, non-den neighbour. */
-static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred)
+/* Indices of the positions where one piece of colour c of s stands on an
+ * empty, non-den neighbour of its square and side is to move: the
+ * predecessors (c the side that just moved) and the non-capturing children
+ * (c the side to move).  Each differs from s by one piece: ranked
+ * incrementally, then sorted and made distinct. */
+static int one_step_indices(const game_state *s, int c, int side, uint64_t *out)
 {
-    (void)g;
-    int mover = 1 - (int)s->w[3], n = 0;
-    uint8_t square[8];
-    for (int q = 0; q < 8; q++)
-        square[q] = (uint8_t)sq_of(s, q);
-    uint64_t empty = ~(s->w[0] | s->w[1]) & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
-    for (int q = mover; q < 8; q += 2) {
-        unsigned to = sq_of(s, q);
-        if (to == JUNGLE_ABSENT)
-            continue;
-        for (uint64_t from = neighbours(1ULL << to) & empty; from; from &= from - 1) {
-            square[q] = (uint8_t)__builtin_ctzll(from);
-            pred[n++] = rank_index_squares(square, mover);
+    rank_position p = { .side = (int)s->w[3] };
+    int slot[8], n = 0;
+    for (int q = 0; q < 8; q++) {
+        unsigned sq = sq_of(s, q);
+        if (sq != JUNGLE_ABSENT) {
+            slot[q] = p.n;
+            p.piece[p.n] = (uint8_t)q;
+            p.loc[p.n++] = (uint8_t)rank_location((int)sq);
         }
-        square[q] = (uint8_t)to;
+    }
+    rank_mover mv;
+    rank_mover_init(&mv, &p);
+    uint64_t empty = ~(s->w[0] | s->w[1]) & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
+    for (int q = c; q < 8; q += 2) {
+        unsigned at = sq_of(s, q);
+        if (at == JUNGLE_ABSENT)
+            continue;
+        for (uint64_t to = neighbours(1ULL << at) & empty; to; to &= to - 1)
+            out[n++] = rank_mover_index(&mv, slot[q], rank_location(__builtin_ctzll(to)), side);
     }
     for (int i = 1; i < n; i++)  /* at most 16: insertion sort, then unique */
-        for (int j = i; j > 0 && pred[j - 1] > pred[j]; j--) {
-            uint64_t t = pred[j]; pred[j] = pred[j - 1]; pred[j - 1] = t;
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            uint64_t t = out[j]; out[j] = out[j - 1]; out[j - 1] = t;
         }
     int u = 0;
     for (int i = 0; i < n; i++)
-        if (u == 0 || pred[u - 1] != pred[i])
-            pred[u++] = pred[i];
+        if (u == 0 || out[u - 1] != out[i])
+            out[u++] = out[i];
     return u;
+}
+
+static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred)
+{
+    (void)g;
+    int mover = 1 - (int)s->w[3];
+    return one_step_indices(s, mover, mover, pred);
+}
+
+static int jtb_successors(const game *g, const game_state *s, uint64_t *succ)
+{
+    (void)g;
+    int side = (int)s->w[3];
+    return ended_by_last_move(s) ? 0 : one_step_indices(s, side, 1 - side, succ);
 }
 
 static const game_tb_ops jungle_tb_ops = {
@@ -430,4 +452,5 @@ static const game_tb_ops jungle_tb_ops = {
     .index = jtb_index,
     .unindex = jtb_unindex,
     .unmoves = jtb_unmoves,
+    .successors = jtb_successors,
 };

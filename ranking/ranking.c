@@ -24,6 +24,7 @@ static struct {
     uint8_t swap[256][2];
     uint8_t count[256];
     uint8_t order[256][2][8];
+    uint8_t mirror_or_same[2][47];
 } geo;
 
 static const uint64_t lehmer_weight[9] = {
@@ -72,6 +73,10 @@ static void geo_init(void)
         geo.file[loc] = (uint8_t)file;
         geo.flip[loc] = (uint8_t)compute_location((6 - rank) * 7 + file);
         geo.mirror[loc] = (uint8_t)compute_location(rank * 7 + (6 - file));
+    }
+    for (int loc = 0; loc < 47; loc++) {
+        geo.mirror_or_same[0][loc] = (uint8_t)loc;
+        geo.mirror_or_same[1][loc] = geo.mirror[loc];
     }
     for (int sq = 0; sq < 49; sq++)
         geo.flip_of_square[sq] = (uint8_t)compute_location((6 - sq / 7) * 7 + sq % 7);
@@ -255,15 +260,16 @@ uint64_t rank_index_squares(const uint8_t square[8], int side)
         for (int i = 0; i < n; i++)
             loc[i] = (uint8_t)plain[square[order[i]]];
     side ^= swap;
+    /* Branch-free mirror decision: the first piece off file d decides. */
+    int decided = 0, flip = 0;
     for (int i = 0; i < n; i++) {
         int f = geo.file[loc[i]];
-        if (f == 3)
-            continue;
-        if (f > 3)
-            for (int j = 0; j < n; j++)
-                loc[j] = geo.mirror[loc[j]];
-        break;
+        flip |= !decided & (f > 3);
+        decided |= f != 3;
     }
+    const uint8_t *map = geo.mirror_or_same[flip];
+    for (int i = 0; i < n; i++)
+        loc[i] = map[loc[i]];
     uint64_t used = 0, index = 0;
     for (int i = 0; i < n; i++) {
         index += (loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << loc[i]) - 1))) * lehmer_weight[i];
@@ -309,15 +315,22 @@ static void set_pieces(rank_position *p, rank_material m)
             p->piece[p->n++] = (uint8_t)q;
 }
 
+/* Digit i has radix 26 (i = 0) or 47 - i; spelt out so that every division
+ * is by a constant, which the compiler turns into a multiplication. */
 static void split_index(rank_position *p, uint64_t index, uint8_t *digit)
 {
     uint64_t per_side = positions_per_side(p->n);
-    p->side = (int)(index / per_side);
-    index %= per_side;
-    for (int i = 0; i < p->n; i++) {
-        uint64_t radix = i == 0 ? RANK_HALF_LOCATIONS : (uint64_t)(RANK_LOCATIONS - i);
-        digit[i] = (uint8_t)(index % radix);
-        index /= radix;
+    p->side = index >= per_side;
+    index -= p->side ? per_side : 0;
+    switch (p->n) {
+    case 8: digit[7] = (uint8_t)(index / lehmer_weight[7]); index %= lehmer_weight[7]; /* fall through */
+    case 7: digit[6] = (uint8_t)(index / lehmer_weight[6]); index %= lehmer_weight[6]; /* fall through */
+    case 6: digit[5] = (uint8_t)(index / lehmer_weight[5]); index %= lehmer_weight[5]; /* fall through */
+    case 5: digit[4] = (uint8_t)(index / lehmer_weight[4]); index %= lehmer_weight[4]; /* fall through */
+    case 4: digit[3] = (uint8_t)(index / lehmer_weight[3]); index %= lehmer_weight[3]; /* fall through */
+    case 3: digit[2] = (uint8_t)(index / lehmer_weight[2]); index %= lehmer_weight[2]; /* fall through */
+    case 2: digit[1] = (uint8_t)(index / lehmer_weight[1]); index %= lehmer_weight[1]; /* fall through */
+    default: digit[0] = (uint8_t)index;
     }
 }
 
@@ -354,4 +367,67 @@ int rank_iter_next(rank_iter *it)
         p->side++;
     digits_to_locations(p, it->digit);
     return 1;
+}
+
+void rank_mover_init(rank_mover *mv, const rank_position *p)
+{
+    geo_init();
+    mv->p = *p;
+    /* Its own representative: no colour swap, and the first piece off file d
+     * (if any) on files a-c. */
+    rank_material m = rank_material_of(p);
+    mv->canonical = geo.canonical[m] && !(geo.swap_side[m] && p->side);
+    for (int i = 0; i < p->n && mv->canonical; i++) {
+        int f = geo.file[p->loc[i]];
+        if (f != 3) {
+            mv->canonical = f < 3;
+            break;
+        }
+    }
+    uint64_t used = 0;
+    mv->code = 0;
+    for (int i = 0; i < p->n; i++) {
+        mv->before[i] = used;
+        mv->digit[i] = (uint8_t)(p->loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << p->loc[i]) - 1)));
+        mv->code += mv->digit[i] * lehmer_weight[i];
+        used |= 1ULL << p->loc[i];
+    }
+}
+
+uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side)
+{
+    const rank_position *p = &mv->p;
+    rank_material m = 0;
+    for (int j = 0; j < p->n; j++)
+        m |= 1u << p->piece[j];
+    /* The incremental path needs the moved position in the base's frame:
+     * no colour swap, and the first piece off file d still on files a-c. */
+    int plain = mv->canonical && geo.canonical[m] && !(geo.swap_side[m] && side);
+    if (plain) {
+        for (int j = 0; j < p->n; j++) {
+            int f = geo.file[j == i ? loc : p->loc[j]];
+            if (f != 3) {
+                plain = f < 3;
+                break;
+            }
+        }
+    }
+    if (!plain) {
+        rank_position q = *p;
+        q.loc[i] = (uint8_t)loc;
+        q.side = side;
+        rank_canonicalize(&q);
+        return rank_index(&q);
+    }
+    unsigned old = p->loc[i], now = (unsigned)loc;
+    uint64_t code = mv->code;
+    unsigned digit = now - (unsigned)__builtin_popcountll(mv->before[i] & ((1ULL << now) - 1));
+    code += (uint64_t)digit * lehmer_weight[i];
+    code -= (uint64_t)mv->digit[i] * lehmer_weight[i];
+    for (int j = i + 1; j < p->n; j++) {
+        unsigned l = p->loc[j];
+        code += (uint64_t)(old < l) * lehmer_weight[j];
+        code -= (uint64_t)(now < l) * lehmer_weight[j];
+    }
+    return code + (uint64_t)side * lehmer_weight[p->n];
 }

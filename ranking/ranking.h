@@ -72,6 +72,24 @@ void rank_unindex(rank_material m, uint64_t index, rank_position *p);
 /* The material of a position. */
 rank_material rank_material_of(const rank_position *p);
 
+/* Incremental ranking of positions that differ from one position by a
+ * single piece (the un-moves of the retrograde builder): the Lehmer digits
+ * of the base are kept, and a moved piece changes its own digit and shifts
+ * later ones by one; falls back to the full path when the colour swap or
+ * the mirror decision changes. */
+typedef struct {
+    rank_position p;               /* the base position */
+    int canonical;                 /* p is its own representative */
+    uint64_t code;                 /* its Lehmer code, without the side */
+    uint8_t digit[RANK_MAX_PIECES];
+    uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
+} rank_mover;
+/* Prepares the base position p (pieces ascending). */
+void rank_mover_init(rank_mover *mv, const rank_position *p);
+/* The index of the base with piece number i (0..n-1) on location loc and
+ * side to move side; equals rank_index of its canonical form. */
+uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side);
+
 /* Enumeration in index order by the increment of thesis listing 5. */
 typedef struct {
     rank_position pos;

@@ -1,9 +1,9 @@
 /* tablebase/build.c - frontier-based retrograde analysis (TECHNIQUES.md).
  *
- * Per position: ext, the best value among moves that leave the table (game
- * ends and captures into smaller tables, read from their files), and cnt,
- * the number of distinct same-table children not yet known to be won for
- * the opponent.  Ply k resolves, in two passes separated by a barrier:
+ * Per position (one 6-byte cell): ext, the best value among moves that
+ * leave the table (game ends and captures into smaller tables, read from
+ * their files), and cnt, the number of distinct same-table children not yet
+ * known to be won for the opponent (counted when a loss pass first needs it).  Ply k resolves, in two passes separated by a barrier:
  *   wins at k:   predecessors (un-moves) of the losses at k-1, and positions
  *                whose ext is a win in k;
  *   losses at k: positions whose cnt reaches 0 while un-moving from the wins
@@ -27,7 +27,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define TWIN 255
+#define TWIN 0xFFFF
+#define UNCOUNTED 0xFFFE  /* children not counted yet (done on first need) */
 #define EXT_DRAW 0xFFFF
 
 typedef struct {
@@ -35,13 +36,21 @@ typedef struct {
     size_t n, cap;
 } idx_list;
 
+/* Everything the passes touch about one position sits together: a frontier
+ * predecessor costs one cache miss, not three. */
+typedef struct {
+    tb_entry val;   /* the result, 0 until resolved */
+    tb_entry ext;   /* best value among moves that leave the table */
+    uint16_t cnt;   /* distinct same-table children not known won; TWIN */
+} cell;
+
 typedef struct {
     const game *g;
     const game_tb_ops *ops;
     int mat, threads, ply;
     uint64_t n;
-    tb_entry *val, *ext;
-    uint8_t *cnt;
+    cell *c;
+    uint8_t *ext_ply;        /* distance of ext if a win or loss (255: look at the cell), else 0 */
     uint8_t *ext_at;         /* ext_at[d]: 1 win, 2 loss, 3 both: some ext at distance d */
     int max_ext;
     tb_set *smaller;
@@ -55,6 +64,7 @@ typedef struct {
     tb_progress prog;
     uint64_t done;
     double t0, last_report;
+    double t_init, t_plies;        /* seconds in each phase of the last table */
     double run_total, run_before;  /* positions in the whole run, before this table */
 } builder;
 
@@ -100,18 +110,6 @@ static void report(builder *b, uint64_t add)
     pthread_mutex_unlock(&b->lock);
 }
 
-/* Distinct values of a short list (the children of one position). */
-static int count_distinct(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            uint64_t t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
-        }
-    int distinct = 0;
-    for (int i = 0; i < n; i++)
-        distinct += i == 0 || v[i] != v[i - 1];
-    return distinct;
-}
 
 /* Orders a move's value for the mover: win (sooner better) > draw > loss
  * (later better) > no move at all. */
@@ -127,7 +125,6 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
     builder *b = ctx;
     const game *g = b->g;
     game_move moves[GAME_MAX_MOVES];
-    uint64_t child[GAME_MAX_MOVES];
     char err[300];
     int local_max = 0;
     if (stopped(b))
@@ -136,20 +133,19 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
         game_state s;
         b->ops->unindex(g, b->mat, i, &s);
         if (b->ops->index(g, &s) != i) {
-            b->cnt[i] = TWIN;
+            b->c[i].cnt = TWIN;
             continue;
         }
         int n = game_moves(g, &s, moves), nc = 0, mover = game_to_move(g, &s);
         tb_entry best = 0;
-        game_state kids[GAME_MAX_MOVES];
         for (int m = 0; m < n; m++) {
-            game_state *t = &kids[nc];
+            game_state kid, *t = &kid;
             *t = s;
             game_play(g, t, moves[m]);
             int cm = b->ops->material_of(g, t);
             tb_entry opt;
             if (cm == b->mat) {
-                nc++;  /* indexed below, only if it can matter */
+                nc++;
                 continue;
             } else if (cm < 0) {
                 game_result r = game_result_of(g, t);
@@ -175,19 +171,13 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
             if (ext_rank(opt) > ext_rank(best))
                 best = opt;
         }
-        /* With a win or a draw outside the table the position is never lost,
-         * so its counter is never read: skip indexing its children. */
-        if (best == EXT_DRAW || (best & 1))
-            nc = 0;
-        for (int c = 0; c < nc; c++)
-            child[c] = b->ops->index(g, &kids[c]);
-        int distinct = count_distinct(child, nc);
-        if (distinct >= TWIN) {
-            fail(b, "too many moves for the counter");
-            return;
-        }
-        b->cnt[i] = (uint8_t)distinct;
-        b->ext[i] = best;
+        /* Counting distinct children costs an index each; it is put off until
+         * a loss pass needs it (positions that win first never pay).  With a
+         * win or a draw outside the table the counter is never read. */
+        b->c[i].cnt = nc ? UNCOUNTED : 0;
+        b->c[i].ext = best;
+        if (best && best != EXT_DRAW)
+            b->ext_ply[i] = (best >> 1) < 255 ? (uint8_t)(best >> 1) : 255;
         if (best && best != EXT_DRAW) {
             int d = best >> 1;
             if (d > TB_MAX_DISTANCE - 2) {
@@ -246,7 +236,19 @@ static void push(builder *b, idx_list *l, uint64_t i)
 static int claim(builder *b, uint64_t i, tb_entry value)
 {
     tb_entry zero = 0;
-    return __atomic_compare_exchange_n(&b->val[i], &zero, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return __atomic_compare_exchange_n(&b->c[i].val, &zero, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Un-moves of frontier position j, with their cells prefetched: the passes
+ * are bound by random memory access once a table outgrows the caches. */
+static int predecessors(builder *b, uint64_t j, uint64_t *pred)
+{
+    game_state s;
+    b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+    int np = b->ops->unmoves(b->g, &s, pred);
+    for (int p = 0; p < np; p++)
+        __builtin_prefetch(&b->c[pred[p]], 1);
+    return np;
 }
 
 /* Wins at ply k from the losses at k-1. */
@@ -257,16 +259,23 @@ static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
     uint64_t pred[GAME_MAX_MOVES];
     tb_entry w = TB_WIN_IN(b->ply);
     for (uint64_t j = first; j < end; j++) {
-        game_state s;
-        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
-        int np = b->ops->unmoves(b->g, &s, pred);
+        int np = predecessors(b, j, pred);
         for (int p = 0; p < np; p++)
-            if (b->val[pred[p]] == 0 && claim(b, pred[p], w))
+            if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w))
                 push(b, &mine, pred[p]);
     }
     append(b, &mine);
     free(mine.v);
     report(b, mine.n);
+}
+
+/* Distinct same-table children of position i. */
+static int count_children(builder *b, uint64_t i)
+{
+    uint64_t child[GAME_MAX_MOVES];
+    game_state s;
+    b->ops->unindex(b->g, b->mat, i, &s);
+    return b->ops->successors(b->g, &s, child);
 }
 
 /* Losses at ply k from the wins at k-1. */
@@ -277,17 +286,21 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
     uint64_t pred[GAME_MAX_MOVES];
     int k = b->ply;
     for (uint64_t j = first; j < end; j++) {
-        game_state s;
-        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
-        int np = b->ops->unmoves(b->g, &s, pred);
+        int np = predecessors(b, j, pred);
         for (int p = 0; p < np; p++) {
             uint64_t i = pred[p];
-            tb_entry e = b->ext[i];
+            tb_entry e = b->c[i].ext;
             if (e == EXT_DRAW || (e & 1))
                 continue;  /* a draw or a win leaves the table: never lost */
-            if (__atomic_load_n(&b->val[i], __ATOMIC_RELAXED) != 0)
+            if (__atomic_load_n(&b->c[i].val, __ATOMIC_RELAXED) != 0)
                 continue;
-            if (__atomic_sub_fetch(&b->cnt[i], 1, __ATOMIC_RELAXED) != 0)
+            uint16_t expect = UNCOUNTED;
+            if (__atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) == UNCOUNTED) {
+                /* Racing threads compute the same count; one CAS wins. */
+                uint16_t count = (uint16_t)count_children(b, i);
+                __atomic_compare_exchange_n(&b->c[i].cnt, &expect, count, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+            }
+            if (__atomic_sub_fetch(&b->c[i].cnt, 1, __ATOMIC_RELAXED) != 0)
                 continue;
             if (e != 0 && (e >> 1) > k)
                 continue;  /* a longer loss outside: resolved at its own ply */
@@ -300,18 +313,22 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
     report(b, mine.n);
 }
 
-/* Positions resolved at ply k by ext alone (no frontier reaches them). */
+/* Positions resolved at ply k by ext alone (no frontier reaches them).  The
+ * scan reads one byte per position, not the cells. */
 static void ext_scan(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     idx_list mine = { 0 };
     int k = b->ply;
+    uint8_t key = k < 255 ? (uint8_t)k : 255;
     tb_entry w = TB_WIN_IN(k), l = TB_LOSS_IN(k);
     for (uint64_t i = first; i < end; i++) {
-        tb_entry e = b->ext[i];
+        if (b->ext_ply[i] != key)
+            continue;
+        tb_entry e = b->c[i].ext;
         if (e != w && e != l)
             continue;
-        if (b->cnt[i] == TWIN || (e == l && __atomic_load_n(&b->cnt[i], __ATOMIC_RELAXED) != 0))
+        if (b->c[i].cnt == TWIN || (e == l && __atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) != 0))
             continue;
         if (claim(b, i, e))
             push(b, &mine, i);
@@ -324,41 +341,45 @@ static void copy_twins(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     for (uint64_t i = first; i < end; i++)
-        if (b->cnt[i] == TWIN) {
+        if (b->c[i].cnt == TWIN) {
             game_state s;
             b->ops->unindex(b->g, b->mat, i, &s);
-            b->val[i] = b->val[b->ops->index(b->g, &s)];
+            b->c[i].val = b->c[b->ops->index(b->g, &s)].val;
         }
 }
 
 /* One pass of ply k: run fn over the previous frontier, then the ext scan
- * if any ext lands on this ply with this kind; returns the new frontier. */
-static idx_list pass(builder *b, const idx_list *prev, void (*fn)(void *, uint64_t, uint64_t), int kind)
+ * if any ext lands on this ply with this kind; the new frontier goes into
+ * *next, whose memory is reused from ply to ply. */
+static void pass(builder *b, const idx_list *prev, idx_list *next, void (*fn)(void *, uint64_t, uint64_t), int kind)
 {
     b->frontier = prev;
-    b->out = (idx_list){ 0 };
+    b->out = *next;
+    b->out.n = 0;
     tb_parallel(b->threads, prev->n, fn, b);
     if (b->ply <= b->max_ext && (b->ext_at[b->ply] & kind))
         tb_parallel(b->threads, b->n, ext_scan, b);
-    return b->out;
+    *next = b->out;
 }
 
 static int build_one(builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n;
-    b->val = calloc(n, sizeof *b->val);
-    b->ext = calloc(n, sizeof *b->ext);
-    b->cnt = calloc(n, 1);
+    b->c = calloc(n, sizeof *b->c);
+    b->ext_ply = calloc(n, 1);
     b->ext_at = calloc(TB_MAX_DISTANCE + 1, 1);
-    idx_list wins = { 0 }, losses = { 0 };
+    idx_list wins = { 0 }, losses = { 0 }, new_wins = { 0 }, new_losses = { 0 };
     int rc = -1;
-    if (!b->val || !b->ext || !b->cnt || !b->ext_at) {
+    if (!b->c || !b->ext_ply || !b->ext_at) {
         tb_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
     b->prog.phase = "init";
     b->ply = 0;
+    double t = now();
     tb_parallel(b->threads, n, init_range, b);
+    b->t_init = now() - t;
+    t = now();
     b->prog.phase = "plies";
     b->done = 0;
     for (b->ply = 1; !stopped(b); b->ply++) {
@@ -366,12 +387,14 @@ static int build_one(builder *b, char *err, size_t errlen)
             fail(b, "distance out of range");
             break;
         }
-        idx_list new_wins = pass(b, &losses, win_from_losses, 1);
-        idx_list new_losses = pass(b, &wins, loss_from_wins, 2);
-        free(wins.v);
-        free(losses.v);
+        pass(b, &losses, &new_wins, win_from_losses, 1);
+        pass(b, &wins, &new_losses, loss_from_wins, 2);
+        idx_list t = wins;
         wins = new_wins;
+        new_wins = t;
+        t = losses;
         losses = new_losses;
+        new_losses = t;
         if (!wins.n && !losses.n && b->ply >= b->max_ext)
             break;
     }
@@ -384,16 +407,17 @@ static int build_one(builder *b, char *err, size_t errlen)
         goto out;
     }
     tb_parallel(b->threads, n, copy_twins, b);
+    b->t_plies = now() - t;
     rc = 0;
 out:
     free(wins.v);
     free(losses.v);
-    free(b->ext);
-    free(b->cnt);
+    free(new_wins.v);
+    free(new_losses.v);
     free(b->ext_at);
-    b->ext = NULL;
-    b->cnt = NULL;
+    free(b->ext_ply);
     b->ext_at = NULL;
+    b->ext_ply = NULL;
     return rc;
 }
 
@@ -463,19 +487,21 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         b.max_ext = 0;
         b.done = 0;
         b.prog = (tb_progress){ .material = name, .table_no = i + 1, .tables = ntodo, .size = b.n };
-        double t = now();
+        double t = now(), t_write;
         rc = build_one(&b, err, errlen);
         if (rc == 0 && o->stop && *o->stop)
             rc = 1;
         if (rc == 0) {
             b.prog.phase = "write";
-            rc = tb_file_write(g, path, todo[i], b.val, b.n, err, errlen);
+            t_write = now();
+            rc = tb_file_write(g, path, todo[i], &b.c[0].val, sizeof(cell) / sizeof(tb_entry), b.n, err, errlen);
+            t_write = now() - t_write;
         }
-        free(b.val);
-        b.val = NULL;
+        free(b.c);
+        b.c = NULL;
         if (rc == 0 && o->log) {
-            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s\n", name,
-                    (unsigned long long)b.n, b.ply, now() - t);
+            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
+                    name, (unsigned long long)b.n, b.ply, now() - t, b.t_init, b.t_plies, t_write);
             fflush(o->log);
         }
         b.run_before += (double)b.n;

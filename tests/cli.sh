@@ -55,5 +55,34 @@ printf 'root A\nA: or B X\nB: win\n' >"$tmp/bad.txt"
 check "graph unknown child" 2 "bad.txt:2: unknown child 'X'" -- show "graph:$tmp/bad.txt"
 check "graph missing file" 2 "No such file" -- show "graph:$tmp/none.txt"
 
+# Endgame tables: a small build, then every command and every bad input.
+tb="$tmp/tables"
+check "tb help" 0 "usage: pnsolve tb build" -- tb --help
+check "tb build needs pieces" 2 "--pieces N is required" -- tb build jungle --dir "$tb"
+check "tb build bad pieces" 2 "bad value '99' for option '--pieces'" -- tb build jungle --pieces 99 --dir "$tb"
+check "tb unknown action" 2 "unknown action 'frob'" -- tb frob jungle
+check "tb no tables for othello" 2 "has no endgame tables" -- tb build othello:6x6 --pieces 3
+check "tb build" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb" --threads 2
+check "tb build again skips" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb"
+check "tb probe den step wins in 1" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/7/6r w" --dir "$tb"
+check "tb probe cannot stop the rat" 0 "^loss 2$" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
+check "tb probe colour-swapped" 0 "^win 1$" -- tb probe jungle "7/7/7/7/7/3r3/R6 b" --dir "$tb"
+check "tb probe finished game" 0 "^loss 0$" -- tb probe jungle "3R3/7/7/7/7/7/6r b" --dir "$tb"
+check "tb probe json" 0 '"result": "loss", "distance": 2' -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --json
+check "tb probe bad position" 2 "bad position" -- tb probe jungle "7/7/7 w" --dir "$tb"
+check "tb probe missing table" 1 "no table for material RrD" -- tb probe jungle "7/7/7/7/7/3r3/RD5 w" --dir "$tb"
+printf '7/3R3/7/7/7/7/6r w\nnonsense\n7/7/7/7/7/3r3/R6 w\n' >"$tmp/positions"
+"$bin" tb probe jungle - --dir "$tb" <"$tmp/positions" >"$tmp/out" 2>&1
+if [ "$(cat "$tmp/out" | tr '\n' '|')" = "win 1|error bad character 'n' in JFEN rank 7|loss 2|" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: tb probe from stdin"; cat "$tmp/out"; fi
+check "tb verify" 0 "all tables correct" -- tb verify jungle --dir "$tb"
+check "tb stats" 0 "^Rr +1196 positions" -- tb stats jungle --dir "$tb"
+check "tb stats json" 0 '^\{"material": "Rr", "positions": 1196' -- tb stats jungle --dir "$tb" --json
+check "tb verify other variant" 1 "no tables of jungle:classic" -- tb verify jungle --variant classic --dir "$tb"
+printf 'garbage' >"$tb/jungle-Rr.pntb"
+check "tb probe corrupt file" 1 "jungle-Rr.pntb: truncated table" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
+check "tb verify corrupt file" 1 "Rr: BAD: .*jungle-Rr.pntb" -- tb verify jungle --dir "$tb"
+check "tb build over corrupt file" 1 "jungle-Rr.pntb" -- tb build jungle --pieces 2 --dir "$tb"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

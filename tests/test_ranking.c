@@ -194,6 +194,44 @@ static void test_symmetry(void)
     }
 }
 
+/* Incremental ranking of one-piece changes equals ranking from scratch. */
+static void test_mover(void)
+{
+    for (int k = 0; k < 300000; k++) {
+        rank_position p = { 0 };
+        uint64_t used = 0;
+        for (int q = 0; q < 8; q++) {
+            if (ref_rand(&seed) % 2)
+                continue;
+            int loc;
+            do loc = (int)(ref_rand(&seed) % 47); while (used >> loc & 1);
+            used |= 1ULL << loc;
+            p.piece[p.n] = (uint8_t)q;
+            p.loc[p.n++] = (uint8_t)loc;
+        }
+        rank_material mat = rank_material_of(&p);
+        if (!(mat & 0x55) || !(mat & 0xAA))
+            continue;
+        p.side = (int)(ref_rand(&seed) % 2);
+        if (k % 2)
+            rank_canonicalize(&p);  /* the builder's case; the rest: any position */
+        used = 0;
+        for (int i = 0; i < p.n; i++)
+            used |= 1ULL << p.loc[i];
+        rank_mover mv;
+        rank_mover_init(&mv, &p);
+        for (int t = 0; t < 8; t++) {
+            int i = (int)(ref_rand(&seed) % (unsigned)p.n), loc;
+            do loc = (int)(ref_rand(&seed) % 47); while ((used >> loc & 1) && loc != p.loc[i]);
+            int side = (int)(ref_rand(&seed) % 2);
+            rank_position q = p;
+            q.loc[i] = (uint8_t)loc;
+            q.side = side;
+            CU_ASSERT_EQUAL(rank_mover_index(&mv, i, loc, side), canonical_index(q));
+        }
+    }
+}
+
 static void test_iterator(void)
 {
     rank_material m;
@@ -227,4 +265,5 @@ void suite_ranking(void)
     CU_add_test(s, "rank(unrank(r)) for a million random r", test_inverse_random);
     CU_add_test(s, "mirror and colour swap share an entry", test_symmetry);
     CU_add_test(s, "enumeration by increment", test_iterator);
+    CU_add_test(s, "incremental ranking of one-piece changes", test_mover);
 }
