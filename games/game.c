@@ -26,6 +26,14 @@ int game_error(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+int game_parse_size(const char *game_name, const char *args, int lo, int hi, int *w, int *h, char *err, size_t errlen)
+{
+    char extra;
+    if (*args && (sscanf(args, "%dx%d%c", w, h, &extra) != 2 || *w < lo || *w > hi || *h < lo || *h > hi))
+        return game_error(err, errlen, "bad %s board '%s' (WxH, each %d to %d)", game_name, args, lo, hi);
+    return 0;
+}
+
 game *game_alloc(const game_ops *ops, const char *name)
 {
     game *g = calloc(1, sizeof *g);

@@ -123,6 +123,10 @@ int game_parse(const game *g, const char *text, game_state *s, char *err, size_t
 /* Reads a move legal in s by its notation; 0 on success, else -1 and a reason. */
 int game_parse_move(const game *g, const game_state *s, const char *text, game_move *m, char *err, size_t errlen);
 
+/* Writes a one-line reason into err (if err is not NULL); returns -1.
+ * Shared by every parser and loader of the project. */
+int game_error(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static inline int game_key_equal(game_key a, game_key b) { return a.lo == b.lo && a.hi == b.hi; }
 /* A fast, well-mixed 64-bit hash of an exact key (for table indexing only). */
 static inline uint64_t game_key_hash(game_key k)

@@ -4,9 +4,9 @@
 
 #include "game.h"
 
-/* Writes a one-line reason into err (if err is not NULL); returns -1. */
-int game_error(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Reads "WxH" with each side in [lo, hi] into *w, *h (args "" leaves the
+ * defaults); -1 and a reason naming the game otherwise. */
+int game_parse_size(const char *game_name, const char *args, int lo, int hi, int *w, int *h, char *err, size_t errlen);
 
 /* Constructors of the registry.  args is the text after "name:" (or ""). */
 game *jungle_open(const char *args, const char *variant, char *err, size_t errlen);

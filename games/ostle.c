@@ -311,11 +311,8 @@ static const game_ops ostle_ops = {
 game *ostle_open(const char *args, const char *variant, char *err, size_t errlen)
 {
     int w = 5, h = 5;
-    char extra;
-    if (*args && (sscanf(args, "%dx%d%c", &w, &h, &extra) != 2 || w < 3 || w > 5 || h < 3 || h > 5)) {
-        game_error(err, errlen, "bad Ostle board '%s' (WxH, each 3 to 5)", args);
+    if (game_parse_size("Ostle", args, 3, 5, &w, &h, err, errlen) != 0)
         return NULL;
-    }
     if (variant) {
         game_error(err, errlen, "ostle has no variant '%s'", variant);
         return NULL;

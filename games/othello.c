@@ -240,11 +240,8 @@ static const game_ops othello_ops = {
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen)
 {
     int w = 8, h = 8;
-    char extra;
-    if (*args && (sscanf(args, "%dx%d%c", &w, &h, &extra) != 2 || w < 4 || w > 8 || h < 4 || h > 8)) {
-        game_error(err, errlen, "bad Othello board '%s' (WxH, each 4 to 8)", args);
+    if (game_parse_size("Othello", args, 4, 8, &w, &h, err, errlen) != 0)
         return NULL;
-    }
     if (variant) {
         game_error(err, errlen, "othello has no variant '%s'", variant);
         return NULL;

@@ -239,15 +239,21 @@ static int claim(builder *b, uint64_t i, tb_entry value)
     return __atomic_compare_exchange_n(&b->c[i].val, &zero, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-/* Un-moves of frontier position j, with their cells prefetched: the passes
- * are bound by random memory access once a table outgrows the caches. */
-static int predecessors(builder *b, uint64_t j, uint64_t *pred)
+/* Un-moves of the frontier positions [j, end) (at most PRED_BATCH), all of
+ * their cells prefetched before any is touched: once a table outgrows the
+ * caches, the passes wait on memory unless many misses are in flight. */
+enum { PRED_BATCH = 16 };
+static int predecessors(builder *b, uint64_t j, uint64_t end, uint64_t *pred)
 {
-    game_state s;
-    b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
-    int np = b->ops->unmoves(b->g, &s, pred);
-    for (int p = 0; p < np; p++)
-        __builtin_prefetch(&b->c[pred[p]], 1);
+    int np = 0;
+    for (; j < end; j++) {
+        game_state s;
+        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+        int n = b->ops->unmoves(b->g, &s, pred + np);
+        for (int p = 0; p < n; p++)
+            __builtin_prefetch(&b->c[pred[np + p]], 1);
+        np += n;
+    }
     return np;
 }
 
@@ -256,10 +262,10 @@ static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     idx_list mine = { 0 };
-    uint64_t pred[GAME_MAX_MOVES];
+    uint64_t pred[PRED_BATCH * GAME_MAX_MOVES];
     tb_entry w = TB_WIN_IN(b->ply);
-    for (uint64_t j = first; j < end; j++) {
-        int np = predecessors(b, j, pred);
+    for (uint64_t j = first; j < end; j += PRED_BATCH) {
+        int np = predecessors(b, j, j + PRED_BATCH < end ? j + PRED_BATCH : end, pred);
         for (int p = 0; p < np; p++)
             if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w))
                 push(b, &mine, pred[p]);
@@ -283,10 +289,10 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     idx_list mine = { 0 };
-    uint64_t pred[GAME_MAX_MOVES];
+    uint64_t pred[PRED_BATCH * GAME_MAX_MOVES];
     int k = b->ply;
-    for (uint64_t j = first; j < end; j++) {
-        int np = predecessors(b, j, pred);
+    for (uint64_t j = first; j < end; j += PRED_BATCH) {
+        int np = predecessors(b, j, j + PRED_BATCH < end ? j + PRED_BATCH : end, pred);
         for (int p = 0; p < np; p++) {
             uint64_t i = pred[p];
             tb_entry e = b->c[i].ext;
@@ -371,7 +377,7 @@ static int build_one(builder *b, char *err, size_t errlen)
     idx_list wins = { 0 }, losses = { 0 }, new_wins = { 0 }, new_losses = { 0 };
     int rc = -1;
     if (!b->c || !b->ext_ply || !b->ext_at) {
-        tb_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
+        game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
     b->prog.phase = "init";
@@ -399,7 +405,7 @@ static int build_one(builder *b, char *err, size_t errlen)
             break;
     }
     if (b->failed) {
-        tb_error(err, errlen, "%s: %s", b->prog.material, b->err);
+        game_error(err, errlen, "%s: %s", b->prog.material, b->err);
         goto out;
     }
     if (stopped(b)) {
@@ -430,7 +436,7 @@ static int make_dir(const char *dir, char *err, size_t errlen)
         if (c == '/' || c == 0) {
             *p = 0;
             if (mkdir(path, 0777) != 0 && errno != EEXIST)
-                return tb_error(err, errlen, "%s: %s", path, strerror(errno));
+                return game_error(err, errlen, "%s: %s", path, strerror(errno));
             *p = c;
         }
         if (!c)
@@ -442,7 +448,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
 {
     const game_tb_ops *ops = g->ops->tb;
     if (!ops)
-        return tb_error(err, errlen, "%s has no endgame tables", g->name);
+        return game_error(err, errlen, "%s has no endgame tables", g->name);
     if (make_dir(dir, err, errlen) != 0)
         return -1;
     int mats[4096];
@@ -466,7 +472,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
     }
     tb_set *smaller = tb_open(g, dir);
     if (!smaller)
-        return tb_error(err, errlen, "out of memory");
+        return game_error(err, errlen, "out of memory");
     builder b;
     memset(&b, 0, sizeof b);
     b.g = g;

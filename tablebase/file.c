@@ -3,24 +3,12 @@
 #include "tb_internal.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int tb_error(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* 64-bit multiply-rotate hash over 8-byte words; streaming works when every
  * piece but the last has a length divisible by 8. */
@@ -85,7 +73,7 @@ int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val,
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
     if (!f)
-        return tb_error(err, errlen, "%s: %s", tmp, strerror(errno));
+        return game_error(err, errlen, "%s: %s", tmp, strerror(errno));
     enum { BLOCK = 1 << 20 };  /* entries per write; keeps pieces 8-aligned */
     unsigned char *buf = malloc(2 * BLOCK);
     uint64_t sum = 0xCBF29CE484222325ULL;
@@ -115,7 +103,7 @@ int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val,
         if (ok)
             saved = errno;
         unlink(tmp);
-        return tb_error(err, errlen, "%s: cannot write table: %s", path, strerror(saved));
+        return game_error(err, errlen, "%s: cannot write table: %s", path, strerror(saved));
     }
     return 0;
 }
@@ -125,16 +113,16 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
     memset(f, 0, sizeof *f);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return errno == ENOENT ? 0 : tb_error(err, errlen, "%s: %s", path, strerror(errno));
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(tb_header)) {
         close(fd);
-        return tb_error(err, errlen, "%s: truncated table (no header)", path);
+        return game_error(err, errlen, "%s: truncated table (no header)", path);
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
-        return tb_error(err, errlen, "%s: cannot map: %s", path, strerror(errno));
+        return game_error(err, errlen, "%s: cannot map: %s", path, strerror(errno));
     memcpy(&f->h, map, sizeof f->h);
     f->map = map;
     f->map_len = (size_t)st.st_size;
@@ -161,11 +149,11 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
         why = "corrupt entries (checksum)";
     if (why) {
         if (h->version != TB_VERSION && memcmp(h->magic, TB_MAGIC, 8) == 0)
-            tb_error(err, errlen, "%s: %s %u (this program reads %d)", path, why, h->version, TB_VERSION);
+            game_error(err, errlen, "%s: %s %u (this program reads %d)", path, why, h->version, TB_VERSION);
         else if (strncmp(h->game, g->name, sizeof h->game) != 0 && !memcmp(h->magic, TB_MAGIC, 8) && h->version == TB_VERSION)
-            tb_error(err, errlen, "%s: %s ('%.63s', expected '%s')", path, why, h->game, g->name);
+            game_error(err, errlen, "%s: %s ('%.63s', expected '%s')", path, why, h->game, g->name);
         else
-            tb_error(err, errlen, "%s: %s", path, why);
+            game_error(err, errlen, "%s: %s", path, why);
         tb_file_close(f);
         return -1;
     }

@@ -69,9 +69,9 @@ int tb_load(tb_set *t, int mat, char *err, size_t errlen)
         return 0;
     slot *s = get_slot(t, mat);
     if (!s)
-        return tb_error(err, errlen, "out of memory");
+        return game_error(err, errlen, "out of memory");
     if (s->state == 3)
-        return tb_error(err, errlen, "%s", s->err);
+        return game_error(err, errlen, "%s", s->err);
     return s->state == 1;
 }
 

@@ -45,9 +45,6 @@ typedef struct {
     size_t map_len;
 } tb_file;
 
-/* Writes a one-line reason into err (if not NULL); returns -1. */
-int tb_error(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /* Checksum of a byte range (64-bit, position-sensitive). */
 uint64_t tb_checksum(const void *data, size_t len);
 

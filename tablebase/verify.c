@@ -109,12 +109,12 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
 {
     const game_tb_ops *ops = g->ops->tb;
     if (!ops)
-        return tb_error(err, errlen, "%s has no endgame tables", g->name);
+        return game_error(err, errlen, "%s has no endgame tables", g->name);
     int mats[4096], count = ops->materials(g, 64, mats, 4096), found = 0;
     long total = 0;
     tb_set *tables = tb_open(g, dir);
     if (!tables)
-        return tb_error(err, errlen, "out of memory");
+        return game_error(err, errlen, "out of memory");
     for (int i = 0; i < count; i++) {
         char path[4200], name[32];
         tb_file f;
@@ -142,7 +142,7 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
         tb_file_close(&f);
         if (c.failed) {
             tb_close(tables);
-            return tb_error(err, errlen, "%s: %s", name, c.err);
+            return game_error(err, errlen, "%s: %s", name, c.err);
         }
         if (c.wrong) {
             char a[32], b[32];
@@ -159,7 +159,7 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     }
     tb_close(tables);
     if (!found && !total)
-        return tb_error(err, errlen, "no tables of %s in %s", g->name, dir);
+        return game_error(err, errlen, "no tables of %s in %s", g->name, dir);
     return total;
 }
 
@@ -171,7 +171,7 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
     if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0)
         return -1;
     if (!f.map)
-        return tb_error(err, errlen, "%s: no such table", path);
+        return game_error(err, errlen, "%s: no such table", path);
     memset(st, 0, sizeof *st);
     snprintf(st->material, sizeof st->material, "%s", f.h.material);
     st->positions = f.h.entries;

@@ -17,6 +17,9 @@ typedef struct {
 /* Jungle Checkers: children of a JFEN position; *result as above. */
 int ref_jungle_children(const char *jfen, int classic, ref_child *out, char *result);
 
+/* Writes the JFEN of a board given as a letter (or 0) per square (rank-1)*7+file. */
+void ref_jungle_jfen(const char grid[49], int side, char *out);
+
 /* Ostle on a w x h board: children of a position given as "board side" (no
  * forbidden-move field); prev is the position before the opponent's last move
  * (same form) or NULL.  Children are in the same form. */

@@ -96,6 +96,14 @@ int ref_jungle_children(const char *jfen, int classic, ref_child *out, char *res
     return n;
 }
 
+void ref_jungle_jfen(const char grid[49], int side, char *out)
+{
+    char g[7][7];
+    for (int sq = 0; sq < 49; sq++)
+        g[sq / 7][sq % 7] = grid[sq] ? grid[sq] : '.';
+    write_jfen(g, side ? 'b' : 'w', out);
+}
+
 unsigned long long ref_rand(unsigned long long *s)
 {
     *s ^= *s << 13;

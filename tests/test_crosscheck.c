@@ -116,20 +116,7 @@ static void test_jungle_random_positions(void)
             if (!have[0] || !have[1])
                 continue;
             char fen[80];
-            int n = 0;
-            for (int rank = 6; rank >= 0; rank--) {
-                int e = 0;
-                for (int f = 0; f < 7; f++) {
-                    char c = grid[rank * 7 + f];
-                    if (!c) { e++; continue; }
-                    if (e) fen[n++] = (char)('0' + e);
-                    e = 0;
-                    fen[n++] = c;
-                }
-                if (e) fen[n++] = (char)('0' + e);
-                if (rank) fen[n++] = '/';
-            }
-            sprintf(fen + n, " %c", side ? 'b' : 'w');
+            ref_jungle_jfen(grid, side, fen);
             game_state s = test_parse(g, fen);
             check_jungle(g, &s);
         }

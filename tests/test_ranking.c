@@ -150,26 +150,34 @@ static void test_inverse_random(void)
     }
 }
 
+/* A random placement of a random piece set and side; 0 if a colour is missing. */
+static int random_position(rank_position *p)
+{
+    uint64_t used = 0;
+    memset(p, 0, sizeof *p);
+    for (int q = 0; q < 8; q++) {
+        if (ref_rand(&seed) % 2)
+            continue;
+        int loc;
+        do loc = (int)(ref_rand(&seed) % 47); while (used >> loc & 1);
+        used |= 1ULL << loc;
+        p->piece[p->n] = (uint8_t)q;
+        p->loc[p->n++] = (uint8_t)loc;
+    }
+    p->side = (int)(ref_rand(&seed) % 2);
+    rank_material m = rank_material_of(p);
+    return (m & 0x55) && (m & 0xAA);
+}
+
 /* Random positions of any material: in range, and the same entry as their
  * mirror, their colour swap and both. */
 static void test_symmetry(void)
 {
     for (int k = 0; k < 1000000; k++) {
-        rank_position p = { 0 };
-        uint64_t used = 0;
-        for (int q = 0; q < 8; q++) {
-            if (ref_rand(&seed) % 2)
-                continue;
-            int loc;
-            do loc = (int)(ref_rand(&seed) % 47); while (used >> loc & 1);
-            used |= 1ULL << loc;
-            p.piece[p.n] = (uint8_t)q;
-            p.loc[p.n++] = (uint8_t)loc;
-        }
-        rank_material mat = rank_material_of(&p);
-        if (!(mat & 0x55) || !(mat & 0xAA))
+        rank_position p;
+        if (!random_position(&p))
             continue;
-        p.side = (int)(ref_rand(&seed) % 2);
+        rank_material mat = rank_material_of(&p);
         uint64_t r = canonical_index(p);
         CU_ASSERT(r < rank_size(rank_material_canonical(mat)));
         rank_position m1 = p, s = p, ms;
@@ -198,24 +206,12 @@ static void test_symmetry(void)
 static void test_mover(void)
 {
     for (int k = 0; k < 300000; k++) {
-        rank_position p = { 0 };
-        uint64_t used = 0;
-        for (int q = 0; q < 8; q++) {
-            if (ref_rand(&seed) % 2)
-                continue;
-            int loc;
-            do loc = (int)(ref_rand(&seed) % 47); while (used >> loc & 1);
-            used |= 1ULL << loc;
-            p.piece[p.n] = (uint8_t)q;
-            p.loc[p.n++] = (uint8_t)loc;
-        }
-        rank_material mat = rank_material_of(&p);
-        if (!(mat & 0x55) || !(mat & 0xAA))
+        rank_position p;
+        if (!random_position(&p))
             continue;
-        p.side = (int)(ref_rand(&seed) % 2);
         if (k % 2)
             rank_canonicalize(&p);  /* the builder's case; the rest: any position */
-        used = 0;
+        uint64_t used = 0;
         for (int i = 0; i < p.n; i++)
             used |= 1ULL << p.loc[i];
         rank_mover mv;

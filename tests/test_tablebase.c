@@ -41,25 +41,11 @@ typedef struct {
 
 static void jfen_of(const int *square_of_piece, int side, char *out)
 {
-    char grid[49];
-    memset(grid, 0, sizeof grid);
+    char grid[49] = { 0 };
     for (int p = 0; p < 8; p++)
         if (square_of_piece[p] >= 0)
             grid[square_of_piece[p]] = letters[p];
-    int k = 0;
-    for (int rank = 6; rank >= 0; rank--) {
-        int e = 0;
-        for (int f = 0; f < 7; f++) {
-            char c = grid[rank * 7 + f];
-            if (!c) { e++; continue; }
-            if (e) out[k++] = (char)('0' + e);
-            e = 0;
-            out[k++] = c;
-        }
-        if (e) out[k++] = (char)('0' + e);
-        if (rank) out[k++] = '/';
-    }
-    sprintf(out + k, " %c", side ? 'b' : 'w');
+    ref_jungle_jfen(grid, side, out);
 }
 
 /* Squares of each piece from a JFEN (-1 absent); returns the side to move. */
@@ -354,9 +340,80 @@ static void test_files(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+static int contains(const uint64_t *v, int n, uint64_t x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+/* successors() is the set of indexed same-material children from the move
+ * generator; unmoves() is its exact inverse. */
+static void test_tb_ops(void)
+{
+    unsigned long long seed = 77;
+    for (int classic = 0; classic < 2; classic++) {
+        game *g = test_open("jungle", classic ? "classic" : NULL);
+        const game_tb_ops *ops = g->ops->tb;
+        long checked = 0, bad = 0;
+        while (checked < 20000) {
+            int sq[8], used[49] = { 0 }, have[2] = { 0, 0 };
+            for (int p = 0; p < 8; p++) {
+                sq[p] = -1;
+                if (ref_rand(&seed) % 2)
+                    continue;
+                int x;
+                do x = (int)(ref_rand(&seed) % 49); while (used[x] || x == 3 || x == 45);
+                used[x] = 1;
+                sq[p] = x;
+                have[p & 1] = 1;
+            }
+            if (!have[0] || !have[1])
+                continue;
+            char fen[80];
+            jfen_of(sq, (int)(ref_rand(&seed) % 2), fen);
+            game_state s = test_parse(g, fen);
+            int mat = ops->material_of(g, &s);
+            uint64_t succ[GAME_MAX_MOVES], want[GAME_MAX_MOVES], pred[GAME_MAX_MOVES], back[GAME_MAX_MOVES];
+            game_move moves[GAME_MAX_MOVES];
+            int ns = ops->successors(g, &s, succ), nw = 0, n = game_moves(g, &s, moves);
+            for (int m = 0; m < n; m++) {
+                game_state t = s;
+                game_play(g, &t, moves[m]);
+                if (ops->material_of(g, &t) == mat && !contains(want, nw, ops->index(g, &t)))
+                    want[nw++] = ops->index(g, &t);
+            }
+            int ok = ns == nw;
+            for (int i = 0; i < nw && ok; i++)
+                ok = contains(succ, ns, want[i]);
+            uint64_t self = ops->index(g, &s);
+            for (int i = 0; i < ns && ok; i++) {  /* every child has s among its predecessors */
+                game_state c;
+                ops->unindex(g, mat, succ[i], &c);
+                int np = ops->unmoves(g, &c, pred);
+                ok = contains(pred, np, self);
+            }
+            int np = ops->unmoves(g, &s, pred);
+            for (int i = 0; i < np && ok; i++) {  /* every predecessor has s among its children */
+                game_state u;
+                ops->unindex(g, mat, pred[i], &u);
+                int nb = ops->successors(g, &u, back);
+                ok = contains(back, nb, self);
+            }
+            if (!ok && bad++ < 3)
+                printf("\ntb ops disagree at %s\n", fen);
+            checked++;
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        game_close(g);
+    }
+}
+
 void suite_tablebase(void)
 {
     CU_pSuite s = CU_add_suite("tablebase", NULL, NULL);
+    CU_add_test(s, "successors and unmoves agree with the move generator", test_tb_ops);
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "thread count, verify, corrupt and foreign files", test_files);
 }
