@@ -127,6 +127,9 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
     game_move moves[GAME_MAX_MOVES];
     char err[300];
     int local_max = 0;
+    /* Which outside distances occur, gathered per chunk: an atomic write per
+     * position to the shared flags would bounce their cache line between cores. */
+    uint8_t seen[256] = { 0 };
     if (stopped(b))
         return;
     for (uint64_t i = first; i < end; i++) {
@@ -139,16 +142,15 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
         int n = game_moves(g, &s, moves), nc = 0, mover = game_to_move(g, &s);
         tb_entry best = 0;
         for (int m = 0; m < n; m++) {
-            game_state kid, *t = &kid;
-            *t = s;
-            game_play(g, t, moves[m]);
-            int cm = b->ops->material_of(g, t);
+            game_state t = s;
+            game_play(g, &t, moves[m]);
+            int cm = b->ops->material_of(g, &t);
             tb_entry opt;
             if (cm == b->mat) {
                 nc++;
                 continue;
             } else if (cm < 0) {
-                game_result r = game_result_of(g, t);
+                game_result r = game_result_of(g, &t);
                 if (r == GAME_ONGOING) {
                     fail(b, "a live position has no table material");
                     return;
@@ -156,13 +158,11 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
                 opt = r == GAME_DRAW ? EXT_DRAW : (r == GAME_WIN0) == (mover == 0) ? TB_WIN_IN(1) : TB_LOSS_IN(1);
             } else {
                 tb_value v;
-                int rc = tb_probe(b->smaller, t, &v, err, sizeof err);
+                int rc = tb_probe(b->smaller, &t, &v, err, sizeof err);
                 if (rc != 1) {
                     char name[32], msg[400];
                     b->ops->material_name(g, cm, name, sizeof name);
-                    snprintf(msg, sizeof msg, "%s", rc < 0 ? err : "");
-                    if (rc == 0)
-                        snprintf(msg, sizeof msg, "table %s is missing (needed by captures)", name);
+                    snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
                     fail(b, msg);
                     return;
                 }
@@ -176,19 +176,24 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
          * win or a draw outside the table the counter is never read. */
         b->c[i].cnt = nc ? UNCOUNTED : 0;
         b->c[i].ext = best;
-        if (best && best != EXT_DRAW)
-            b->ext_ply[i] = (best >> 1) < 255 ? (uint8_t)(best >> 1) : 255;
         if (best && best != EXT_DRAW) {
-            int d = best >> 1;
+            int d = best >> 1, kind = (best & 1) ? 1 : 2;
             if (d > TB_MAX_DISTANCE - 2) {
                 fail(b, "distance out of range");
                 return;
             }
-            __atomic_or_fetch(&b->ext_at[d], (best & 1) ? 1 : 2, __ATOMIC_RELAXED);
+            b->ext_ply[i] = d < 255 ? (uint8_t)d : 255;
+            if (d < 255)
+                seen[d] |= (uint8_t)kind;
+            else
+                __atomic_or_fetch(&b->ext_at[d], kind, __ATOMIC_RELAXED);
             if (d > local_max)
                 local_max = d;
         }
     }
+    for (int d = 0; d < 255; d++)
+        if (seen[d])
+            __atomic_or_fetch(&b->ext_at[d], seen[d], __ATOMIC_RELAXED);
     int cur = __atomic_load_n(&b->max_ext, __ATOMIC_RELAXED);
     while (local_max > cur && !__atomic_compare_exchange_n(&b->max_ext, &cur, local_max, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
