@@ -60,11 +60,21 @@ static int on_option(int opt, const char *arg, void *ctx)
 static void show_progress(const tb_progress *p, void *ctx)
 {
     (void)ctx;
+    static double last_t;
+    static uint64_t last_done;
+    static const char *last_table;
+    double rate = 0;
+    if (last_table == p->material && p->done >= last_done && p->seconds > last_t)
+        rate = (double)(p->done - last_done) / (p->seconds - last_t);
+    last_table = p->material;
+    last_done = p->done;
+    last_t = p->seconds;
     char eta[32] = "?";
     if (p->eta >= 0)
         snprintf(eta, sizeof eta, "%d:%02d", (int)p->eta / 60, (int)p->eta % 60);
-    fprintf(stderr, "\r[%d/%d] %-8s %-5s ply %3d  %11llu/%llu  %5.1f s  eta %s   ", p->table_no, p->tables,
-            p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, p->seconds, eta);
+    fprintf(stderr, "\r[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s   ", p->table_no, p->tables,
+            p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, rate / 1e6,
+            p->seconds, eta);
     fflush(stderr);
 }
 

@@ -244,21 +244,15 @@ static int claim(builder *b, uint64_t i, tb_entry value)
     return __atomic_compare_exchange_n(&b->c[i].val, &zero, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-/* Un-moves of the frontier positions [j, end) (at most PRED_BATCH), all of
- * their cells prefetched before any is touched: once a table outgrows the
- * caches, the passes wait on memory unless many misses are in flight. */
-enum { PRED_BATCH = 16 };
-static int predecessors(builder *b, uint64_t j, uint64_t end, uint64_t *pred)
+/* Un-moves of frontier position j, their cells prefetched while the rest
+ * are generated.  (Batching several frontier positions measured no faster.) */
+static int predecessors(builder *b, uint64_t j, uint64_t *pred)
 {
-    int np = 0;
-    for (; j < end; j++) {
-        game_state s;
-        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
-        int n = b->ops->unmoves(b->g, &s, pred + np);
-        for (int p = 0; p < n; p++)
-            __builtin_prefetch(&b->c[pred[np + p]], 1);
-        np += n;
-    }
+    game_state s;
+    b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+    int np = b->ops->unmoves(b->g, &s, pred);
+    for (int p = 0; p < np; p++)
+        __builtin_prefetch(&b->c[pred[p]], 1);
     return np;
 }
 
@@ -267,10 +261,10 @@ static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     idx_list mine = { 0 };
-    uint64_t pred[PRED_BATCH * GAME_MAX_MOVES];
+    uint64_t pred[GAME_MAX_MOVES];
     tb_entry w = TB_WIN_IN(b->ply);
-    for (uint64_t j = first; j < end; j += PRED_BATCH) {
-        int np = predecessors(b, j, j + PRED_BATCH < end ? j + PRED_BATCH : end, pred);
+    for (uint64_t j = first; j < end; j++) {
+        int np = predecessors(b, j, pred);
         for (int p = 0; p < np; p++)
             if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w))
                 push(b, &mine, pred[p]);
@@ -294,10 +288,10 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     idx_list mine = { 0 };
-    uint64_t pred[PRED_BATCH * GAME_MAX_MOVES];
+    uint64_t pred[GAME_MAX_MOVES];
     int k = b->ply;
-    for (uint64_t j = first; j < end; j += PRED_BATCH) {
-        int np = predecessors(b, j, j + PRED_BATCH < end ? j + PRED_BATCH : end, pred);
+    for (uint64_t j = first; j < end; j++) {
+        int np = predecessors(b, j, pred);
         for (int p = 0; p < np; p++) {
             uint64_t i = pred[p];
             tb_entry e = b->c[i].ext;
