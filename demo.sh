@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# demo.sh PNSOLVE - `make demo`: every game's start, its legal moves, and perft.
+# demo.sh PNSOLVE - `make demo`: every game's start and perft, then Jungle
+# Checkers endgame tables up to three pieces built, verified and probed.
 set -e
 bin=${1:-build/pnsolve}
 for game in jungle ostle othello:6x6; do
@@ -8,3 +9,12 @@ for game in jungle ostle othello:6x6; do
     "$bin" perft "$game" 5
     echo
 done
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+echo "== jungle endgame tables, up to 3 pieces"
+"$bin" tb build jungle --pieces 3 --dir "$dir"
+"$bin" tb verify jungle --dir "$dir" | tail -1
+for p in "7/3R3/7/7/7/7/6r w" "7/7/7/7/7/3r3/R6 w" "7/7/2e4/7/3R3/7/1D5 w"; do
+    echo "$p: $("$bin" tb probe jungle "$p" --dir "$dir")"
+done
+"$bin" tb stats jungle --dir "$dir" | grep -A1 "^RDe"
