@@ -66,6 +66,21 @@ static int rand_below(int n) { return (int)(ref_rand(&seed) % (unsigned long lon
 
 static ref_child ref_buf[REF_MAX];
 
+/* Plays random moves from the start, checking every position on the way. */
+static void random_game(const game *g, int max_plies, void (*check)(const game *, const game_state *))
+{
+    game_state s;
+    game_start(g, &s);
+    for (int ply = 0; ply < max_plies; ply++) {
+        check(g, &s);
+        game_move list[GAME_MAX_MOVES];
+        int n = game_moves(g, &s, list);
+        if (!n)
+            break;
+        game_play(g, &s, list[rand_below(n)]);
+    }
+}
+
 static void check_jungle(const game *g, const game_state *s)
 {
     char pos[GAME_TEXT_MAX], result;
@@ -78,18 +93,8 @@ static void test_jungle_random_play(void)
 {
     for (int v = 0; v < 2; v++) {
         game *g = test_open("jungle", v ? "classic" : NULL);
-        for (int gameno = 0; gameno < 300; gameno++) {
-            game_state s;
-            game_start(g, &s);
-            for (int ply = 0; ply < 100; ply++) {
-                check_jungle(g, &s);
-                game_move list[GAME_MAX_MOVES];
-                int n = game_moves(g, &s, list);
-                if (!n)
-                    break;
-                game_play(g, &s, list[rand_below(n)]);
-            }
-        }
+        for (int gameno = 0; gameno < 300; gameno++)
+            random_game(g, 100, check_jungle);
         game_close(g);
     }
 }
@@ -200,18 +205,8 @@ static void test_othello_random_play(void)
             char spec[32];
             snprintf(spec, sizeof spec, "othello:%dx%d", w, h);
             game *g = test_open(spec, NULL);
-            for (int gameno = 0; gameno < 30; gameno++) {
-                game_state s;
-                game_start(g, &s);
-                for (;;) {
-                    check_othello(g, &s);
-                    game_move list[GAME_MAX_MOVES];
-                    int n = game_moves(g, &s, list);
-                    if (!n)
-                        break;
-                    game_play(g, &s, list[rand_below(n)]);
-                }
-            }
+            for (int gameno = 0; gameno < 30; gameno++)
+                random_game(g, 1000, check_othello);
             game_close(g);
         }
 }
