@@ -100,6 +100,22 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     return 0;
 }
 
+/* Prints s as a JSON string. */
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
 /* Prints one answer; returns 0, 1 (table problem) or 2 (bad position). */
 static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient)
 {
@@ -126,16 +142,22 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
         int code = rc == -2 ? EXIT_USAGE : 1;
         if (!lenient)
             return cli_fail(code, "tb probe: %s%s", rc == -2 ? "bad position: " : "", err);
-        if (json)
-            printf("{\"position\": \"%s\", \"error\": \"%s\"}\n", text, err);
-        else
+        if (json) {
+            printf("{\"position\": ");
+            json_string(text);
+            printf(", \"error\": ");
+            json_string(err);
+            printf("}\n");
+        } else
             printf("error %s\n", err);
         return code;
     }
     const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
-    if (json)
-        printf("{\"position\": \"%s\", \"result\": \"%s\", \"distance\": %d}\n", text, word, v.distance);
-    else if (v.wdl == TB_DRAW)
+    if (json) {
+        printf("{\"position\": ");
+        json_string(text);
+        printf(", \"result\": \"%s\", \"distance\": %d}\n", word, v.distance);
+    } else if (v.wdl == TB_DRAW)
         printf("draw\n");
     else
         printf("%s %d\n", word, v.distance);

@@ -75,6 +75,9 @@ printf '7/3R3/7/7/7/7/6r w\nnonsense\n7/7/7/7/7/3r3/R6 w\n' >"$tmp/positions"
 "$bin" tb probe jungle - --dir "$tb" <"$tmp/positions" >"$tmp/out" 2>&1
 if [ "$(cat "$tmp/out" | tr '\n' '|')" = "win 1|error bad character 'n' in JFEN rank 7|loss 2|" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: tb probe from stdin"; cat "$tmp/out"; fi
+printf 'a"b\\c\n' | "$bin" tb probe jungle - --dir "$tb" --json >"$tmp/out" 2>&1
+if grep -qF '{"position": "a\"b\\c", "error": ' "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: tb probe json escaping"; cat "$tmp/out"; fi
 check "tb verify" 0 "all tables correct" -- tb verify jungle --dir "$tb"
 check "tb stats" 0 "^Rr +1196 positions" -- tb stats jungle --dir "$tb"
 check "tb stats json" 0 '^\{"material": "Rr", "positions": 1196' -- tb stats jungle --dir "$tb" --json
