@@ -409,13 +409,16 @@ static int one_step_indices(const game_state *s, int c, int side, uint64_t *out)
     rank_mover mv;
     rank_mover_init(&mv, &p);
     uint64_t empty = ~(s->w[0] | s->w[1]) & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
+    int folded = 0;
     for (int q = c; q < 8; q += 2) {
         unsigned at = sq_of(s, q);
         if (at == JUNGLE_ABSENT)
             continue;
         for (uint64_t to = neighbours(1ULL << at) & empty; to; to &= to - 1)
-            out[n++] = rank_mover_index(&mv, slot[q], rank_location(__builtin_ctzll(to)), side);
+            out[n++] = rank_mover_index(&mv, slot[q], rank_location(__builtin_ctzll(to)), side, &folded);
     }
+    if (!folded)
+        return n;  /* distinct placements, no symmetry applied: distinct indices */
     for (int i = 1; i < n; i++)  /* at most 16: insertion sort, then unique */
         for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
             uint64_t t = out[j]; out[j] = out[j - 1]; out[j - 1] = t;

@@ -394,7 +394,7 @@ void rank_mover_init(rank_mover *mv, const rank_position *p)
     }
 }
 
-uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side)
+uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
 {
     const rank_position *p = &mv->p;
     rank_material m = 0;
@@ -413,6 +413,7 @@ uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side)
         }
     }
     if (!plain) {
+        (*folded)++;
         rank_position q = *p;
         q.loc[i] = (uint8_t)loc;
         q.side = side;

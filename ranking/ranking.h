@@ -87,8 +87,10 @@ typedef struct {
 /* Prepares the base position p (pieces ascending). */
 void rank_mover_init(rank_mover *mv, const rank_position *p);
 /* The index of the base with piece number i (0..n-1) on location loc and
- * side to move side; equals rank_index of its canonical form. */
-uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side);
+ * side to move side; equals rank_index of its canonical form.  Adds 1 to
+ * *folded when a symmetry had to be applied: only such indices can
+ * coincide for two different placements. */
+uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded);
 
 /* Enumeration in index order by the increment of thesis listing 5. */
 typedef struct {

@@ -200,7 +200,16 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
     report(b, end - first);
 }
 
-static void append(builder *b, const idx_list *l)
+/* Newly resolved positions gather in a fixed buffer on the worker's stack
+ * and spill into the shared frontier list: a heap list per chunk would grow
+ * past malloc's mmap threshold and fault in fresh pages every chunk. */
+enum { LOCAL_MAX = 4096 };
+typedef struct {
+    uint64_t v[LOCAL_MAX];
+    size_t n;
+} local_list;
+
+static void spill(builder *b, local_list *l)
 {
     if (!l->n)
         return;
@@ -221,20 +230,13 @@ static void append(builder *b, const idx_list *l)
     memcpy(b->out.v + b->out.n, l->v, l->n * sizeof *l->v);
     b->out.n += l->n;
     pthread_mutex_unlock(&b->lock);
+    l->n = 0;
 }
 
-static void push(builder *b, idx_list *l, uint64_t i)
+static void push(builder *b, local_list *l, uint64_t i)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 1024;
-        uint64_t *v = realloc(l->v, cap * sizeof *v);
-        if (!v) {
-            fail(b, "out of memory (frontier list)");
-            return;
-        }
-        l->v = v;
-        l->cap = cap;
-    }
+    if (l->n == LOCAL_MAX)
+        spill(b, l);
     l->v[l->n++] = i;
 }
 
@@ -260,18 +262,20 @@ static int predecessors(builder *b, uint64_t j, uint64_t *pred)
 static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    idx_list mine = { 0 };
-    uint64_t pred[GAME_MAX_MOVES];
+    local_list mine;
+    mine.n = 0;
+    uint64_t pred[GAME_MAX_MOVES], resolved = 0;
     tb_entry w = TB_WIN_IN(b->ply);
     for (uint64_t j = first; j < end; j++) {
         int np = predecessors(b, j, pred);
         for (int p = 0; p < np; p++)
-            if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w))
+            if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w)) {
                 push(b, &mine, pred[p]);
+                resolved++;
+            }
     }
-    append(b, &mine);
-    free(mine.v);
-    report(b, mine.n);
+    spill(b, &mine);
+    report(b, resolved);
 }
 
 /* Distinct same-table children of position i. */
@@ -287,8 +291,9 @@ static int count_children(builder *b, uint64_t i)
 static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    idx_list mine = { 0 };
-    uint64_t pred[GAME_MAX_MOVES];
+    local_list mine;
+    mine.n = 0;
+    uint64_t pred[GAME_MAX_MOVES], resolved = 0;
     int k = b->ply;
     for (uint64_t j = first; j < end; j++) {
         int np = predecessors(b, j, pred);
@@ -309,13 +314,14 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
                 continue;
             if (e != 0 && (e >> 1) > k)
                 continue;  /* a longer loss outside: resolved at its own ply */
-            if (claim(b, i, TB_LOSS_IN(k)))
+            if (claim(b, i, TB_LOSS_IN(k))) {
                 push(b, &mine, i);
+                resolved++;
+            }
         }
     }
-    append(b, &mine);
-    free(mine.v);
-    report(b, mine.n);
+    spill(b, &mine);
+    report(b, resolved);
 }
 
 /* Positions resolved at ply k by ext alone (no frontier reaches them).  The
@@ -323,7 +329,8 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
 static void ext_scan(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    idx_list mine = { 0 };
+    local_list mine;
+    mine.n = 0;
     int k = b->ply;
     uint8_t key = k < 255 ? (uint8_t)k : 255;
     tb_entry w = TB_WIN_IN(k), l = TB_LOSS_IN(k);
@@ -338,8 +345,7 @@ static void ext_scan(void *ctx, uint64_t first, uint64_t end)
         if (claim(b, i, e))
             push(b, &mine, i);
     }
-    append(b, &mine);
-    free(mine.v);
+    spill(b, &mine);
 }
 
 static void copy_twins(void *ctx, uint64_t first, uint64_t end)

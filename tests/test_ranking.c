@@ -223,7 +223,12 @@ static void test_mover(void)
             rank_position q = p;
             q.loc[i] = (uint8_t)loc;
             q.side = side;
-            CU_ASSERT_EQUAL(rank_mover_index(&mv, i, loc, side), canonical_index(q));
+            int folded = 0;
+            CU_ASSERT_EQUAL(rank_mover_index(&mv, i, loc, side, &folded), canonical_index(q));
+            rank_position r = q;
+            rank_canonicalize(&r);  /* unfolded indices are plain Lehmer codes: injective */
+            if (!folded)
+                CU_ASSERT(memcmp(r.loc, q.loc, (size_t)q.n) == 0 && r.side == q.side);
         }
     }
 }
