@@ -17,10 +17,10 @@ static struct {
     uint8_t mirror[47];  /* file f -> 6 - f */
     uint8_t file[47];
     uint8_t canonical[256];  /* is_canonical(m), tabled: it is on every index */
-    uint8_t swap_side[256];  /* symmetric material: Black to move is swapped */
     uint8_t flip_of_square[49];  /* location of the colour-swapped square */
-    /* For rank_index_squares: per material, whether to swap colours (for
-     * each side to move), and the input piece behind each output piece. */
+    /* Per material and side to move: whether its representative is the colour
+     * swap (a non-canonical material, or a symmetric one with Black to move),
+     * and the input piece behind each output piece once swapped. */
     uint8_t swap[256][2];
     uint8_t count[256];
     uint8_t order[256][2][8];
@@ -51,10 +51,9 @@ static void geo_init(void)
         return;
     for (unsigned m = 0; m < 256; m++) {
         geo.canonical[m] = (uint8_t)compute_canonical(m);
-        geo.swap_side[m] = rank_material_swap(m) == m;
         geo.count[m] = (uint8_t)__builtin_popcount(m);
         for (int side = 0; side < 2; side++) {
-            int swap = !geo.canonical[m] || (geo.swap_side[m] && side);
+            int swap = !geo.canonical[m] || (rank_material_swap(m) == m && side);
             geo.swap[m][side] = (uint8_t)swap;
             int n = 0;
             for (int q = 0; q < 8; q++)
@@ -93,6 +92,30 @@ int rank_square(int loc)
 {
     geo_init();
     return geo.square_of_loc[loc];
+}
+
+/* The mirror rule: the first piece off file d must stand on files a-c.
+ * Piece `moved` is read at location `at` instead (moved < 0: none), so the
+ * incremental ranker can ask about a move without copying the position. */
+static inline int mirror_needed(const uint8_t *loc, int n, int moved, unsigned at)
+{
+    for (int i = 0; i < n; i++) {
+        int f = geo.file[i == moved ? at : loc[i]];
+        if (f != 3)
+            return f > 3;
+    }
+    return 0;
+}
+
+/* The mixed-radix Lehmer code of n locations, without the side. */
+static inline uint64_t lehmer_code(const uint8_t *loc, int n)
+{
+    uint64_t used = 0, code = 0;
+    for (int i = 0; i < n; i++) {
+        code += (loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << loc[i]) - 1))) * lehmer_weight[i];
+        used |= 1ULL << loc[i];
+    }
+    return code;
 }
 
 rank_material rank_material_swap(rank_material m)
@@ -215,8 +238,7 @@ static void sort_pieces(rank_position *p)
 void rank_canonicalize(rank_position *p)
 {
     geo_init();
-    rank_material m = rank_material_of(p);
-    if (!is_canonical(m) || (rank_material_symmetric(m) && p->side == 1)) {
+    if (geo.swap[rank_material_of(p)][p->side]) {
         for (int i = 0; i < p->n; i++) {
             p->piece[i] ^= 1;
             p->loc[i] = geo.flip[p->loc[i]];
@@ -224,16 +246,9 @@ void rank_canonicalize(rank_position *p)
         p->side ^= 1;
         sort_pieces(p);
     }
-    /* Mirror so that the first piece off file d stands on files a-c. */
-    for (int i = 0; i < p->n; i++) {
-        int f = geo.file[p->loc[i]];
-        if (f == 3)
-            continue;
-        if (f > 3)
-            for (int j = 0; j < p->n; j++)
-                p->loc[j] = geo.mirror[p->loc[j]];
-        break;
-    }
+    if (mirror_needed(p->loc, p->n, -1, 0))
+        for (int j = 0; j < p->n; j++)
+            p->loc[j] = geo.mirror[p->loc[j]];
 }
 
 uint64_t rank_index_squares(const uint8_t square[8], int side)
@@ -260,34 +275,15 @@ uint64_t rank_index_squares(const uint8_t square[8], int side)
         for (int i = 0; i < n; i++)
             loc[i] = (uint8_t)plain[square[order[i]]];
     side ^= swap;
-    /* Branch-free mirror decision: the first piece off file d decides. */
-    int decided = 0, flip = 0;
-    for (int i = 0; i < n; i++) {
-        int f = geo.file[loc[i]];
-        flip |= !decided & (f > 3);
-        decided |= f != 3;
-    }
-    const uint8_t *map = geo.mirror_or_same[flip];
+    const uint8_t *map = geo.mirror_or_same[mirror_needed(loc, n, -1, 0)];
     for (int i = 0; i < n; i++)
         loc[i] = map[loc[i]];
-    uint64_t used = 0, index = 0;
-    for (int i = 0; i < n; i++) {
-        index += (loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << loc[i]) - 1))) * lehmer_weight[i];
-        used |= 1ULL << loc[i];
-    }
-    return index + (uint64_t)side * lehmer_weight[n];
+    return lehmer_code(loc, n) + (uint64_t)side * lehmer_weight[n];
 }
 
 uint64_t rank_index(const rank_position *p)
 {
-    uint64_t used = 0, index = 0, weight = 1;
-    for (int i = 0; i < p->n; i++) {
-        unsigned loc = p->loc[i];
-        index += (loc - (unsigned)__builtin_popcountll(used & ((1ULL << loc) - 1))) * weight;
-        weight *= i == 0 ? RANK_HALF_LOCATIONS : (uint64_t)(RANK_LOCATIONS - i);
-        used |= 1ULL << loc;
-    }
-    return index + (uint64_t)p->side * weight;
+    return lehmer_code(p->loc, p->n) + (uint64_t)p->side * lehmer_weight[p->n];
 }
 
 /* loc[i] = the digit[i]-th free location, given the earlier pieces. */
@@ -373,17 +369,12 @@ void rank_mover_init(rank_mover *mv, const rank_position *p)
 {
     geo_init();
     mv->p = *p;
-    /* Its own representative: no colour swap, and the first piece off file d
-     * (if any) on files a-c. */
+    /* The incremental path needs the base to be its own representative and
+     * the moved position to need no colour swap for its side to move. */
     rank_material m = rank_material_of(p);
-    mv->canonical = geo.canonical[m] && !(geo.swap_side[m] && p->side);
-    for (int i = 0; i < p->n && mv->canonical; i++) {
-        int f = geo.file[p->loc[i]];
-        if (f != 3) {
-            mv->canonical = f < 3;
-            break;
-        }
-    }
+    int canonical = !geo.swap[m][p->side] && !mirror_needed(p->loc, p->n, -1, 0);
+    for (int side = 0; side < 2; side++)
+        mv->plain[side] = (uint8_t)(canonical && !geo.swap[m][side]);
     uint64_t used = 0;
     mv->code = 0;
     for (int i = 0; i < p->n; i++) {
@@ -397,22 +388,8 @@ void rank_mover_init(rank_mover *mv, const rank_position *p)
 uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
 {
     const rank_position *p = &mv->p;
-    rank_material m = 0;
-    for (int j = 0; j < p->n; j++)
-        m |= 1u << p->piece[j];
-    /* The incremental path needs the moved position in the base's frame:
-     * no colour swap, and the first piece off file d still on files a-c. */
-    int plain = mv->canonical && geo.canonical[m] && !(geo.swap_side[m] && side);
-    if (plain) {
-        for (int j = 0; j < p->n; j++) {
-            int f = geo.file[j == i ? loc : p->loc[j]];
-            if (f != 3) {
-                plain = f < 3;
-                break;
-            }
-        }
-    }
-    if (!plain) {
+    /* ... and the moved position still needing no mirror. */
+    if (!mv->plain[side] || mirror_needed(p->loc, p->n, i, (unsigned)loc)) {
         (*folded)++;
         rank_position q = *p;
         q.loc[i] = (uint8_t)loc;

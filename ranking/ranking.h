@@ -79,7 +79,7 @@ rank_material rank_material_of(const rank_position *p);
  * the mirror decision changes. */
 typedef struct {
     rank_position p;               /* the base position */
-    int canonical;                 /* p is its own representative */
+    uint8_t plain[2];              /* per side to move: incremental path usable */
     uint64_t code;                 /* its Lehmer code, without the side */
     uint8_t digit[RANK_MAX_PIECES];
     uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
