@@ -126,7 +126,7 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
     if (rc == 2) {
         if (game_result_of(g, &s) != GAME_ONGOING && g->ops->tb->material_of(g, &s) < 0) {
             game_result r = game_result_of(g, &s);
-            v.wdl = r == GAME_DRAW ? TB_DRAW : (r == GAME_WIN0) == (game_to_move(g, &s) == 0) ? TB_WIN : TB_LOSS;
+            v.wdl = (tb_wdl)game_outcome_for(r, game_to_move(g, &s));
             v.distance = 0;
             rc = 1;
         } else {

@@ -127,6 +127,13 @@ int game_parse_move(const game *g, const game_state *s, const char *text, game_m
  * Shared by every parser and loader of the project. */
 int game_error(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* +1 if player won the finished game r, -1 if it lost, 0 for a draw or a
+ * game still on. */
+static inline int game_outcome_for(game_result r, int player)
+{
+    return r == GAME_WIN0 ? (player ? -1 : 1) : r == GAME_WIN1 ? (player ? 1 : -1) : 0;
+}
+
 static inline int game_key_equal(game_key a, game_key b) { return a.lo == b.lo && a.hi == b.hi; }
 /* A fast, well-mixed 64-bit hash of an exact key (for table indexing only). */
 static inline uint64_t game_key_hash(game_key k)

@@ -74,8 +74,7 @@ static game_key graph_key(const game *g, const game_state *s) { (void)g; return 
 
 static int graph_score(const game *g, const game_state *s)
 {
-    game_result r = graph_result(g, s);
-    return r == GAME_WIN0 ? 1 : r == GAME_WIN1 ? -1 : 0;
+    return game_outcome_for(graph_result(g, s), 0);
 }
 
 static int graph_parse_state(const game *g, const char *text, game_state *s, char *err, size_t errlen)

@@ -129,8 +129,7 @@ static game_key jungle_key(const game *g, const game_state *s)
 
 static int jungle_score(const game *g, const game_state *s)
 {
-    game_result r = jungle_result(g, s);
-    return r == GAME_WIN0 ? 1 : r == GAME_WIN1 ? -1 : 0;
+    return game_outcome_for(jungle_result(g, s), 0);
 }
 
 static void jungle_start(const game *g, game_state *s)

@@ -125,8 +125,7 @@ static game_key ostle_key(const game *g, const game_state *s)
 
 static int ostle_score(const game *g, const game_state *s)
 {
-    game_result r = ostle_result(g, s);
-    return r == GAME_WIN0 ? 1 : r == GAME_WIN1 ? -1 : 0;
+    return game_outcome_for(ostle_result(g, s), 0);
 }
 
 static void ostle_start(const game *g, game_state *s)

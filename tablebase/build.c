@@ -155,7 +155,8 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
                     fail(b, "a live position has no table material");
                     return;
                 }
-                opt = r == GAME_DRAW ? EXT_DRAW : (r == GAME_WIN0) == (mover == 0) ? TB_WIN_IN(1) : TB_LOSS_IN(1);
+                int o = game_outcome_for(r, mover);
+                opt = o == 0 ? EXT_DRAW : o > 0 ? TB_WIN_IN(1) : TB_LOSS_IN(1);
             } else {
                 tb_value v;
                 int rc = tb_probe(b->smaller, &t, &v, err, sizeof err);

@@ -33,7 +33,7 @@ static int derive(checker *c, const game_state *s, tb_entry *out)
         int cm = c->ops->material_of(c->g, &t);
         if (cm < 0) {
             game_result r = game_result_of(c->g, &t);
-            v.wdl = r == GAME_DRAW ? TB_DRAW : (r == GAME_WIN0) == (mover == 0) ? TB_LOSS : TB_WIN;
+            v.wdl = (tb_wdl)-game_outcome_for(r, mover);
             v.distance = 0;  /* seen from the child: the side to move there */
         } else if (cm == c->mat) {
             v = tb_decode(tb_file_entry(c->f, c->ops->index(c->g, &t)));
