@@ -36,5 +36,6 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
 int cmd_perft(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
 
 #endif

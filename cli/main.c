@@ -8,6 +8,7 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
     { "perft", cmd_perft, "count move sequences to a depth (move generator check and speed)" },
     { "show", cmd_show, "print a position: diagram, side to move, legal moves" },
     { "tb", cmd_tb, "endgame tables: build, probe, verify, stats" },
+    { "prove", cmd_prove, "prove who wins from a position (df-pn or best-first PNS)" },
 };
 
 static void usage(FILE *out)

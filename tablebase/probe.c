@@ -63,6 +63,20 @@ static slot *get_slot(tb_set *t, int mat)
     return s;
 }
 
+int tb_withhold(tb_set *t, int mat)
+{
+    if (mat < 0 || mat >= TB_MAX_MATERIALS)
+        return -1;
+    pthread_mutex_lock(&t->lock);
+    slot *s = t->slots[mat];
+    if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+        s->state = 2;
+        __atomic_store_n(&t->slots[mat], s, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return s && s->state == 2 ? 0 : -1;
+}
+
 int tb_load(tb_set *t, int mat, char *err, size_t errlen)
 {
     if (mat < 0 || mat >= TB_MAX_MATERIALS)

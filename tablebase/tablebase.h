@@ -33,6 +33,9 @@ tb_set *tb_open(const game *g, const char *dir);
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
 /* Loads the table of material mat now: 1 loaded, 0 absent, -1 bad (err). */
 int tb_load(tb_set *t, int mat, char *err, size_t errlen);
+/* Treats material mat as absent from now on (to check a search against the
+ * table it does not see); 0, or -1 if mat was already loaded. */
+int tb_withhold(tb_set *t, int mat);
 /* Unmaps every table and frees t; NULL is allowed. */
 void tb_close(tb_set *t);
 

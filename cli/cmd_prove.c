@@ -1,0 +1,265 @@
+/* cli/cmd_prove.c - `pnsolve prove GAME`: who wins, by proof-number search. */
+#include "cli.h"
+#include "../pns/pns.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char help[] =
+    "usage: pnsolve prove GAME [--position P] [--variant V] [options]\n"
+    "Proves the value of a position for the side to move (for a graph: for the\n"
+    "prover, the OR player).  Without --question,\n"
+    "asks 'can it win?' and then 'can it avoid losing?' and prints win, draw,\n"
+    "loss or unknown.  A repetition of a position on the path is a draw.\n"
+    "  --question win|advantage  ask one question only (a draw fails | succeeds)\n"
+    "  --algo dfpn|pns           depth-first df-pn (default) or best-first PNS\n"
+    "  --ghi safe|naive          naive reuses path-dependent results (wrong; for study)\n"
+    "  --memory MB               transposition table or tree size (default 256)\n"
+    "  --epsilon E               df-pn 1+epsilon trick (default 0.25; 0 = plain)\n"
+    "  --init one|mobility       initial proof/disproof numbers (default one)\n"
+    "  --nodes N  --time S       limits; then the status is 'unknown' with pn/dn\n"
+    "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
+    "  --proof FILE              write the solution tree (check: pnsolve verify-proof)\n"
+    "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
+    "  --json                    one JSON object on stdout\n";
+
+typedef struct {
+    pns_options o;
+    int question_set, json, no_tb;
+    const char *tb_dir, *proof, *trace;
+    FILE *trace_file;
+} prove_opts;
+
+enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
+       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON };
+
+static const struct option prove_long[] = {
+    { "question", required_argument, NULL, OPT_QUESTION },
+    { "algo", required_argument, NULL, OPT_ALGO },
+    { "ghi", required_argument, NULL, OPT_GHI },
+    { "memory", required_argument, NULL, OPT_MEMORY },
+    { "epsilon", required_argument, NULL, OPT_EPSILON },
+    { "init", required_argument, NULL, OPT_INIT },
+    { "nodes", required_argument, NULL, OPT_NODES },
+    { "time", required_argument, NULL, OPT_TIME },
+    { "tb-dir", required_argument, NULL, OPT_TBDIR },
+    { "no-tb", no_argument, NULL, OPT_NOTB },
+    { "proof", required_argument, NULL, OPT_PROOF },
+    { "trace", required_argument, NULL, OPT_TRACE },
+    { "json", no_argument, NULL, OPT_JSON },
+    { NULL, 0, NULL, 0 },
+};
+
+static int on_option(int opt, const char *arg, void *ctx)
+{
+    prove_opts *p = ctx;
+    char *end;
+    switch (opt) {
+    case OPT_QUESTION:
+        p->question_set = 1;
+        if (strcmp(arg, "win") == 0) p->o.question = PNS_WIN;
+        else if (strcmp(arg, "advantage") == 0) p->o.question = PNS_ADVANTAGE;
+        else return -1;
+        return 0;
+    case OPT_ALGO:
+        if (strcmp(arg, "dfpn") == 0) p->o.algo = PNS_DFPN;
+        else if (strcmp(arg, "pns") == 0) p->o.algo = PNS_BEST_FIRST;
+        else return -1;
+        return 0;
+    case OPT_GHI:
+        if (strcmp(arg, "safe") == 0) p->o.ghi = PNS_GHI_SAFE;
+        else if (strcmp(arg, "naive") == 0) p->o.ghi = PNS_GHI_NAIVE;
+        else return -1;
+        return 0;
+    case OPT_MEMORY: {
+        long v = strtol(arg, &end, 10);
+        if (!*arg || *end || v < 1 || v > (1L << 22)) return -1;
+        p->o.memory = (size_t)v << 20;
+        return 0;
+    }
+    case OPT_EPSILON:
+        p->o.epsilon = strtod(arg, &end);
+        return (!*arg || *end || p->o.epsilon < 0 || p->o.epsilon > 100) ? -1 : 0;
+    case OPT_INIT:
+        if (strcmp(arg, "one") == 0) p->o.mobility = 0;
+        else if (strcmp(arg, "mobility") == 0) p->o.mobility = 1;
+        else return -1;
+        return 0;
+    case OPT_NODES: {
+        unsigned long long v = strtoull(arg, &end, 10);
+        if (!*arg || *end || v == 0 || *arg == '-') return -1;
+        p->o.max_nodes = v;
+        return 0;
+    }
+    case OPT_TIME:
+        p->o.max_seconds = strtod(arg, &end);
+        return (!*arg || *end || !(p->o.max_seconds > 0)) ? -1 : 0;
+    case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
+    case OPT_NOTB: p->no_tb = 1; return 0;
+    case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
+    case OPT_TRACE: p->trace = arg; return *arg ? 0 : -1;
+    case OPT_JSON: p->json = 1; return 0;
+    default: return -1;
+    }
+}
+
+static void on_progress(const pns_progress *pr, void *ctx)
+{
+    prove_opts *p = ctx;
+    fprintf(stderr, "\r%12llu nodes  %7.0f k/s  pn %10u  dn %10u  table %5.1f%%  %7.1f MB  %7.0f s   ",
+            (unsigned long long)pr->nodes, pr->seconds > 0 ? pr->nodes / pr->seconds / 1e3 : 0.0, pr->pn, pr->dn,
+            pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds);
+    fflush(stderr);
+    if (p->trace_file) {
+        fprintf(p->trace_file, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);
+        fflush(p->trace_file);
+    }
+}
+
+static const char *status_word(pns_status s)
+{
+    return s == PNS_PROVEN ? "proven" : s == PNS_DISPROVEN ? "disproven" : "unknown";
+}
+
+static void print_line(const game *g, const game_state *s, const pns_result *r, int json, FILE *out)
+{
+    game_state t = *s;
+    for (int i = 0; i < r->pv_len; i++) {
+        char mv[GAME_TEXT_MAX];
+        game_format_move(g, &t, r->pv[i], mv, sizeof mv);
+        if (json)
+            fprintf(out, "%s\"%s\"", i ? "," : "", mv);
+        else
+            fprintf(out, "%s%s", i ? " " : "", mv);
+        game_play(g, &t, r->pv[i]);
+    }
+}
+
+static void report(const game *g, const game_state *s, const char *value, const pns_result *r,
+                   uint64_t nodes, double seconds, size_t peak, int json)
+{
+    char best[GAME_TEXT_MAX] = "";
+    if (r->pv_len)
+        game_format_move(g, s, r->pv[0], best, sizeof best);
+    double nps = seconds > 0 ? nodes / seconds : 0;
+    const char *status = strcmp(value, "unknown") == 0 ? "unknown" : "solved";
+    if (json) {
+        printf("{\"value\":\"%s\",\"best_move\":%s%s%s,\"pv\":[", value, *best ? "\"" : "", *best ? best : "null",
+               *best ? "\"" : "");
+        print_line(g, s, r, 1, stdout);
+        printf("],\"nodes\":%llu,\"nodes_per_second\":%.0f,\"seconds\":%.3f,\"peak_bytes\":%zu,\"status\":\"%s\"",
+               (unsigned long long)nodes, nps, seconds, peak, status);
+        if (r->stopped_by)
+            printf(",\"stopped_by\":\"%s\",\"pn\":%u,\"dn\":%u", r->stopped_by, r->pn, r->dn);
+        printf(",\"path_dependent\":%llu}\n", (unsigned long long)r->path_dependent);
+        return;
+    }
+    printf("value: %s\n", value);
+    if (*best) {
+        printf("best move: %s\npv: ", best);
+        print_line(g, s, r, 0, stdout);
+        putchar('\n');
+    }
+    printf("nodes: %llu (%.0f nodes/s)\ntime: %.3f s\npeak memory: %.1f MB\n", (unsigned long long)nodes, nps,
+           seconds, peak / 1048576.0);
+    if (r->stopped_by)
+        printf("status: unknown (stopped by %s; root pn %u dn %u)\n", r->stopped_by, r->pn, r->dn);
+    else
+        printf("status: %s\n", status);
+    printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
+}
+
+int cmd_prove(int argc, char **argv)
+{
+    cli_game_opts go;
+    prove_opts p;
+    memset(&p, 0, sizeof p);
+    pns_defaults(&p.o);
+    int first;
+    if (cli_parse(argc, argv, &go, prove_long, on_option, &p, &first) != 0)
+        return EXIT_USAGE;
+    if (go.help)
+        return fputs(help, stdout), 0;
+    if (argc - first != 1)
+        return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
+    if (p.proof && !p.question_set)
+        return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
+    game *g;
+    game_state s;
+    int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
+    if (rc)
+        return rc;
+    tb_set *tb = NULL;
+    if (!p.no_tb && g->ops->tb) {
+        struct stat st;
+        const char *dir = p.tb_dir ? p.tb_dir : "tables";
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            tb = tb_open(g, dir);
+        else if (p.tb_dir) {
+            game_close(g);
+            return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p.tb_dir);
+        }
+    }
+    p.o.tb = tb;
+    if (strcmp(g->ops->name, "graph") == 0)
+        p.o.prover = 0;  /* a graph's values are the prover's (RULES.md 4), whoever is to move */
+    if (p.trace && !(p.trace_file = fopen(p.trace, "w"))) {
+        tb_close(tb);
+        game_close(g);
+        return cli_fail(1, "prove: cannot write trace file '%s'", p.trace);
+    }
+    if (p.trace_file)
+        fputs("seconds,nodes,pn,dn\n", p.trace_file);
+    cli_catch_interrupt();
+    p.o.stop = &cli_stop;
+    p.o.progress = on_progress;
+    p.o.ctx = &p;
+    p.o.progress_every = p.trace_file ? 1.0 : 2.0;
+    pns_result w, a;
+    const char *value;
+    const pns_result *shown;
+    int ok = 1;
+    if (p.proof) {
+        FILE *out = fopen(p.proof, "w");
+        if (!out) {
+            ok = 0;
+            cli_fail(1, "prove: cannot write proof file '%s'", p.proof);
+        } else {
+            int wrc = pns_write_proof(g, &s, &p.o, out, &w);
+            if (fclose(out) != 0 || (wrc != 0 && w.status != PNS_UNKNOWN)) {
+                ok = 0;
+                cli_fail(1, "prove: writing proof file '%s' failed", p.proof);
+            }
+        }
+        value = status_word(w.status);
+        shown = &w;
+    } else if (p.question_set) {
+        pns_solve(g, &s, &p.o, &w);
+        value = status_word(w.status);
+        shown = &w;
+    } else {
+        int v = pns_value(g, &s, &p.o, &w, &a);
+        value = v == 1 ? "win" : v == 0 ? "draw" : v == -1 ? "loss" : "unknown";
+        shown = v == 1 || w.status == PNS_UNKNOWN ? &w : &a;
+    }
+    if (p.o.progress && shown->seconds >= 2.0)
+        fputc('\n', stderr);
+    uint64_t nodes = w.nodes + (shown == &a ? a.nodes : 0);
+    double secs = w.seconds + (shown == &a ? a.seconds : 0);
+    size_t peak = w.peak_bytes > a.peak_bytes || shown != &a ? w.peak_bytes : a.peak_bytes;
+    if (shown->error[0]) {
+        ok = 0;
+        cli_fail(1, "prove: %s", shown->error);
+    }
+    if (ok)
+        report(g, &s, value, shown, nodes, secs, peak, p.json);
+    if (p.trace_file)
+        fclose(p.trace_file);
+    tb_close(tb);
+    game_close(g);
+    if (!ok)
+        return 1;
+    return cli_stop ? EXIT_INTERRUPTED : 0;
+}

@@ -1,0 +1,279 @@
+/* pns/dfpn.c - depth-first proof-number search (Nagai 2002) with the 1+epsilon
+ * trick (Pawlewicz & Lew 2007) and repetition-depth tagging for the Graph
+ * History Interaction problem.
+ *
+ * GHI: a child that repeats a position of the current path is a draw, tagged
+ * with the depth of the earlier occurrence.  A solved result carries the
+ * smallest tag it depends on (all children of a node that needs them all, the
+ * chosen child of a node that needs one); a result whose tag is at least its
+ * own depth refers only to positions inside its own subtree, holds on every
+ * path, and is stored.  Any other result is path-dependent: it goes up to the
+ * parent in the parent's frame (where the path is still the same) and is
+ * never stored.  Unsolved pn/dn are always stored: they only guide.
+ *
+ * Each MID call keeps its children's values in a frame of its own, so a
+ * path-dependent result is not lost between two selections of the parent.
+ */
+#include "pns_internal.h"
+#include "tt.h"
+#include "dfpn.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static child_t *frame_at(dfpn *D, int depth)
+{
+    if (depth >= D->frames_cap) {
+        int cap = D->frames_cap ? D->frames_cap * 2 : 64;
+        while (cap <= depth)
+            cap *= 2;
+        child_t **f = realloc(D->frames, sizeof *f * cap);
+        if (!f)
+            return NULL;
+        memset(f + D->frames_cap, 0, sizeof *f * (cap - D->frames_cap));
+        D->frames = f;
+        D->frames_cap = cap;
+    }
+    if (!D->frames[depth]) {
+        D->frames[depth] = malloc(sizeof(child_t) * GAME_MAX_MOVES);
+        D->S.bytes += sizeof(child_t) * GAME_MAX_MOVES;
+    }
+    return D->frames[depth];
+}
+
+int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
+{
+    memset(D, 0, sizeof *D);
+    if (search_init(&D->S, g, root, o) != 0)
+        return -1;
+    size_t mem = o->memory ? o->memory : (size_t)256 << 20;
+    if (tt_init(&D->tt, mem) != 0) {
+        search_free(&D->S);
+        return -1;
+    }
+    D->S.bytes = D->tt.buckets * TT_WAYS * sizeof(tt_entry);
+    return 0;
+}
+
+void dfpn_free(dfpn *D)
+{
+    for (int i = 0; i < D->frames_cap; i++)
+        free(D->frames[i]);
+    free(D->frames);
+    tt_free(&D->tt);
+    search_free(&D->S);
+}
+
+void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
+{
+    pns_search *S = &D->S;
+    c->dep = DEP_NONE;
+    if (search_leaf(S, cs, &c->pn, &c->dn)) {
+        c->key = game_key_of(S->g, cs);
+        return;
+    }
+    c->key = game_key_of(S->g, cs);
+    int d = path_find(S, c->key);
+    if (d >= 0) {
+        search_repetition(S, &c->pn, &c->dn);
+        c->dep = (uint32_t)d;
+        return;
+    }
+    const tt_entry *e = tt_lookup(&D->tt, c->key);
+    if (e) {
+        c->pn = e->pn;
+        c->dn = e->dn;
+        return;
+    }
+    if (S->o->mobility) {
+        uint32_t m = (uint32_t)game_count(S->g, cs);
+        int or_node = game_to_move(S->g, cs) == S->prover;
+        c->pn = or_node ? 1 : m;
+        c->dn = or_node ? m : 1;
+    } else {
+        c->pn = c->dn = 1;
+    }
+}
+
+/* pn/dn of a node from its children. */
+static void combine(const child_t *c, int n, int or_node, uint32_t *pn, uint32_t *dn)
+{
+    uint32_t mn = PNS_INF, sum = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t a = or_node ? c[i].pn : c[i].dn, b = or_node ? c[i].dn : c[i].pn;
+        if (a < mn)
+            mn = a;
+        sum = pn_add(sum, b);
+    }
+    if (mn == 0)
+        sum = PNS_INF;
+    *pn = or_node ? mn : sum;
+    *dn = or_node ? sum : mn;
+}
+
+/* The dependency tag of a solved node and the child that shows it. */
+static uint32_t solved_dep(const child_t *c, int n, int or_node, int proven, int *best)
+{
+    /* a node needs all its children when it is an OR node disproven or an
+     * AND node proven; otherwise one child suffices and we take the least
+     * path-dependent one */
+    int need_all = or_node != proven;
+    uint32_t dep = need_all ? DEP_NONE : 0;
+    for (int i = 0; i < n; i++) {
+        int shows = proven ? c[i].pn == 0 : c[i].dn == 0;
+        if (need_all) {
+            if (c[i].dep < dep)
+                dep = c[i].dep;
+        } else if (shows && (*best < 0 || c[i].dep > dep)) {
+            dep = c[i].dep;
+            *best = i;
+        }
+    }
+    return dep;
+}
+
+static uint32_t clamp_th(uint64_t v) { return v >= PNS_INF ? PNS_INF : (uint32_t)v; }
+
+void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    if (search_tick(S))
+        return;
+    child_t *c = frame_at(D, depth);
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, st, mv);
+    int or_node = game_to_move(g, st) == S->prover;
+    for (int i = 0; i < n; i++) {
+        game_state cs = *st;
+        game_play(g, &cs, mv[i]);
+        c[i].move = mv[i];
+        dfpn_child(D, &cs, &c[i]);
+    }
+    if (path_push(S, self->key) != 0)
+        return;
+    uint64_t nodes0 = S->nodes;
+    uint32_t pn, dn;
+    int best = 0;
+    double eps = S->o->epsilon;
+    for (;;) {
+        combine(c, n, or_node, &pn, &dn);
+        if (depth == 0) {
+            S->root_pn = pn;
+            S->root_dn = dn;
+        }
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || S->stopped)
+            break;
+        /* the most-proving child and the runner-up's number */
+        uint32_t v1 = PNS_INF, v2 = PNS_INF;
+        best = -1;
+        for (int i = 0; i < n; i++) {
+            uint32_t v = or_node ? c[i].pn : c[i].dn;
+            if (v < v1) {
+                v2 = v1;
+                v1 = v;
+                best = i;
+            } else if (v < v2) {
+                v2 = v;
+            }
+        }
+        uint64_t grow = v2 >= PNS_INF ? PNS_INF : (uint64_t)ceil(v2 * (1.0 + eps));
+        uint64_t lim = v2 >= PNS_INF ? PNS_INF : (grow > (uint64_t)v2 + 1 ? grow : (uint64_t)v2 + 1);
+        uint32_t cth_main = clamp_th(lim < (or_node ? thpn : thdn) ? lim : (or_node ? thpn : thdn));
+        uint32_t cth_other;
+        if (or_node)
+            cth_other = clamp_th((uint64_t)thdn - dn + c[best].dn);
+        else
+            cth_other = clamp_th((uint64_t)thpn - pn + c[best].pn);
+        game_state cs = *st;
+        game_play(g, &cs, c[best].move);
+        if (or_node)
+            dfpn_mid(D, &cs, depth + 1, cth_main, cth_other, &c[best]);
+        else
+            dfpn_mid(D, &cs, depth + 1, cth_other, cth_main, &c[best]);
+    }
+    path_pop(S);
+    uint64_t work = S->nodes - nodes0 + 1;
+    self->pn = pn;
+    self->dn = dn;
+    self->dep = DEP_NONE;
+    if (pn == 0 || dn == 0) {
+        int chosen = -1;
+        uint32_t dep = solved_dep(c, n, or_node, pn == 0, &chosen);
+        if (chosen >= 0)
+            best = chosen;
+        if (dep < (uint32_t)depth && S->o->ghi == PNS_GHI_SAFE) {
+            self->dep = dep;
+            S->path_dependent++;
+            return;
+        }
+    }
+    const tt_entry *old = tt_lookup(&D->tt, self->key);
+    uint64_t total = work + (old ? old->work : 0);
+    tt_store(&D->tt, self->key, pn, dn, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total, best < 0 ? 0 : best);
+    S->fill = tt_fill(&D->tt);
+}
+
+/* Follows the stored best moves from the root while they stay solved and off
+ * the path; a path-dependent root result ends the line at once. */
+static void principal_line(dfpn *D, const game_state *root, pns_result *r)
+{
+    const game *g = D->S.g;
+    game_state s = *root;
+    D->S.depth = 0;
+    r->pv_len = 0;
+    while (r->pv_len < PNS_MAX_PV) {
+        game_key k = game_key_of(g, &s);
+        const tt_entry *e = tt_lookup(&D->tt, k);
+        if (!e || (e->pn != 0 && e->dn != 0) || path_find(&D->S, k) >= 0)
+            break;
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &s, mv);
+        if (e->best >= n)
+            break;
+        path_push(&D->S, k);
+        r->pv[r->pv_len++] = mv[e->best];
+        game_play(g, &s, mv[e->best]);
+        uint32_t pn, dn;
+        if (search_leaf(&D->S, &s, &pn, &dn))
+            break;
+    }
+    D->S.depth = 0;
+    memset(D->S.filter, 0, sizeof D->S.filter);
+}
+
+int dfpn_run(dfpn *D, const game_state *s, child_t *root)
+{
+    pns_search *S = &D->S;
+    root->dep = DEP_NONE;
+    if (search_leaf(S, s, &root->pn, &root->dn)) {
+        root->key = game_key_of(S->g, s);
+        return 1;
+    }
+    root->key = game_key_of(S->g, s);
+    root->pn = root->dn = 1;
+    while (!S->stopped && root->pn != 0 && root->dn != 0)
+        dfpn_mid(D, s, S->depth, PNS_INF, PNS_INF, root);
+    return root->pn == 0 || root->dn == 0;
+}
+
+void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+{
+    dfpn D;
+    if (dfpn_init(&D, g, s, o) != 0) {
+        r->status = PNS_UNKNOWN;
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", o->memory);
+        return;
+    }
+    child_t root;
+    dfpn_run(&D, s, &root);
+    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
+    r->pn = root.pn;
+    r->dn = root.dn;
+    search_report(&D.S, r);
+    if (r->status != PNS_UNKNOWN)
+        principal_line(&D, s, r);
+    dfpn_free(&D);
+}

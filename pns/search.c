@@ -1,0 +1,170 @@
+/* pns/search.c - what both searches share: leaves, the path, the limits,
+ * and the public entry points that pick a search. */
+#include "pns_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double search_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void pns_defaults(pns_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->algo = PNS_DFPN;
+    o->question = PNS_WIN;
+    o->ghi = PNS_GHI_SAFE;
+    o->prover = -1;
+    o->memory = (size_t)256 << 20;
+    o->epsilon = 0.25;
+    o->progress_every = 2.0;
+}
+
+int search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o)
+{
+    memset(S, 0, sizeof *S);
+    S->g = g;
+    S->o = o;
+    S->prover = o->prover >= 0 ? o->prover : game_to_move(g, root);
+    S->tb_ok = o->tb && g->ops->tb;
+    S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
+    S->t0 = search_clock();
+    S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
+    S->root_pn = S->root_dn = 1;
+    return S->path ? 0 : -1;
+}
+
+void search_free(pns_search *S)
+{
+    free(S->path);
+    S->path = NULL;
+}
+
+int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+{
+    const game *g = S->g;
+    game_result res = game_result_of(g, s);
+    int outcome; /* for the prover: +1 win, 0 draw, -1 loss */
+    if (res != GAME_ONGOING) {
+        outcome = game_outcome_for(res, S->prover);
+    } else if (S->tb_ok) {
+        tb_value v;
+        int found = tb_probe(S->o->tb, s, &v, S->error, sizeof S->error);
+        if (found < 0) {
+            S->stopped = 1;
+            S->stopped_by = "table error";
+        }
+        if (found <= 0)
+            return 0;
+        outcome = game_to_move(g, s) == S->prover ? (int)v.wdl : -(int)v.wdl;
+    } else {
+        return 0;
+    }
+    int proven = outcome > 0 || (outcome == 0 && S->o->question == PNS_ADVANTAGE);
+    *pn = proven ? 0 : PNS_INF;
+    *dn = proven ? PNS_INF : 0;
+    return 1;
+}
+
+int path_find(const pns_search *S, game_key key)
+{
+    if (!S->filter[game_key_hash(key) & 0xffff])
+        return -1;
+    for (int d = S->depth - 1; d >= 0; d--)
+        if (game_key_equal(S->path[d], key))
+            return d;
+    return -1;
+}
+
+int path_push(pns_search *S, game_key key)
+{
+    if (S->depth >= PATH_MAX_DEPTH) {
+        S->stopped = 1;
+        S->stopped_by = "depth";
+        return -1;
+    }
+    S->path[S->depth++] = key;
+    S->filter[game_key_hash(key) & 0xffff]++;
+    return 0;
+}
+
+void path_pop(pns_search *S)
+{
+    game_key key = S->path[--S->depth];
+    S->filter[game_key_hash(key) & 0xffff]--;
+}
+
+int search_tick(pns_search *S)
+{
+    const pns_options *o = S->o;
+    S->nodes++;
+    if (o->max_nodes && S->nodes >= o->max_nodes && !S->stopped) {
+        S->stopped = 1;
+        S->stopped_by = "nodes";
+    }
+    if (o->stop && *o->stop && !S->stopped) {
+        S->stopped = 1;
+        S->stopped_by = "interrupt";
+    }
+    if ((S->nodes & 1023) == 0) {
+        double now = search_clock();
+        if (o->max_seconds > 0 && now - S->t0 >= o->max_seconds && !S->stopped) {
+            S->stopped = 1;
+            S->stopped_by = "time";
+        }
+        if (o->progress && now >= S->next_progress) {
+            S->next_progress = now + (o->progress_every > 0 ? o->progress_every : 2.0);
+            pns_progress p = { S->nodes, now - S->t0, S->root_pn, S->root_dn, S->fill, S->bytes };
+            o->progress(&p, o->ctx);
+        }
+    }
+    if (S->bytes > S->peak_bytes)
+        S->peak_bytes = S->bytes;
+    return S->stopped;
+}
+
+void search_report(const pns_search *S, pns_result *r)
+{
+    r->stopped_by = r->status == PNS_UNKNOWN ? S->stopped_by : NULL;
+    r->nodes = S->nodes;
+    r->seconds = search_clock() - S->t0;
+    r->peak_bytes = S->peak_bytes > S->bytes ? S->peak_bytes : S->bytes;
+    r->path_dependent = S->path_dependent;
+    strcpy(r->error, S->error);
+}
+
+void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (o->algo == PNS_BEST_FIRST)
+        bfpns_solve(g, s, o, r);
+    else
+        dfpn_solve(g, s, o, r);
+}
+
+int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv)
+{
+    pns_options q = *o;
+    pns_result w, a;
+    memset(&a, 0, sizeof a);
+    q.question = PNS_WIN;
+    pns_solve(g, s, &q, &w);
+    int value = 2;
+    if (w.status == PNS_PROVEN) {
+        value = 1;
+    } else if (w.status == PNS_DISPROVEN) {
+        q.question = PNS_ADVANTAGE;
+        pns_solve(g, s, &q, &a);
+        value = a.status == PNS_PROVEN ? 0 : a.status == PNS_DISPROVEN ? -1 : 2;
+    }
+    if (win)
+        *win = w;
+    if (adv)
+        *adv = a;
+    return value;
+}

@@ -1,0 +1,81 @@
+/* pns/tt.c - df-pn's transposition table (see tt.h). */
+#include "tt.h"
+#include "pns.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+_Static_assert(sizeof(tt_entry) == 32, "a table entry is 32 bytes");
+
+int tt_init(tt_table *t, size_t bytes)
+{
+    size_t b = 1;
+    while (b * 2 * TT_WAYS * sizeof(tt_entry) <= bytes)
+        b *= 2;
+    t->buckets = b;
+    t->used = 0;
+    /* fresh anonymous pages are zero (empty) and cost nothing until touched */
+    void *p = mmap(NULL, b * TT_WAYS * sizeof(tt_entry), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    t->e = p == MAP_FAILED ? NULL : p;
+    return t->e ? 0 : -1;
+}
+
+void tt_free(tt_table *t)
+{
+    if (t->e)
+        munmap(t->e, t->buckets * TT_WAYS * sizeof(tt_entry));
+    t->e = NULL;
+}
+
+void tt_clear(tt_table *t)
+{
+    memset(t->e, 0, t->buckets * TT_WAYS * sizeof(tt_entry));
+    t->used = 0;
+}
+
+static inline tt_entry *bucket_of(const tt_table *t, game_key key)
+{
+    return t->e + (game_key_hash(key) & (t->buckets - 1)) * TT_WAYS;
+}
+
+static inline int is_empty(const tt_entry *e) { return e->pn == 0 && e->dn == 0; }
+static inline int is_solved(const tt_entry *e) { return e->pn == 0 || e->dn == 0; }
+
+const tt_entry *tt_lookup(const tt_table *t, game_key key)
+{
+    const tt_entry *b = bucket_of(t, key);
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b[i].lo == key.lo && b[i].hi == key.hi && !is_empty(&b[i]))
+            return &b[i];
+    return NULL;
+}
+
+/* Solved entries are worth more than unsolved ones of the same work: they
+ * end a search where an unsolved one only guides it. */
+static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
+
+void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best)
+{
+    tt_entry *b = bucket_of(t, key), *victim = NULL;
+    for (int i = 0; i < TT_WAYS; i++) {
+        if (b[i].lo == key.lo && b[i].hi == key.hi && !is_empty(&b[i])) {
+            victim = &b[i];
+            break;
+        }
+        if (is_empty(&b[i])) {
+            if (!victim || !is_empty(victim))
+                victim = &b[i];
+        } else if (!victim || (!is_empty(victim) && worth(&b[i]) < worth(victim))) {
+            victim = &b[i];
+        }
+    }
+    if (is_empty(victim))
+        t->used++;
+    victim->lo = key.lo;
+    victim->hi = key.hi;
+    victim->pn = pn;
+    victim->dn = dn;
+    victim->work = work;
+    victim->best = (uint8_t)best;
+}

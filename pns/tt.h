@@ -1,0 +1,41 @@
+/* pns/tt.h - private to pns/: df-pn's fixed-size transposition table.
+ *
+ * Entries are 32 bytes, four to a bucket (two cache lines), identified by
+ * the game's exact 128-bit key: a hit is never a hash coincidence.  When a
+ * bucket is full the entry with the least work below it goes, an unsolved
+ * one before a solved one. */
+#ifndef PNSOLVE_PNS_TT_H
+#define PNSOLVE_PNS_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../games/game.h"
+
+typedef struct {
+    uint64_t lo, hi;     /* exact key */
+    uint32_t pn, dn;     /* pn == dn == 0: empty slot */
+    uint32_t work;       /* nodes searched below, saturating */
+    uint8_t best;        /* index of the best move */
+    uint8_t pad[3];
+} tt_entry;
+
+typedef struct {
+    tt_entry *e;
+    size_t buckets;      /* a power of two */
+    size_t used;
+} tt_table;
+
+#define TT_WAYS 4
+
+/* Allocates a table of at most bytes; 0, or -1 when out of memory. */
+int tt_init(tt_table *t, size_t bytes);
+void tt_free(tt_table *t);
+void tt_clear(tt_table *t);
+/* The entry of key, or NULL. */
+const tt_entry *tt_lookup(const tt_table *t, game_key key);
+/* Stores or updates the entry of key. */
+void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best);
+static inline double tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
+
+#endif
