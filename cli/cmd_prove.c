@@ -23,17 +23,22 @@ static const char help[] =
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof)\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
-    "  --json                    one JSON object on stdout\n";
+    "  --json                    one JSON object on stdout\n"
+    "  --validate N [--count K] [--seed S]\n"
+    "                            the thesis's check: K random N-piece positions\n"
+    "                            (default 1000) proved with their own table withheld\n"
+    "                            and compared with it; exit 1 on a disagreement\n";
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb;
+    int question_set, json, no_tb, validate;
+    uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
 } prove_opts;
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
-       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON };
+       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -49,6 +54,9 @@ static const struct option prove_long[] = {
     { "proof", required_argument, NULL, OPT_PROOF },
     { "trace", required_argument, NULL, OPT_TRACE },
     { "json", no_argument, NULL, OPT_JSON },
+    { "validate", required_argument, NULL, OPT_VALIDATE },
+    { "count", required_argument, NULL, OPT_COUNT },
+    { "seed", required_argument, NULL, OPT_SEED },
     { NULL, 0, NULL, 0 },
 };
 
@@ -101,6 +109,16 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
     case OPT_TRACE: p->trace = arg; return *arg ? 0 : -1;
     case OPT_JSON: p->json = 1; return 0;
+    case OPT_VALIDATE:
+        p->validate = (int)strtol(arg, &end, 10);
+        return (!*arg || *end || p->validate < 2 || p->validate > 8) ? -1 : 0;
+    case OPT_COUNT:
+    case OPT_SEED: {
+        unsigned long long v = strtoull(arg, &end, 10);
+        if (!*arg || *end || *arg == '-' || (opt == OPT_COUNT && v == 0)) return -1;
+        *(opt == OPT_COUNT ? &p->count : &p->seed) = v;
+        return 0;
+    }
     default: return -1;
     }
 }
@@ -171,6 +189,25 @@ static void report(const game *g, const game_state *s, const char *value, const 
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
 }
 
+static int validate(const game *g, prove_opts *p)
+{
+    char err[512];
+    pns_validation v;
+    cli_catch_interrupt();
+    p->o.stop = &cli_stop;
+    if (pns_validate(g, p->tb_dir ? p->tb_dir : "tables", p->validate, p->count ? p->count : 1000, p->seed, &p->o, &v,
+                     stdout, err, sizeof err) != 0)
+        return cli_fail(1, "prove: %s", err);
+    printf("positions: %llu  agree: %llu  disagree: %llu  unknown: %llu\n"
+           "nodes: %llu  time: %.1f s  (%.0f nodes/s, %.1f ms per position)\n",
+           (unsigned long long)v.positions, (unsigned long long)v.agree, (unsigned long long)v.disagree,
+           (unsigned long long)v.unknown, (unsigned long long)v.nodes, v.seconds,
+           v.seconds > 0 ? v.nodes / v.seconds : 0.0, v.positions ? v.seconds * 1e3 / v.positions : 0.0);
+    if (cli_stop)
+        return EXIT_INTERRUPTED;
+    return v.disagree || v.unknown ? 1 : 0;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     cli_game_opts go;
@@ -191,6 +228,13 @@ int cmd_prove(int argc, char **argv)
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
     if (rc)
         return rc;
+    if (p.validate) {
+        if (p.o.memory == ((size_t)256 << 20))
+            p.o.memory = (size_t)32 << 20;  /* many small searches */
+        rc = validate(g, &p);
+        game_close(g);
+        return rc;
+    }
     tb_set *tb = NULL;
     if (!p.no_tb && g->ops->tb) {
         struct stat st;

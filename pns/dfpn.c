@@ -2,14 +2,19 @@
  * trick (Pawlewicz & Lew 2007) and repetition-depth tagging for the Graph
  * History Interaction problem.
  *
- * GHI: a child that repeats a position of the current path is a draw, tagged
- * with the depth of the earlier occurrence.  A solved result carries the
- * smallest tag it depends on (all children of a node that needs them all, the
- * chosen child of a node that needs one); a result whose tag is at least its
- * own depth refers only to positions inside its own subtree, holds on every
- * path, and is stored.  Any other result is path-dependent: it goes up to the
- * parent in the parent's frame (where the path is still the same) and is
- * never stored.  Unsolved pn/dn are always stored: they only guide.
+ * GHI (repetition tagging, extended): a child that repeats a position of the
+ * current path is a draw, tagged with which earlier position it repeats.  A
+ * solved result carries the set of earlier positions it depends on (the union
+ * over all children of a node that needs them all; the chosen child of a
+ * node that needs one); the node's own position drops out of the set when the
+ * result reaches it.  An empty set: the result holds on every path and goes
+ * to the transposition table.  A small set (at most REFS_KEYS positions): the
+ * result holds on every path that contains those positions, because extra
+ * positions on the path only add repetitions, and a repetition helps the side
+ * the result favours; it goes, with the positions' exact keys, to a second
+ * table and is reused only where all of them are on the path.  Anything else
+ * goes up to the parent in the parent's frame and is not stored.  Unsolved
+ * pn/dn are always stored: they only guide.
  *
  * Each MID call keeps its children's values in a frame of its own, so a
  * path-dependent result is not lost between two selections of the parent.
@@ -52,7 +57,16 @@ int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options 
         search_free(&D->S);
         return -1;
     }
-    D->S.bytes = D->tt.buckets * TT_WAYS * sizeof(tt_entry);
+    D->cond_buckets = 1;
+    while (D->cond_buckets * 4 * sizeof(cond_entry) <= mem / 8)
+        D->cond_buckets *= 2;
+    D->cond = calloc(D->cond_buckets * 2, sizeof(cond_entry));
+    if (!D->cond) {
+        tt_free(&D->tt);
+        search_free(&D->S);
+        return -1;
+    }
+    D->S.bytes = D->tt.buckets * TT_WAYS * sizeof(tt_entry) + D->cond_buckets * 2 * sizeof(cond_entry);
     return 0;
 }
 
@@ -62,25 +76,94 @@ void dfpn_free(dfpn *D)
         free(D->frames[i]);
     free(D->frames);
     tt_free(&D->tt);
+    free(D->cond);
     search_free(&D->S);
+}
+
+static cond_entry *cond_bucket(const dfpn *D, game_key key)
+{
+    return D->cond + (game_key_hash(key) >> 20 & (D->cond_buckets - 1)) * 2;
+}
+
+/* A stored path-dependent value of key whose positions are all on the path:
+ * 1 with its references (relative to a node one below the path's end). */
+static int cond_lookup(dfpn *D, game_key key, int *proven, refs_t *refs)
+{
+    cond_entry *b = cond_bucket(D, key);
+    for (int w = 0; w < 2; w++) {
+        cond_entry *e = &b[w];
+        if (!e->used || e->lo != key.lo || e->hi != key.hi)
+            continue;
+        refs_t r = 0;
+        int i;
+        for (i = 0; i < e->n; i++) {
+            int d = path_find(&D->S, e->need[i]);
+            if (d < 0)
+                break;
+            int dist = D->S.depth - 1 - d;
+            r |= dist < 63 ? (refs_t)1 << dist : REFS_FAR;
+        }
+        if (i == e->n) {
+            *proven = e->proven;
+            *refs = r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Keeps a solved value of the node at the path's end whose references refs
+ * (relative to that node) name few enough positions; 0 if it could. */
+static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
+{
+    if ((refs & REFS_FAR) || __builtin_popcountll(refs) > REFS_KEYS)
+        return -1;
+    cond_entry *b = cond_bucket(D, key), *e = &b[1];
+    if (!b[0].used || (b[0].lo == key.lo && b[0].hi == key.hi))
+        e = &b[0];
+    else
+        b[0] = b[1];  /* keep the newer of the two */
+    memset(e, 0, sizeof *e);
+    e->lo = key.lo;
+    e->hi = key.hi;
+    e->proven = (uint8_t)proven;
+    e->used = 1;
+    /* the node is at depth S->depth (popped already); bit i: S->depth-1-i */
+    for (int i = 0; i < 63; i++)
+        if (refs >> i & 1)
+            e->need[e->n++] = D->S.path[D->S.depth - 1 - i];
+    return 0;
 }
 
 void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
     pns_search *S = &D->S;
-    c->dep = DEP_NONE;
+    c->refs = 0;
     if (search_leaf(S, cs, &c->pn, &c->dn)) {
         c->key = game_key_of(S->g, cs);
         return;
     }
     c->key = game_key_of(S->g, cs);
+    /* the parent is the last position of the path: bit 0 */
     int d = path_find(S, c->key);
     if (d >= 0) {
         search_repetition(S, &c->pn, &c->dn);
-        c->dep = (uint32_t)d;
+        int dist = S->depth - 1 - d;
+        c->refs = dist < 63 ? (refs_t)1 << dist : REFS_FAR;
         return;
     }
     const tt_entry *e = tt_lookup(&D->tt, c->key);
+    if (e && (e->pn == 0 || e->dn == 0)) {
+        c->pn = e->pn;
+        c->dn = e->dn;
+        return;
+    }
+    int proven;
+    if (S->o->ghi == PNS_GHI_SAFE && cond_lookup(D, c->key, &proven, &c->refs)) {
+        c->pn = proven ? 0 : PNS_INF;
+        c->dn = proven ? PNS_INF : 0;
+        return;
+    }
     if (e) {
         c->pn = e->pn;
         c->dn = e->dn;
@@ -112,25 +195,26 @@ static void combine(const child_t *c, int n, int or_node, uint32_t *pn, uint32_t
     *dn = or_node ? sum : mn;
 }
 
-/* The dependency tag of a solved node and the child that shows it. */
-static uint32_t solved_dep(const child_t *c, int n, int or_node, int proven, int *best)
+/* The references of a solved node (relative to it) and the child that
+ * shows its value. */
+static refs_t solved_refs(const child_t *c, int n, int or_node, int proven, int *best)
 {
     /* a node needs all its children when it is an OR node disproven or an
-     * AND node proven; otherwise one child suffices and we take the least
-     * path-dependent one */
+     * AND node proven; otherwise one child suffices and we take the one that
+     * depends on the fewest and nearest positions */
     int need_all = or_node != proven;
-    uint32_t dep = need_all ? DEP_NONE : 0;
+    refs_t refs = 0;
     for (int i = 0; i < n; i++) {
         int shows = proven ? c[i].pn == 0 : c[i].dn == 0;
-        if (need_all) {
-            if (c[i].dep < dep)
-                dep = c[i].dep;
-        } else if (shows && (*best < 0 || c[i].dep > dep)) {
-            dep = c[i].dep;
+        if (need_all)
+            refs |= c[i].refs;
+        else if (shows && (*best < 0 || c[i].refs < refs)) {
+            refs = c[i].refs;
             *best = i;
         }
     }
-    return dep;
+    /* bit 0 of a child is this node: inside its own subtree */
+    return ((refs & ~REFS_FAR) >> 1) | (refs & REFS_FAR);
 }
 
 static uint32_t clamp_th(uint64_t v) { return v >= PNS_INF ? PNS_INF : (uint32_t)v; }
@@ -145,14 +229,14 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, st, mv);
     int or_node = game_to_move(g, st) == S->prover;
+    if (path_push(S, self->key) != 0)
+        return;
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
         game_play(g, &cs, mv[i]);
         c[i].move = mv[i];
         dfpn_child(D, &cs, &c[i]);
     }
-    if (path_push(S, self->key) != 0)
-        return;
     uint64_t nodes0 = S->nodes;
     uint32_t pn, dn;
     int best = 0;
@@ -197,15 +281,16 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     uint64_t work = S->nodes - nodes0 + 1;
     self->pn = pn;
     self->dn = dn;
-    self->dep = DEP_NONE;
+    self->refs = 0;
     if (pn == 0 || dn == 0) {
         int chosen = -1;
-        uint32_t dep = solved_dep(c, n, or_node, pn == 0, &chosen);
+        refs_t refs = solved_refs(c, n, or_node, pn == 0, &chosen);
         if (chosen >= 0)
             best = chosen;
-        if (dep < (uint32_t)depth && S->o->ghi == PNS_GHI_SAFE) {
-            self->dep = dep;
-            S->path_dependent++;
+        if (refs && S->o->ghi == PNS_GHI_SAFE) {
+            self->refs = refs;
+            if (cond_store(D, self->key, pn == 0, refs) != 0)
+                S->path_dependent++;
             return;
         }
     }
@@ -246,7 +331,7 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
 int dfpn_run(dfpn *D, const game_state *s, child_t *root)
 {
     pns_search *S = &D->S;
-    root->dep = DEP_NONE;
+    root->refs = 0;
     if (search_leaf(S, s, &root->pn, &root->dn)) {
         root->key = game_key_of(S->g, s);
         return 1;

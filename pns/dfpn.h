@@ -6,16 +6,33 @@
 #include "pns_internal.h"
 #include "tt.h"
 
+/* Which earlier positions of the path a solved value depends on: bit i is
+ * the position i+1 plies above the node; REFS_FAR stands for any position
+ * further up.  0: the value holds on every path. */
+typedef uint64_t refs_t;
+#define REFS_FAR ((refs_t)1 << 63)
+#define REFS_KEYS 4   /* a path-dependent value is kept if it needs at most this many positions */
+
 typedef struct {
     game_key key;
     uint32_t pn, dn;
-    uint32_t dep;     /* repetition tag of a solved, path-dependent value */
+    refs_t refs;
     game_move move;
 } child_t;
+
+/* A path-dependent solved value: it holds wherever all of need[] are on the
+ * path (more repetitions only help the side that a repetition helps). */
+typedef struct {
+    uint64_t lo, hi;
+    game_key need[REFS_KEYS];
+    uint8_t n, proven, used, pad;
+} cond_entry;
 
 typedef struct {
     pns_search S;
     tt_table tt;
+    cond_entry *cond; /* path-dependent values, two ways per bucket */
+    size_t cond_buckets;
     child_t **frames; /* children of the node at each depth */
     int frames_cap;
 } dfpn;

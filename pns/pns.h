@@ -78,6 +78,23 @@ void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_res
  * (o->question is ignored).  win and adv receive both searches (NULL ok). */
 int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv);
 
+/* --- checking the search against the tables ---------------------------- */
+
+typedef struct {
+    uint64_t positions, agree, disagree, unknown;
+    uint64_t nodes;
+    double seconds;
+} pns_validation;
+
+/* The thesis's validation: draws count random live positions with `pieces`
+ * pieces from the tables in dir (seeded by seed, spread over the materials),
+ * answers both questions for each by search with the table of its own
+ * material withheld (smaller tables allowed), and compares with the table.
+ * A disagreement is printed on log (NULL ok).  0, or -1 with err when a
+ * table is missing or bad. */
+int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uint64_t seed, const pns_options *o,
+                 pns_validation *v, FILE *log, char *err, size_t errlen);
+
 /* --- proofs ------------------------------------------------------------- */
 
 /* Searches o->question and, if it is solved, writes the solution tree to out
