@@ -9,6 +9,7 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
     { "show", cmd_show, "print a position: diagram, side to move, legal moves" },
     { "tb", cmd_tb, "endgame tables: build, probe, verify, stats" },
     { "prove", cmd_prove, "prove who wins from a position (df-pn or best-first PNS)" },
+    { "verify-proof", cmd_verify_proof, "check a proof file from the rules and tables alone" },
 };
 
 static void usage(FILE *out)
@@ -17,7 +18,7 @@ static void usage(FILE *out)
           "Solves board games: proves who wins, builds tablebases, composes puzzles.\n\n"
           "Commands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
     fputs("\nGames: jungle [--variant classic], ostle, othello:WxH (4..8 each), graph:FILE\n"
           "Run 'pnsolve COMMAND --help' for a command's options.\n", out);
 }

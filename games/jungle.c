@@ -287,7 +287,11 @@ static const game_ops jungle_ops = {
 game *jungle_open(const char *args, const char *variant, char *err, size_t errlen)
 {
     int classic;
-    if (*args) {
+    /* "jungle:classic" is the canonical name of the variant (g->name), so it
+     * opens as a spec too */
+    if (*args && strcmp(args, "classic") == 0 && (!variant || strcmp(variant, "classic") == 0))
+        variant = args;
+    else if (*args) {
         game_error(err, errlen, "jungle takes no board size (got 'jungle:%s')", args);
         return NULL;
     }

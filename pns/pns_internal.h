@@ -69,6 +69,18 @@ static inline uint32_t pn_add(uint32_t a, uint32_t b)
     return s >= PNS_INF ? PNS_INF - 1 : s;
 }
 
+/* A search run on a thread with a stack for PATH_MAX_DEPTH plies. */
+typedef struct search_job {
+    void (*run)(struct search_job *j);
+    const game *g;
+    const game_state *s;
+    const pns_options *o;
+    pns_result *r;
+    FILE *out;
+    int rc;
+} search_job;
+void search_on_big_stack(search_job *j);
+
 /* The searches behind pns_solve. */
 void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
 void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);

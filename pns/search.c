@@ -2,6 +2,7 @@
  * and the public entry points that pick a search. */
 #include "pns_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,13 +139,44 @@ void search_report(const pns_search *S, pns_result *r)
     strcpy(r->error, S->error);
 }
 
+/* df-pn and the proof writer recurse once per ply, and a path in a cyclic
+ * game can be thousands of plies long: they run on a thread whose stack is
+ * big enough for PATH_MAX_DEPTH plies (reserved, not committed). */
+#define SEARCH_STACK ((size_t)1 << 30)
+
+static void *trampoline(void *arg)
+{
+    search_job *j = arg;
+    j->run(j);
+    return NULL;
+}
+
+void search_on_big_stack(search_job *j)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    if (pthread_attr_init(&a) == 0 && pthread_attr_setstacksize(&a, SEARCH_STACK) == 0 &&
+        pthread_create(&t, &a, trampoline, j) == 0) {
+        pthread_join(t, NULL);
+        pthread_attr_destroy(&a);
+        return;
+    }
+    j->run(j);  /* no thread: run here, with the stack we have */
+}
+
+static void solve_job(search_job *j)
+{
+    if (j->o->algo == PNS_BEST_FIRST)
+        bfpns_solve(j->g, j->s, j->o, j->r);
+    else
+        dfpn_solve(j->g, j->s, j->o, j->r);
+}
+
 void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     memset(r, 0, sizeof *r);
-    if (o->algo == PNS_BEST_FIRST)
-        bfpns_solve(g, s, o, r);
-    else
-        dfpn_solve(g, s, o, r);
+    search_job j = { solve_job, g, s, o, r, NULL, 0 };
+    search_on_big_stack(&j);
 }
 
 int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv)

@@ -69,7 +69,8 @@ static int engine_value(const game *g, pns_algo algo, pns_ghi ghi, int *win_stat
     return 9;
 }
 
-static game *graph_from_text(const char *text)
+/* Opens a graph written to a temporary file; the file stays until unlink_graph. */
+static game *graph_keep(const char *text)
 {
     char path[] = "/tmp/pnsolve-graph-XXXXXX";
     int fd = mkstemp(path);
@@ -80,8 +81,16 @@ static game *graph_from_text(const char *text)
     fclose(f);
     char spec[64], err[256];
     snprintf(spec, sizeof spec, "graph:%s", path);
-    game *g = game_open(spec, NULL, err, sizeof err);
-    unlink(path);
+    return game_open(spec, NULL, err, sizeof err);
+}
+
+static void unlink_graph(const game *g) { unlink(strchr(g->name, ':') + 1); }
+
+static game *graph_from_text(const char *text)
+{
+    game *g = graph_keep(text);
+    if (g)
+        unlink_graph(g);
     return g;
 }
 
@@ -187,9 +196,113 @@ static void test_ghi_files(void)
     CU_ASSERT(files >= 8);
 }
 
+/* --- proofs: written by the engine, checked by the independent checker -- */
+
+/* Writes the proof of question q for g's start into a string; 0 if solved. */
+static int proof_text(const game *g, const game_state *s, pns_question q, tb_set *tb, char **text, size_t *len)
+{
+    pns_options o;
+    pns_defaults(&o);
+    o.memory = 1 << 20;
+    o.question = q;
+    o.prover = strcmp(g->ops->name, "graph") == 0 ? 0 : -1;
+    o.tb = tb;
+    o.max_nodes = 2000000;
+    FILE *f = open_memstream(text, len);
+    pns_result r;
+    int rc = pns_write_proof(g, s, &o, f, &r);
+    fclose(f);
+    return rc;
+}
+
+static int check_text(const char *text, const char *tb_dir, char *err, size_t errlen)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    int rc = pns_verify_proof(f, tb_dir, NULL, 0, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+static void test_proofs_graphs(void)
+{
+    unsigned seed = 7;
+    int checked = 0, caught = 0, tampered = 0;
+    for (int t = 0; t < 2000; t++) {
+        char gtext[2048], err[512];
+        random_graph(&seed, gtext, sizeof gtext);
+        game *g = graph_keep(gtext);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        game_state s;
+        game_start(g, &s);
+        for (int q = 0; q < 2; q++) {
+            char *text = NULL;
+            size_t len = 0;
+            int rc = proof_text(g, &s, q ? PNS_ADVANTAGE : PNS_WIN, NULL, &text, &len);
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc == 0) {
+                rc = check_text(text, NULL, err, sizeof err);
+                if (rc != 0)
+                    fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, text);
+                CU_ASSERT_EQUAL(rc, 0);
+                checked++;
+                /* flip the claim: the same tree must not pass for the opposite result */
+                char *r = strstr(text, "result ");
+                if (r) {
+                    char *flipped = malloc(len + 8);
+                    memcpy(flipped, text, len + 1);
+                    char *fr = flipped + (r - text);
+                    int proven = strncmp(r + 7, "proven", 6) == 0;
+                    memmove(fr + 7 + (proven ? 9 : 6), fr + 7 + (proven ? 6 : 9), strlen(fr + 7 + (proven ? 6 : 9)) + 1);
+                    memcpy(fr + 7, proven ? "disproven" : "proven", proven ? 9 : 6);
+                    tampered++;
+                    caught += check_text(flipped, NULL, err, sizeof err) != 0;
+                    free(flipped);
+                }
+            }
+            free(text);
+        }
+        unlink_graph(g);
+        game_close(g);
+    }
+    CU_ASSERT_EQUAL(caught, tampered);
+    CU_ASSERT(checked == 4000);
+}
+
+/* Removing or changing one line of a Jungle proof is caught. */
+static void test_proofs_jungle(void)
+{
+    game *g = test_open("jungle", NULL);
+    /* decided positions (win 9, win 5, loss 8 by the tables), so their
+     * proofs and disproofs end in game ends, without tables */
+    const char *wins[] = { "7/3t3/7/7/7/3E3/7 w", "7/2d4/7/3T3/7/7/7 w", "7/7/3e3/7/3R3/7/7 w" };
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+        game_state s = test_parse(g, wins[i]);
+        char *text = NULL, err[512];
+        size_t len = 0;
+        int rc = proof_text(g, &s, PNS_WIN, NULL, &text, &len);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc != 0) {
+            free(text);
+            continue;
+        }
+        CU_ASSERT_EQUAL(check_text(text, NULL, err, sizeof err), 0);
+        /* drop the last line: a defence (or the only winning move) goes missing */
+        char *cut = strdup(text);
+        size_t n = strlen(cut);
+        cut[n - 1] = 0;
+        *(strrchr(cut, '\n') + 1) = 0;
+        CU_ASSERT_NOT_EQUAL(check_text(cut, NULL, err, sizeof err), 0);
+        free(cut);
+        free(text);
+    }
+    game_close(g);
+}
+
 void suite_pns(void)
 {
     CU_pSuite s = CU_add_suite("pns", NULL, NULL);
     CU_add_test(s, "hand-made GHI graphs: safe right, naive wrong where marked", test_ghi_files);
     CU_add_test(s, "10,000 random cyclic graphs against exhaustive path search", test_random_graphs);
+    CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
+    CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
 }

@@ -1,0 +1,295 @@
+/* pns/proof_check.c - checks a proof file from the rules and the tables
+ * alone: no search code is used here. */
+#include "pns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Earlier positions a subtree's repetitions need: bit i is the position i+1
+ * plies above the subtree's root; FAR: one further up. */
+typedef uint64_t refs_t;
+#define FAR ((refs_t)1 << 63)
+#define NEED_MAX 4   /* as the writer: a subtree needing more is not referable */
+
+typedef struct {
+    game_state s;
+    game_key key;
+    uint64_t id;
+    int need_all, children, moves;
+    refs_t refs;
+    game_move move[GAME_MAX_MOVES];
+    uint8_t seen[GAME_MAX_MOVES];
+} frame;
+
+typedef struct {
+    game_key key;
+    uint64_t need_at;  /* its needed positions: need[need_at .. need_at+n) */
+    int8_t n;          /* -1: not referable (not finished, or needs too much) */
+} node_info;
+
+typedef struct {
+    const game *g;
+    tb_set *tb;
+    int prover, proven, advantage;
+    frame *stack;
+    int top;                 /* open frames: stack[0 .. top) at depths 0 .. top-1 */
+    node_info *info;
+    uint64_t ninfo, cap;
+    game_key *need;
+    uint64_t nneed, need_cap;
+    long line;
+    char *err;
+    size_t errlen;
+} checker;
+
+static int fail(checker *C, const char *fmt, const char *arg)
+{
+    char msg[8192];
+    snprintf(msg, sizeof msg, fmt, arg);
+    snprintf(C->err, C->errlen, "proof line %ld: %.300s", C->line, msg);
+    return -1;
+}
+
+/* Does an outcome for the prover (+1, 0, -1) support the claim? */
+static int supports(const checker *C, int outcome)
+{
+    if (C->proven)
+        return outcome > 0 || (outcome == 0 && C->advantage);
+    return outcome < 0 || (outcome == 0 && !C->advantage);
+}
+
+static int close_frame(checker *C)
+{
+    frame *f = &C->stack[--C->top];
+    if (f->need_all) {
+        for (int i = 0; i < f->moves; i++)
+            if (!f->seen[i]) {
+                char mv[GAME_TEXT_MAX];
+                game_format_move(C->g, &f->s, f->move[i], mv, sizeof mv);
+                return fail(C, "a node lacks the answer to move %s", mv);
+            }
+    } else if (f->children != 1) {
+        return fail(C, "a node where one move suffices has %s children", f->children ? "several" : "no");
+    }
+    /* f is at depth C->top now; bit 0 of its children was f itself */
+    refs_t refs = f->refs;
+    if (!(refs & FAR) && __builtin_popcountll(refs) <= NEED_MAX) {
+        if (C->nneed + NEED_MAX > C->need_cap) {
+            C->need_cap = C->need_cap ? C->need_cap * 2 : 1024;
+            game_key *nk = realloc(C->need, sizeof *nk * C->need_cap);
+            if (!nk)
+                return fail(C, "out of memory%s", "");
+            C->need = nk;
+        }
+        node_info *ni = &C->info[f->id];
+        ni->need_at = C->nneed;
+        ni->n = 0;
+        for (int i = 0; i < 63; i++)
+            if (refs >> i & 1)
+                C->need[C->nneed + (uint64_t)ni->n++] = C->stack[C->top - 1 - i].key;
+        C->nneed += (uint64_t)ni->n;
+    }
+    if (C->top > 0)
+        C->stack[C->top - 1].refs |= ((refs & ~FAR) >> 1) | (refs & FAR);
+    return 0;
+}
+
+static int check_line(checker *C, char *text, const game_state *root)
+{
+    char *save, *w_depth = strtok_r(text, " \t\r\n", &save), *w_move = strtok_r(NULL, " \t\r\n", &save);
+    char *kind = strtok_r(NULL, " \t\r\n", &save), *a1 = strtok_r(NULL, " \t\r\n", &save);
+    char *a2 = strtok_r(NULL, " \t\r\n", &save), *end;
+    if (!w_depth || !w_move || !kind)
+        return fail(C, "expected 'DEPTH MOVE KIND'%s", "");
+    long depth = strtol(w_depth, &end, 10);
+    if (*end || depth < 0 || depth > C->top || (depth == 0 && C->ninfo > 0))
+        return fail(C, "bad depth '%s'", w_depth);
+    while (C->top > depth)
+        if (close_frame(C) != 0)
+            return -1;
+    game_state s;
+    if (depth == 0) {
+        if (strcmp(w_move, "-") != 0)
+            return fail(C, "the root has no move (got '%s')", w_move);
+        s = *root;
+    } else {
+        frame *p = &C->stack[depth - 1];
+        game_move m;
+        char why[256];
+        if (game_parse_move(C->g, &p->s, w_move, &m, why, sizeof why) != 0)
+            return fail(C, "illegal move '%s'", w_move);
+        int k = 0;  /* a graph may list the same move twice: take the first one not yet seen */
+        while (k < p->moves && (p->move[k] != m || p->seen[k]))
+            k++;
+        if (k == p->moves || p->seen[k])
+            return fail(C, "move '%s' listed twice", w_move);
+        p->seen[k] = 1;
+        p->children++;
+        s = p->s;
+        game_play(C->g, &s, m);
+    }
+    if (C->ninfo == C->cap) {
+        C->cap = C->cap ? C->cap * 2 : 1024;
+        node_info *ni = realloc(C->info, sizeof *ni * C->cap);
+        if (!ni)
+            return fail(C, "out of memory%s", "");
+        C->info = ni;
+    }
+    uint64_t id = C->ninfo++;
+    game_key key = game_key_of(C->g, &s);
+    C->info[id].key = key;
+    C->info[id].n = -1;
+    game_result res = game_result_of(C->g, &s);
+    if (strcmp(kind, "end") == 0) {
+        if (res == GAME_ONGOING)
+            return fail(C, "'end' but the game goes on%s", "");
+        if (!supports(C, game_outcome_for(res, C->prover)))
+            return fail(C, "the game's end does not support the claim%s", "");
+        C->info[id].n = 0;
+        return 0;
+    }
+    if (res != GAME_ONGOING)
+        return fail(C, "the game is over here but the line says '%s'", kind);
+    if (strcmp(kind, "tb") == 0) {
+        tb_value v;
+        char why[256];
+        int rc = C->tb ? tb_probe(C->tb, &s, &v, why, sizeof why) : 0;
+        if (rc < 0)
+            return fail(C, "%s", why);
+        if (rc == 0)
+            return fail(C, "no table for this position (give the table directory)%s", "");
+        const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
+        if (!a1 || !a2 || strcmp(a1, word) != 0 || atoi(a2) != v.distance)
+            return fail(C, "the table says otherwise (%s)", word);
+        int outcome = game_to_move(C->g, &s) == C->prover ? (int)v.wdl : -(int)v.wdl;
+        if (!supports(C, outcome))
+            return fail(C, "the table value does not support the claim%s", "");
+        C->info[id].n = 0;
+        return 0;
+    }
+    if (strcmp(kind, "rep") == 0 || strcmp(kind, "ref") == 0) {
+        unsigned long long target = a1 ? strtoull(a1, &end, 10) : 0;
+        if (!a1 || *end || target >= id)
+            return fail(C, "bad node id '%s'", a1 ? a1 : "");
+        if (!game_key_equal(C->info[target].key, key))
+            return fail(C, "node %s holds another position", a1);
+        /* the earlier positions this leaf needs, as bits of the parent */
+        frame *p = &C->stack[C->top - 1];
+        if (kind[2] == 'f') {
+            const node_info *t = &C->info[target];
+            if (t->n < 0)
+                return fail(C, "node %s is not a finished subtree that can be referred to", a1);
+            for (int i = 0; i < t->n; i++) {
+                int d = C->top - 1;
+                while (d >= 0 && !game_key_equal(C->stack[d].key, C->need[t->need_at + (uint64_t)i]))
+                    d--;
+                if (d < 0)
+                    return fail(C, "node %s needs a position that is not on this path", a1);
+                if (d < C->top - 1)
+                    p->refs |= C->top - 2 - d < 63 ? (refs_t)1 << (C->top - 2 - d) : FAR;
+            }
+            return 0;
+        }
+        if (C->proven != C->advantage)
+            return fail(C, "a repetition is a draw and cannot support this claim%s", "");
+        int d = 0;
+        while (d < C->top && C->stack[d].id != target)
+            d++;
+        if (d == C->top)
+            return fail(C, "node %s is not on the path", a1);
+        if (d < C->top - 1)
+            p->refs |= C->top - 2 - d < 63 ? (refs_t)1 << (C->top - 2 - d) : FAR;
+        return 0;
+    }
+    if (strcmp(kind, "node") != 0)
+        return fail(C, "unknown kind '%s'", kind);
+    frame *f = &C->stack[C->top++];
+    f->s = s;
+    f->key = key;
+    f->id = id;
+    f->children = 0;
+    f->refs = 0;
+    f->moves = game_moves(C->g, &s, f->move);
+    memset(f->seen, 0, sizeof f->seen);
+    f->need_all = (game_to_move(C->g, &s) == C->prover) != C->proven;
+    return 0;
+}
+
+int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, char *err, size_t errlen)
+{
+    checker C;
+    memset(&C, 0, sizeof C);
+    C.err = err;
+    C.errlen = errlen;
+    char line[4096], spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
+    int version = 0, prover = -1, rc = -1;
+    game *g = NULL;
+    game_state root;
+    while (fgets(line, sizeof line, in)) {
+        C.line++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!g) {
+            if (sscanf(line, "pnsolve-proof %d", &version) == 1 || sscanf(line, "game %255s", spec) == 1 ||
+                sscanf(line, "prover %d", &prover) == 1 || sscanf(line, "question %31s", question) == 1 ||
+                sscanf(line, "result %31s", result) == 1)
+                continue;
+            if (strncmp(line, "position ", 9) == 0) {
+                snprintf(pos, sizeof pos, "%.511s", line + 9);
+                continue;
+            }
+            if (version != 1 || !*spec || !*pos || prover < 0 || prover > 1 || !*question || !*result) {
+                fail(&C, "incomplete or unknown header before '%s'", line);
+                goto out;
+            }
+            char why[256];
+            if (!(g = game_open(spec, NULL, why, sizeof why)) || game_parse(g, pos, &root, why, sizeof why) != 0) {
+                fail(&C, "%s", why);
+                goto out;
+            }
+            C.g = g;
+            C.prover = prover;
+            C.advantage = strcmp(question, "advantage") == 0;
+            C.proven = strcmp(result, "proven") == 0;
+            if ((!C.advantage && strcmp(question, "win") != 0) || (!C.proven && strcmp(result, "disproven") != 0)) {
+                fail(&C, "bad question or result '%s'", C.advantage ? result : question);
+                goto out;
+            }
+            C.stack = malloc(sizeof *C.stack * 4096);
+            C.tb = tb_dir && g->ops->tb ? tb_open(g, tb_dir) : NULL;
+            if (!C.stack) {
+                fail(&C, "out of memory%s", "");
+                goto out;
+            }
+        }
+        if (C.top >= 4096) {
+            fail(&C, "deeper than 4096 plies%s", "");
+            goto out;
+        }
+        if (check_line(&C, line, &root) != 0)
+            goto out;
+    }
+    if (!g) {
+        fail(&C, "no proof tree%s", "");
+        goto out;
+    }
+    while (C.top > 0)
+        if (close_frame(&C) != 0)
+            goto out;
+    if (C.ninfo == 0) {
+        fail(&C, "no proof tree%s", "");
+        goto out;
+    }
+    if (summary)
+        snprintf(summary, slen, "%s %s: 'can %s %s?' %s (%llu nodes)", spec, pos, g->ops->player[prover],
+                 C.advantage ? "avoid losing" : "force a win", result, (unsigned long long)C.ninfo);
+    rc = 0;
+out:
+    free(C.stack);
+    free(C.info);
+    free(C.need);
+    tb_close(C.tb);
+    game_close(g);
+    return rc;
+}
