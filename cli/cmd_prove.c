@@ -266,15 +266,25 @@ int cmd_prove(int argc, char **argv)
     const pns_result *shown;
     int ok = 1;
     if (p.proof) {
-        FILE *out = fopen(p.proof, "w");
+        /* written under a temporary name, renamed when complete */
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp", p.proof);
+        FILE *out = fopen(tmp, "w");
         if (!out) {
             ok = 0;
-            cli_fail(1, "prove: cannot write proof file '%s'", p.proof);
+            cli_fail(1, "prove: cannot write proof file '%s'", tmp);
+            memset(&w, 0, sizeof w);
         } else {
             int wrc = pns_write_proof(g, &s, &p.o, out, &w);
-            if (fclose(out) != 0 || (wrc != 0 && w.status != PNS_UNKNOWN)) {
-                ok = 0;
-                cli_fail(1, "prove: writing proof file '%s' failed", p.proof);
+            int closed = fclose(out) == 0;
+            if (wrc == 0 && closed && rename(tmp, p.proof) == 0) {
+                /* done */
+            } else {
+                remove(tmp);
+                if (w.status != PNS_UNKNOWN || !closed) {
+                    ok = 0;
+                    cli_fail(1, "prove: writing proof file '%s' failed", p.proof);
+                }
             }
         }
         value = status_word(w.status);

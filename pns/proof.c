@@ -2,13 +2,17 @@
  *
  * The tree is drawn from df-pn's tables: where the table no longer holds a
  * child's value (replaced, or path-dependent and never stored), the child is
- * searched again in the same path context.  A position met again is written
- * as a reference to its first subtree when every earlier position that
- * subtree's repetitions need (at most REFS_KEYS of them) is on the current
- * path: extra positions on the path only add repetitions, which help the
- * side the claim favours.  The format is in the README ("Proof files"). */
+ * searched again in the same path context.  A stored proof found on another
+ * path may not hold on this one (one of its positions can be on the current
+ * path), so where one move suffices the writer tries the candidates in turn
+ * and takes back a subtree that fails.  A position met again is written as a
+ * reference to its first subtree when every earlier position that subtree's
+ * repetitions need (at most REFS_KEYS) is on the current path: extra
+ * positions on the path only add repetitions, which help the side the claim
+ * favours.  The format is in the README ("Proof files"). */
 #include "dfpn.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -23,21 +27,83 @@ typedef struct {
 
 typedef struct {
     dfpn D;
-    FILE *out;
     int claim_proven;
+    char *buf;                /* the tree so far; a failed subtree is cut off */
+    size_t len, cap;
+    int oom;
     uint64_t next_id;
     uint64_t *id_at;          /* node id of each path depth */
     written *done;            /* subtrees that can be referred to */
-    int failed;
+    written **log;            /* entries of done in the order they came */
+    size_t nlog, caplog;
 } writer;
+
+enum { OK = 0, FAILS = 1 };  /* FAILS: this subtree does not hold on this path */
+
+static void emit(writer *W, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(W->buf + W->len, W->cap - W->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && W->len + (size_t)n < W->cap) {
+            W->len += (size_t)n;
+            return;
+        }
+        size_t cap = W->cap ? W->cap * 2 : 1 << 20;
+        char *b = realloc(W->buf, cap);
+        if (!b) {
+            W->oom = 1;
+            W->D.S.stopped = 1;
+            return;
+        }
+        W->buf = b;
+        W->cap = cap;
+    }
+}
+
+/* Takes back everything written since a checkpoint. */
+static void rollback(writer *W, size_t len, uint64_t id)
+{
+    W->len = len;
+    W->next_id = id;
+    while (W->nlog && W->log[W->nlog - 1]->id >= id) {
+        written *w = W->log[--W->nlog];
+        HASH_DEL(W->done, w);
+        free(w);
+    }
+}
+
+static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
+{
+    written *w;
+    HASH_FIND(hh, W->done, &key, sizeof key, w);
+    if (w || (refs & REFS_FAR) || __builtin_popcountll(refs) > REFS_KEYS)
+        return;
+    if (W->nlog == W->caplog) {
+        size_t cap = W->caplog ? W->caplog * 2 : 1024;
+        written **l = realloc(W->log, sizeof *l * cap);
+        if (!l)
+            return;
+        W->log = l;
+        W->caplog = cap;
+    }
+    if (!(w = calloc(1, sizeof *w)))
+        return;
+    w->key = key;
+    w->id = id;
+    int depth = W->D.S.depth;  /* the node's own depth (popped already) */
+    for (int i = 0; i < 63; i++)
+        if (refs >> i & 1)
+            w->need[w->n++] = W->D.S.path[depth - 1 - i];
+    HASH_ADD(hh, W->done, key, sizeof key, w);
+    W->log[W->nlog++] = w;
+}
 
 static const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
 
-/* Does child value c show the claim? */
-static int shows(const writer *W, const child_t *c)
-{
-    return W->claim_proven ? c->pn == 0 : c->dn == 0;
-}
+static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
 
 /* Bit of path depth d for a node at depth depth (bit i: i+1 plies above). */
 static refs_t ref_bit(int depth, int d)
@@ -46,31 +112,42 @@ static refs_t ref_bit(int depth, int d)
     return dist < 63 ? (refs_t)1 << dist : REFS_FAR;
 }
 
+/* The value of child cs in the current path context, searched if need be;
+ * 0 when the search stopped first. */
+static int child_value(writer *W, const game_state *cs, child_t *c)
+{
+    dfpn_child(&W->D, cs, c);
+    if (c->pn != 0 && c->dn != 0)
+        dfpn_run(&W->D, cs, c);
+    return c->pn == 0 || c->dn == 0;
+}
+
 /* Writes the subtree of s (reached by move text mv) at path depth depth;
- * returns the earlier positions its repetitions need, relative to it. */
-static refs_t write_node(writer *W, const game_state *s, const char *mv, int depth)
+ * OK or FAILS, with the earlier positions its repetitions need in *refs. */
+static int write_node(writer *W, const game_state *s, const char *mv, int depth, refs_t *refs_out)
 {
     pns_search *S = &W->D.S;
     const game *g = S->g;
-    if (W->failed)
-        return 0;
+    *refs_out = 0;
+    if (S->stopped)
+        return FAILS;
     uint64_t id = W->next_id++;
-    fprintf(W->out, "%d %s ", depth, mv);
-    game_result res = game_result_of(g, s);
-    if (res != GAME_ONGOING) {
-        fputs("end\n", W->out);
-        return 0;
+    emit(W, "%d %s ", depth, mv);
+    if (game_result_of(g, s) != GAME_ONGOING) {
+        emit(W, "end\n");
+        return OK;
     }
     tb_value tv;
     if (S->tb_ok && tb_probe(S->o->tb, s, &tv, S->error, sizeof S->error) == 1) {
-        fprintf(W->out, "tb %s %d\n", tb_word(tv.wdl), tv.distance);
-        return 0;
+        emit(W, "tb %s %d\n", tb_word(tv.wdl), tv.distance);
+        return OK;
     }
     game_key key = game_key_of(g, s);
     int d = path_find(S, key);
     if (d >= 0) {
-        fprintf(W->out, "rep %llu\n", (unsigned long long)W->id_at[d]);
-        return ref_bit(depth, d);
+        emit(W, "rep %llu\n", (unsigned long long)W->id_at[d]);
+        *refs_out = ref_bit(depth, d);
+        return OK;
     }
     written *w;
     HASH_FIND(hh, W->done, &key, sizeof key, w);
@@ -80,93 +157,68 @@ static refs_t write_node(writer *W, const game_state *s, const char *mv, int dep
         for (i = 0; i < w->n && (d = path_find(S, w->need[i])) >= 0; i++)
             refs |= ref_bit(depth, d);
         if (i == w->n) {
-            fprintf(W->out, "ref %llu\n", (unsigned long long)w->id);
-            return refs;
+            emit(W, "ref %llu\n", (unsigned long long)w->id);
+            *refs_out = refs;
+            return OK;
         }
     }
-    fputs("node\n", W->out);
+    emit(W, "node\n");
     game_move mv_list[GAME_MAX_MOVES];
     int n = game_moves(g, s, mv_list);
-    int or_node = game_to_move(g, s) == S->prover;
-    int need_all = or_node != W->claim_proven;
+    int need_all = (game_to_move(g, s) == S->prover) != W->claim_proven;
+    /* Where one move suffices, the search's own choice first. */
+    int order[GAME_MAX_MOVES], m = 0;
+    const tt_entry *e = need_all ? NULL : tt_lookup(&W->D.tt, key);
+    int first = e && e->best < n ? e->best : 0;
+    order[m++] = first;
+    for (int i = 0; i < n; i++)
+        if (i != first)
+            order[m++] = i;
     W->id_at[depth] = id;
     path_push(S, key);
     refs_t refs = 0;
-    int done = 0;
-    /* Where one move suffices, order the candidates: a child already known
-     * to show the claim on every path first (a game end, a table value or a
-     * stored result: a short, closed subtree), then the search's own choice,
-     * then the rest, searched again if need be. */
-    int order[GAME_MAX_MOVES], m = 0;
-    if (!need_all) {
-        const tt_entry *e = tt_lookup(&W->D.tt, key);
-        int first = e && e->best < n ? e->best : -1;
-        for (int pass = 0; pass < 3; pass++)
-            for (int i = 0; i < n; i++) {
-                int known = 0;
-                if (pass == 0) {
-                    game_state cs = *s;
-                    game_play(g, &cs, mv_list[i]);
-                    child_t c;
-                    dfpn_child(&W->D, &cs, &c);
-                    known = shows(W, &c) && c.refs == 0;
-                }
-                if ((pass == 0 && known) || (pass == 1 && i == first) || pass == 2) {
-                    int dup = 0;
-                    for (int j = 0; j < m; j++)
-                        dup |= order[j] == i;
-                    if (!dup)
-                        order[m++] = i;
-                }
-            }
-    } else {
-        for (int i = 0; i < n; i++)
-            order[m++] = i;
-    }
-    for (int k = 0; k < m && !W->failed && !(done && !need_all); k++) {
+    int status = need_all ? OK : FAILS;
+    for (int k = 0; k < m && !S->stopped; k++) {
         int i = order[k];
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
         child_t c;
-        c.move = mv_list[i];
-        dfpn_child(&W->D, &cs, &c);
-        if (c.pn != 0 && c.dn != 0) {
-            dfpn_run(&W->D, &cs, &c);
-            if (c.pn != 0 && c.dn != 0) {
-                W->failed = 1;
+        if (!child_value(W, &cs, &c))
+            break;
+        if (!shows(W, &c)) {
+            if (need_all) {
+                status = FAILS;
                 break;
             }
-        }
-        if (!shows(W, &c)) {
-            if (need_all)
-                W->failed = 1;  /* cannot happen when the node was solved */
             continue;
         }
         char text[GAME_TEXT_MAX];
         game_format_move(g, s, mv_list[i], text, sizeof text);
-        refs |= write_node(W, &cs, text, depth + 1);
-        done = 1;
+        size_t len0 = W->len;
+        uint64_t id0 = W->next_id;
+        refs_t r;
+        if (write_node(W, &cs, text, depth + 1, &r) == OK) {
+            refs |= r;
+            if (!need_all) {
+                status = OK;
+                break;
+            }
+        } else {
+            rollback(W, len0, id0);
+            if (need_all) {
+                status = FAILS;
+                break;
+            }
+        }
     }
     path_pop(S);
-    if (!done)
-        W->failed = 1;
+    if (S->stopped)
+        status = FAILS;
     refs = ((refs & ~REFS_FAR) >> 1) | (refs & REFS_FAR);  /* bit 0 of a child: this node */
-    if (!W->failed && !(refs & REFS_FAR) && __builtin_popcountll(refs) <= REFS_KEYS) {
-        HASH_FIND(hh, W->done, &key, sizeof key, w);
-        if (!w && (w = calloc(1, sizeof *w)) != NULL) {
-            w->key = key;
-            w->n = REFS_KEYS + 1;
-            HASH_ADD(hh, W->done, key, sizeof key, w);
-        }
-        if (w && w->n > __builtin_popcountll(refs)) {  /* keep the most reusable */
-            w->id = id;
-            w->n = 0;
-            for (int i = 0; i < 63; i++)
-                if (refs >> i & 1)
-                    w->need[w->n++] = S->path[depth - 1 - i];
-        }
-    }
-    return refs;
+    if (status == OK)
+        remember(W, key, id, refs);
+    *refs_out = refs;
+    return status;
 }
 
 static int write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
@@ -191,24 +243,27 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
     if (r->status != PNS_UNKNOWN) {
         char text[GAME_TEXT_MAX];
         game_format(g, s, text, sizeof text);
-        W.out = out;
         W.claim_proven = r->status == PNS_PROVEN;
-        fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name, text,
-                S->prover, o->question == PNS_WIN ? "win" : "advantage", W.claim_proven ? "proven" : "disproven");
-        fputs("# depth move kind: node | end | tb VALUE DISTANCE | rep ID | ref ID (IDs count nodes from 0)\n", out);
-        write_node(&W, s, "-", 0);
-        if (W.failed && !S->error[0])
-            snprintf(S->error, sizeof S->error, "a subtree could not be solved again within the limits");
-        rc = W.failed || ferror(out) ? -1 : 0;
+        refs_t refs;
+        int st = write_node(&W, s, "-", 0, &refs);
+        if (st == OK && !W.oom) {
+            fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name,
+                    text, S->prover, o->question == PNS_WIN ? "win" : "advantage",
+                    W.claim_proven ? "proven" : "disproven");
+            fputs("# depth move kind: node | end | tb VALUE DISTANCE | rep ID | ref ID (IDs count nodes from 0)\n",
+                  out);
+            rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
+        } else if (!S->error[0]) {
+            snprintf(S->error, sizeof S->error, "%s", W.oom ? "out of memory for the proof"
+                                                            : "the proof tree could not be completed within the limits");
+        }
         if (rc != 0)
             r->status = PNS_UNKNOWN;
     }
     search_report(S, r);
-    written *w, *tmp;
-    HASH_ITER(hh, W.done, w, tmp) {
-        HASH_DEL(W.done, w);
-        free(w);
-    }
+    rollback(&W, 0, 0);
+    free(W.log);
+    free(W.buf);
     free(W.id_at);
     dfpn_free(&W.D);
     return rc;
