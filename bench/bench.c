@@ -8,6 +8,7 @@
 #include "../games/game.h"
 #include "../ranking/ranking.h"
 #include "../tablebase/tablebase.h"
+#include "../pns/pns.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -185,6 +186,52 @@ static void bench_tablebase(void)
     game_close(g);
 }
 
+/* df-pn on Jungle Checkers middle-game positions: the start after 8 random
+ * plies (fixed seed), no tables, 3 M nodes each, 256 MB table. */
+static void bench_dfpn(void)
+{
+    char err[256];
+    game *g = game_open("jungle", NULL, err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "bench: %s\n", err);
+        return;
+    }
+    uint64_t nodes = 0;
+    double secs = 0;
+    for (int k = 0; k < 4; k++) {
+        game_state s;
+        game_start(g, &s);
+        for (int ply = 0; ply < 8; ply++) {
+            game_move mv[GAME_MAX_MOVES];
+            int n = game_moves(g, &s, mv);
+            if (!n)
+                break;
+            game_play(g, &s, mv[next_random() % (uint64_t)n]);
+        }
+        pns_options o;
+        pns_defaults(&o);
+        o.max_nodes = 3000000;
+        pns_result r;
+        pns_solve(g, &s, &o, &r);
+        nodes += r.nodes;
+        secs += r.seconds;
+    }
+    printf("df-pn jungle middle game (4 positions, no tables): %llu nodes in %.2f s, %.2f M nodes/s; "
+           "table entry %d bytes\n", (unsigned long long)nodes, secs, nodes / secs / 1e6, 32);
+    pns_options o;
+    pns_defaults(&o);
+    o.algo = PNS_BEST_FIRST;
+    o.max_nodes = 300000;
+    game_state s;
+    game_start(g, &s);
+    pns_result r;
+    pns_solve(g, &s, &o, &r);
+    printf("best-first PNS jungle start: %llu expansions in %.2f s, %.2f M/s, %.1f bytes per expansion "
+           "(tree nodes are 56 bytes; an expansion stores all children)\n",
+           (unsigned long long)r.nodes, r.seconds, r.nodes / r.seconds / 1e6, (double)r.peak_bytes / (double)r.nodes);
+    game_close(g);
+}
+
 int main(void)
 {
     bench_perft("othello:8x8", 9);
@@ -193,5 +240,6 @@ int main(void)
     bench_perft("othello:6x6", 10);
     bench_ranking();
     bench_tablebase();
+    bench_dfpn();
     return 0;
 }

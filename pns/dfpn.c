@@ -159,7 +159,7 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
         return;
     }
     int proven;
-    if (S->o->ghi == PNS_GHI_SAFE && cond_lookup(D, c->key, &proven, &c->refs)) {
+    if (e && (e->flags & TT_COND) && cond_lookup(D, c->key, &proven, &c->refs)) {
         c->pn = proven ? 0 : PNS_INF;
         c->dn = proven ? PNS_INF : 0;
         return;
@@ -231,6 +231,12 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     int or_node = game_to_move(g, st) == S->prover;
     if (path_push(S, self->key) != 0)
         return;
+    /* all the children's buckets are fetched at once, then read */
+    for (int i = 0; i < n; i++) {
+        game_state cs = *st;
+        game_play(g, &cs, mv[i]);
+        tt_prefetch(&D->tt, game_key_of(g, &cs));
+    }
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
         game_play(g, &cs, mv[i]);
@@ -291,6 +297,8 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
             self->refs = refs;
             if (cond_store(D, self->key, pn == 0, refs) != 0)
                 S->path_dependent++;
+            else
+                tt_flag(&D->tt, self->key, TT_COND);
             return;
         }
     }

@@ -17,13 +17,18 @@ typedef struct {
     uint32_t pn, dn;     /* pn == dn == 0: empty slot */
     uint32_t work;       /* nodes searched below, saturating */
     uint8_t best;        /* index of the best move */
-    uint8_t pad[3];
+    uint8_t flags;       /* TT_COND: df-pn keeps a path-dependent value of this position too */
+    uint8_t pad[2];
 } tt_entry;
+
+#define TT_COND 1
 
 typedef struct {
     tt_entry *e;
     size_t buckets;      /* a power of two */
     size_t used;
+    void *map;           /* the mapping, aligned for huge pages inside */
+    size_t map_len;
 } tt_table;
 
 #define TT_WAYS 4
@@ -34,6 +39,10 @@ void tt_free(tt_table *t);
 void tt_clear(tt_table *t);
 /* The entry of key, or NULL. */
 const tt_entry *tt_lookup(const tt_table *t, game_key key);
+/* Sets flag bits on key's entry (made unsolved 1/1 if key has none). */
+void tt_flag(tt_table *t, game_key key, uint8_t flag);
+/* Starts loading key's bucket into the cache. */
+void tt_prefetch(const tt_table *t, game_key key);
 /* Stores or updates the entry of key. */
 void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best);
 static inline double tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
