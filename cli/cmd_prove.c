@@ -24,6 +24,10 @@ static const char help[] =
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof)\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
     "  --json                    one JSON object on stdout\n"
+    "  --checkpoint FILE [--checkpoint-every S]\n"
+    "                            df-pn: save the tables every S seconds (600) and at\n"
+    "                            the end; --resume FILE continues from them (same\n"
+    "                            game, position, question and --memory)\n"
     "  --validate N [--count K] [--seed S]\n"
     "                            the thesis's check: K random N-piece positions\n"
     "                            (default 1000) proved with their own table withheld\n"
@@ -38,7 +42,8 @@ typedef struct {
 } prove_opts;
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
-       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED };
+       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
+       OPT_CHECKPOINT_EVERY, OPT_RESUME };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -57,6 +62,9 @@ static const struct option prove_long[] = {
     { "validate", required_argument, NULL, OPT_VALIDATE },
     { "count", required_argument, NULL, OPT_COUNT },
     { "seed", required_argument, NULL, OPT_SEED },
+    { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+    { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
+    { "resume", required_argument, NULL, OPT_RESUME },
     { NULL, 0, NULL, 0 },
 };
 
@@ -109,6 +117,11 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
     case OPT_TRACE: p->trace = arg; return *arg ? 0 : -1;
     case OPT_JSON: p->json = 1; return 0;
+    case OPT_CHECKPOINT: p->o.checkpoint = arg; return *arg ? 0 : -1;
+    case OPT_RESUME: p->o.resume = arg; return *arg ? 0 : -1;
+    case OPT_CHECKPOINT_EVERY:
+        p->o.checkpoint_every = strtod(arg, &end);
+        return (!*arg || *end || !(p->o.checkpoint_every > 0)) ? -1 : 0;
     case OPT_VALIDATE:
         p->validate = (int)strtol(arg, &end, 10);
         return (!*arg || *end || p->validate < 2 || p->validate > 8) ? -1 : 0;
@@ -223,6 +236,8 @@ int cmd_prove(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
     if (p.proof && !p.question_set)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
+    if ((p.o.checkpoint || p.o.resume) && (!p.question_set || p.o.algo != PNS_DFPN))
+        return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question and df-pn");
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);

@@ -217,6 +217,8 @@ static refs_t solved_refs(const child_t *c, int n, int or_node, int proven, int 
     return ((refs & ~REFS_FAR) >> 1) | (refs & REFS_FAR);
 }
 
+static int ckpt_save(dfpn *D, const game_state *s);
+
 static uint32_t clamp_th(uint64_t v) { return v >= PNS_INF ? PNS_INF : (uint32_t)v; }
 
 void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
@@ -225,6 +227,13 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     const game *g = S->g;
     if (search_tick(S))
         return;
+    if (S->checkpoint_due && D->root_state) {
+        S->checkpoint_due = 0;
+        if (ckpt_save(D, D->root_state) != 0) {
+            S->stopped = 1;
+            S->stopped_by = "checkpoint error";
+        }
+    }
     child_t *c = frame_at(D, depth);
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, st, mv);
@@ -351,6 +360,88 @@ int dfpn_run(dfpn *D, const game_state *s, child_t *root)
     return root->pn == 0 || root->dn == 0;
 }
 
+/* --- checkpoints: the two tables and the counters, for a later --resume --- */
+
+typedef struct {
+    char magic[8];            /* "PNSCKPT1" */
+    char game[64];
+    uint64_t root_lo, root_hi;
+    uint32_t question, prover;
+    uint64_t buckets, cond_buckets, nodes;
+    double seconds;
+} ckpt_header;
+
+static void ckpt_describe(const dfpn *D, const game_state *s, ckpt_header *h)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, "PNSCKPT1", 8);
+    snprintf(h->game, sizeof h->game, "%s", D->S.g->name);
+    game_key k = game_key_of(D->S.g, s);
+    h->root_lo = k.lo;
+    h->root_hi = k.hi;
+    h->question = (uint32_t)D->S.o->question;
+    h->prover = (uint32_t)D->S.prover;
+    h->buckets = D->tt.buckets;
+    h->cond_buckets = D->cond_buckets;
+}
+
+/* Writes the tables to o->checkpoint (through a temporary file). */
+static int ckpt_save(dfpn *D, const game_state *s)
+{
+    const char *path = D->S.o->checkpoint;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", tmp);
+    ckpt_header h;
+    ckpt_describe(D, s, &h);
+    h.nodes = D->S.nodes_before + D->S.nodes;
+    h.seconds = D->S.seconds_before + search_clock() - D->S.t0;
+    size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
+    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n &&
+             fwrite(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", path);
+    }
+    return 0;
+}
+
+static int ckpt_load(dfpn *D, const game_state *s)
+{
+    const char *path = D->S.o->resume;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return game_error(D->S.error, sizeof D->S.error, "cannot read checkpoint '%s'", path);
+    ckpt_header h, want;
+    ckpt_describe(D, s, &want);
+    int ok = fread(&h, sizeof h, 1, f) == 1;
+    if (!ok || memcmp(h.magic, want.magic, 8) != 0) {
+        fclose(f);
+        return game_error(D->S.error, sizeof D->S.error, "'%s' is not a pnsolve checkpoint", path);
+    }
+    if (strcmp(h.game, want.game) != 0 || h.root_lo != want.root_lo || h.root_hi != want.root_hi ||
+        h.question != want.question || h.prover != want.prover || h.buckets != want.buckets ||
+        h.cond_buckets != want.cond_buckets) {
+        fclose(f);
+        return game_error(D->S.error, sizeof D->S.error,
+                          "checkpoint '%s' is for another game, position, question or --memory", path);
+    }
+    size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
+    ok = fread(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n && fread(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
+    fclose(f);
+    if (!ok)
+        return game_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
+    D->tt.used = 0;
+    for (size_t i = 0; i < tt_n; i++)
+        D->tt.used += D->tt.e[i].pn != 0 || D->tt.e[i].dn != 0;
+    D->S.nodes_before = h.nodes;
+    D->S.seconds_before = h.seconds;
+    return 0;
+}
+
 void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     dfpn D;
@@ -361,7 +452,17 @@ void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_re
         return;
     }
     child_t root;
+    if (o->resume && ckpt_load(&D, s) != 0) {
+        r->status = PNS_UNKNOWN;
+        r->stopped_by = "resume";
+        search_report(&D.S, r);
+        dfpn_free(&D);
+        return;
+    }
+    D.root_state = s;
     dfpn_run(&D, s, &root);
+    if (o->checkpoint)
+        ckpt_save(&D, s);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;

@@ -33,6 +33,7 @@ typedef struct {
     tt_table tt;
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
+    const game_state *root_state; /* for checkpoints (NULL: none) */
     child_t **frames; /* children of the node at each depth */
     int frames_cap;
 } dfpn;

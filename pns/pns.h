@@ -50,6 +50,9 @@ typedef struct {
     tb_set *tb;                /* NULL: no table probing */
     volatile int *stop;        /* set asynchronously to stop (NULL ok) */
     double progress_every;     /* seconds between progress calls; 0: 2 s */
+    const char *checkpoint;    /* df-pn: save the tables here now and then and at the end (NULL: never) */
+    double checkpoint_every;   /* seconds between saves; 0: 600 */
+    const char *resume;        /* df-pn: start from the tables saved in this file (NULL: fresh) */
     void (*progress)(const pns_progress *p, void *ctx);
     void *ctx;
 } pns_options;

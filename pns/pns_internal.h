@@ -27,6 +27,10 @@ typedef struct {
     uint32_t root_pn, root_dn;  /* latest known, for progress reports */
     double fill;                /* table fill, for progress reports */
     size_t bytes, peak_bytes;   /* memory in use, kept by the search */
+    double next_checkpoint;
+    int checkpoint_due;         /* set by search_tick; the search saves and clears it */
+    uint64_t nodes_before;      /* nodes of the runs a resumed search continues */
+    double seconds_before;
     char error[256];
 } pns_search;
 

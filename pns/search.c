@@ -37,6 +37,7 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->t0 = search_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
+    S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
     return S->path ? 0 : -1;
 }
 
@@ -118,9 +119,14 @@ int search_tick(pns_search *S)
             S->stopped = 1;
             S->stopped_by = "time";
         }
+        if (o->checkpoint && now >= S->next_checkpoint) {
+            S->next_checkpoint = now + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
+            S->checkpoint_due = 1;
+        }
         if (o->progress && now >= S->next_progress) {
             S->next_progress = now + (o->progress_every > 0 ? o->progress_every : 2.0);
-            pns_progress p = { S->nodes, now - S->t0, S->root_pn, S->root_dn, S->fill, S->bytes };
+            pns_progress p = { S->nodes_before + S->nodes, S->seconds_before + now - S->t0, S->root_pn, S->root_dn,
+                               S->fill, S->bytes };
             o->progress(&p, o->ctx);
         }
     }
@@ -132,8 +138,8 @@ int search_tick(pns_search *S)
 void search_report(const pns_search *S, pns_result *r)
 {
     r->stopped_by = r->status == PNS_UNKNOWN ? S->stopped_by : NULL;
-    r->nodes = S->nodes;
-    r->seconds = search_clock() - S->t0;
+    r->nodes = S->nodes_before + S->nodes;
+    r->seconds = S->seconds_before + search_clock() - S->t0;
     r->peak_bytes = S->peak_bytes > S->bytes ? S->peak_bytes : S->bytes;
     r->path_dependent = S->path_dependent;
     strcpy(r->error, S->error);

@@ -87,5 +87,28 @@ check "tb probe corrupt file" 1 "jungle-Rr.pntb: truncated table" -- tb probe ju
 check "tb verify corrupt file" 1 "Rr: BAD: .*jungle-Rr.pntb" -- tb verify jungle --dir "$tb"
 check "tb build over corrupt file" 1 "jungle-Rr.pntb" -- tb build jungle --pieces 2 --dir "$tb"
 
+# proof-number search, proofs and their checker
+fig=positions/ghi/kishimoto-fig3-2.graph
+check "prove graph" 0 "^value: win$" -- prove "graph:$fig"
+check "prove graph pns" 0 "^value: win$" -- prove "graph:$fig" --algo pns
+check "prove graph naive" 0 "^value: draw$" -- prove "graph:$fig" --ghi naive
+check "prove json" 0 '^\{"value":"win","best_move":"C","pv":\["C"' -- prove "graph:$fig" --json
+check "prove question" 0 "^value: disproven$" -- prove graph:positions/ghi/two-cycle-draw.graph --question win
+check "prove limit" 0 "stopped by nodes; root pn" -- prove jungle --no-tb --nodes 2000
+check "prove bad algo" 2 "bad value 'bfs' for option '--algo'" -- prove jungle --algo bfs
+check "prove proof needs question" 2 "needs --question" -- prove jungle --proof "$tmp/p"
+check "prove checkpoint needs question" 2 "need --question" -- prove jungle --checkpoint "$tmp/c"
+check "prove bad tb dir" 2 "no table directory" -- prove jungle --tb-dir "$tmp/nowhere"
+check "prove writes proof" 0 "^value: proven$" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --proof "$tmp/p"
+check "verify proof" 0 "^sound: jungle .*'can White force a win\?' proven" -- verify-proof "$tmp/p"
+sed '$d' "$tmp/p" >"$tmp/p2"
+check "verify cut proof" 1 "proof line" -- verify-proof "$tmp/p2"
+sed 's/^result proven/result disproven/' "$tmp/p" >"$tmp/p3"
+check "verify flipped claim" 1 "proof line" -- verify-proof "$tmp/p3"
+check "verify missing file" 2 "cannot read" -- verify-proof "$tmp/none"
+check "checkpoint" 0 "stopped by nodes" -- prove jungle --no-tb --question win --nodes 5000 --memory 8 --checkpoint "$tmp/ck"
+check "resume" 0 "^nodes: 10000 " -- prove jungle --no-tb --question win --nodes 5000 --memory 8 --resume "$tmp/ck"
+check "resume mismatch" 1 "another game, position, question or --memory" -- prove jungle --no-tb --question advantage --memory 8 --resume "$tmp/ck"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
