@@ -38,5 +38,6 @@ int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify_proof(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif
