@@ -298,6 +298,37 @@ static void test_proofs_jungle(void)
     game_close(g);
 }
 
+/* The thesis's validation in small: random three-piece positions proved with
+ * their own table withheld agree with it (every smaller table allowed). */
+static void test_against_tables(void)
+{
+    char dir[64], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-pns-test-%d", (int)getpid());
+    game *g = test_open("jungle", NULL);
+    tb_build_options bo = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &bo, err, sizeof err), 0);
+    for (int algo = 0; algo < 2; algo++) {
+        pns_options o;
+        pns_defaults(&o);
+        o.algo = algo ? PNS_BEST_FIRST : PNS_DFPN;
+        o.memory = 16 << 20;
+        o.max_nodes = 2000000;
+        pns_validation v;
+        int rc = pns_validate(g, dir, 3, algo ? 200 : 600, 11 + (uint64_t)algo, &o, &v, stderr, err, sizeof err);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_EQUAL(v.disagree, 0);
+        CU_ASSERT_EQUAL(v.agree + v.unknown, v.positions);
+        CU_ASSERT(v.agree * 10 >= v.positions * 9);  /* PNS may run out of its 16 MB on a few draws */
+        CU_ASSERT(v.positions == (algo ? 200u : 600u));
+        if (algo == 0)
+            CU_ASSERT_EQUAL(v.unknown, 0);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_close(g);
+}
+
 void suite_pns(void)
 {
     CU_pSuite s = CU_add_suite("pns", NULL, NULL);
@@ -305,4 +336,5 @@ void suite_pns(void)
     CU_add_test(s, "10,000 random cyclic graphs against exhaustive path search", test_random_graphs);
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
+    CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
 }
