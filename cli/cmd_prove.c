@@ -19,6 +19,7 @@ static const char help[] =
     "  --memory MB               transposition table or tree size (default 256)\n"
     "  --epsilon E               df-pn 1+epsilon trick (default 0.25; 0 = plain)\n"
     "  --init one|mobility       initial proof/disproof numbers (default one)\n"
+    "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1)\n"
     "  --nodes N  --time S       limits; then the status is 'unknown' with pn/dn\n"
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof)\n"
@@ -43,7 +44,7 @@ typedef struct {
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
-       OPT_CHECKPOINT_EVERY, OPT_RESUME };
+       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -65,6 +66,7 @@ static const struct option prove_long[] = {
     { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
     { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
     { "resume", required_argument, NULL, OPT_RESUME },
+    { "sum", required_argument, NULL, OPT_SUM },
     { NULL, 0, NULL, 0 },
 };
 
@@ -119,6 +121,11 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_JSON: p->json = 1; return 0;
     case OPT_CHECKPOINT: p->o.checkpoint = arg; return *arg ? 0 : -1;
     case OPT_RESUME: p->o.resume = arg; return *arg ? 0 : -1;
+    case OPT_SUM:
+        if (strcmp(arg, "plain") == 0) p->o.weak = 0;
+        else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
+        else return -1;
+        return 0;
     case OPT_CHECKPOINT_EVERY:
         p->o.checkpoint_every = strtod(arg, &end);
         return (!*arg || *end || !(p->o.checkpoint_every > 0)) ? -1 : 0;

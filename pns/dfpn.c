@@ -180,15 +180,24 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 }
 
 /* pn/dn of a node from its children. */
-static void combine(const child_t *c, int n, int or_node, uint32_t *pn, uint32_t *dn)
+/* pn/dn of a node from its children.  weak: weak proof-number search (Ueda
+ * et al. 2008): the summed number is the largest child's plus one per other
+ * open child, which stops transpositions and cycles from counting a subtree
+ * many times over. */
+static void combine(const child_t *c, int n, int or_node, int weak, uint32_t *pn, uint32_t *dn)
 {
-    uint32_t mn = PNS_INF, sum = 0;
+    uint32_t mn = PNS_INF, sum = 0, mx = 0, open = 0;
     for (int i = 0; i < n; i++) {
         uint32_t a = or_node ? c[i].pn : c[i].dn, b = or_node ? c[i].dn : c[i].pn;
         if (a < mn)
             mn = a;
         sum = pn_add(sum, b);
+        if (b > mx)
+            mx = b;
+        open += b != 0;
     }
+    if (weak && open)
+        sum = pn_add(mx, open - 1);
     if (mn == 0)
         sum = PNS_INF;
     *pn = or_node ? mn : sum;
@@ -257,7 +266,7 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     int best = 0;
     double eps = S->o->epsilon;
     for (;;) {
-        combine(c, n, or_node, &pn, &dn);
+        combine(c, n, or_node, S->o->weak, &pn, &dn);
         if (depth == 0) {
             S->root_pn = pn;
             S->root_dn = dn;

@@ -45,6 +45,7 @@ typedef struct {
     size_t memory;             /* bytes for the table (df-pn) or tree (PNS); 0: 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */
     int mobility;              /* initial pn/dn from the number of moves (else 1/1) */
+    int weak;                  /* df-pn: weak PNS sums (max + open children - 1) */
     uint64_t max_nodes;        /* 0: no limit */
     double max_seconds;        /* 0: no limit */
     tb_set *tb;                /* NULL: no table probing */
