@@ -100,8 +100,8 @@ static int table_put(bfpns *B, game_key key, int proven, const chain_t *chain)
     PPvoid_t v = JudyHSIns(&B->solved, k, sizeof k, PJE0);
     if (*v)
         return 0;
-    sz = (sz + 7) & ~(size_t)7;
-    if (!B->arena || B->arena_used + sz > ARENA_BLOCK) {
+    size_t room = (sz + 7) & ~(size_t)7;  /* keeps the next chain aligned */
+    if (!B->arena || B->arena_used + room > ARENA_BLOCK) {
         char *blk = malloc(ARENA_BLOCK);
         if (!blk)
             return -1;
@@ -110,7 +110,7 @@ static int table_put(bfpns *B, game_key key, int proven, const chain_t *chain)
         B->arena_used = sizeof(char *);
     }
     chain_t *c = (chain_t *)(B->arena + B->arena_used);
-    B->arena_used += sz;
+    B->arena_used += room;
     memcpy(c, chain, sz);
     *v = (void *)((uintptr_t)c | (uintptr_t)(proven != 0));
     B->tt_bytes += sz + 64; /* 64: Judy's share per key, measured roughly */
