@@ -24,6 +24,9 @@ static const char help[] =
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof)\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
+    "  --score                   the exact final score (Othello: disc difference,\n"
+    "                            empties to the winner) by a bisection of\n"
+    "                            'at least k ahead?' questions\n"
     "  --json                    one JSON object on stdout\n"
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
@@ -36,7 +39,7 @@ static const char help[] =
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, validate;
+    int question_set, json, no_tb, validate, score;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
@@ -44,7 +47,7 @@ typedef struct {
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
-       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM };
+       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -67,6 +70,7 @@ static const struct option prove_long[] = {
     { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
     { "resume", required_argument, NULL, OPT_RESUME },
     { "sum", required_argument, NULL, OPT_SUM },
+    { "score", no_argument, NULL, OPT_SCORE },
     { NULL, 0, NULL, 0 },
 };
 
@@ -121,6 +125,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_JSON: p->json = 1; return 0;
     case OPT_CHECKPOINT: p->o.checkpoint = arg; return *arg ? 0 : -1;
     case OPT_RESUME: p->o.resume = arg; return *arg ? 0 : -1;
+    case OPT_SCORE: p->score = 1; return 0;
     case OPT_SUM:
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
@@ -176,7 +181,7 @@ static void print_line(const game *g, const game_state *s, const pns_result *r, 
 }
 
 static void report(const game *g, const game_state *s, const char *value, const pns_result *r,
-                   uint64_t nodes, double seconds, size_t peak, int json)
+                   uint64_t nodes, double seconds, size_t peak, int json, const int *score)
 {
     char best[GAME_TEXT_MAX] = "";
     if (r->pv_len)
@@ -191,10 +196,14 @@ static void report(const game *g, const game_state *s, const char *value, const 
                (unsigned long long)nodes, nps, seconds, peak, status);
         if (r->stopped_by)
             printf(",\"stopped_by\":\"%s\",\"pn\":%u,\"dn\":%u", r->stopped_by, r->pn, r->dn);
+        if (score)
+            printf(",\"score\":%d", *score);
         printf(",\"path_dependent\":%llu}\n", (unsigned long long)r->path_dependent);
         return;
     }
     printf("value: %s\n", value);
+    if (score)
+        printf("score: %d\n", *score);
     if (*best) {
         printf("best move: %s\npv: ", best);
         print_line(g, s, r, 0, stdout);
@@ -241,6 +250,8 @@ int cmd_prove(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
+    if (p.score && (p.question_set || p.proof || p.o.checkpoint || p.o.resume))
+        return cli_fail(EXIT_USAGE, "prove: --score takes no --question, --proof, --checkpoint or --resume");
     if (p.proof && !p.question_set)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
     if ((p.o.checkpoint || p.o.resume) && (!p.question_set || p.o.algo != PNS_DFPN))
@@ -284,6 +295,8 @@ int cmd_prove(int argc, char **argv)
     p.o.ctx = &p;
     p.o.progress_every = p.trace_file ? 1.0 : 2.0;
     pns_result w, a;
+    memset(&a, 0, sizeof a);
+    int score = 0, has_score = 0;
     const char *value;
     const pns_result *shown;
     int ok = 1;
@@ -311,6 +324,13 @@ int cmd_prove(int argc, char **argv)
         }
         value = status_word(w.status);
         shown = &w;
+    } else if (p.score) {
+        int area = g->width * g->height > 0 ? g->width * g->height : 1;
+        if (pns_score(g, &s, &p.o, -area, area, &score, &w) == 0)
+            value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
+        else
+            value = "unknown";
+        shown = &w;
     } else if (p.question_set) {
         pns_solve(g, &s, &p.o, &w);
         value = status_word(w.status);
@@ -330,7 +350,7 @@ int cmd_prove(int argc, char **argv)
         cli_fail(1, "prove: %s", shown->error);
     }
     if (ok)
-        report(g, &s, value, shown, nodes, secs, peak, p.json);
+        report(g, &s, value, shown, nodes, secs, peak, p.json, has_score ? &score : NULL);
     if (p.trace_file)
         fclose(p.trace_file);
     tb_close(tb);

@@ -23,7 +23,9 @@
 #define PNS_MAX_PV 256
 
 typedef enum { PNS_DFPN, PNS_BEST_FIRST } pns_algo;
-typedef enum { PNS_WIN, PNS_ADVANTAGE } pns_question;
+/* PNS_SCORE: "can the prover finish at least score_target ahead?" (the
+ * game's final score from the prover's side; no tables are probed) */
+typedef enum { PNS_WIN, PNS_ADVANTAGE, PNS_SCORE } pns_question;
 /* SAFE: results that depend on the path are never reused elsewhere.
  * NAIVE: every result is stored as a property of the position (shows GHI). */
 typedef enum { PNS_GHI_SAFE, PNS_GHI_NAIVE } pns_ghi;
@@ -41,6 +43,7 @@ typedef struct {
     pns_algo algo;
     pns_question question;
     int prover;                /* the player asked about; -1: the side to move at the root */
+    int score_target;          /* for PNS_SCORE */
     pns_ghi ghi;
     size_t memory;             /* bytes for the table (df-pn) or tree (PNS); 0: 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */
@@ -81,6 +84,12 @@ void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_res
  * a question stayed open; asks the win question then the advantage question
  * (o->question is ignored).  win and adv receive both searches (NULL ok). */
 int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv);
+
+/* Exact final score for the side to move under perfect play (Othello: disc
+ * difference, empties to the winner), by a bisection of PNS_SCORE questions
+ * between lo and hi (the score's bounds); 0 with *score and r (the last
+ * proven search, with its line), or -1 when a search stayed open. */
+int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r);
 
 /* --- checking the search against the tables ---------------------------- */
 

@@ -32,7 +32,7 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->g = g;
     S->o = o;
     S->prover = o->prover >= 0 ? o->prover : game_to_move(g, root);
-    S->tb_ok = o->tb && g->ops->tb;
+    S->tb_ok = o->tb && g->ops->tb && o->question != PNS_SCORE;
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
     S->t0 = search_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
@@ -52,7 +52,13 @@ int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
     const game *g = S->g;
     game_result res = game_result_of(g, s);
     int outcome; /* for the prover: +1 win, 0 draw, -1 loss */
-    if (res != GAME_ONGOING) {
+    if (res != GAME_ONGOING && S->o->question == PNS_SCORE) {
+        int sc = game_score(g, s);
+        int proven = (S->prover ? -sc : sc) >= S->o->score_target;
+        *pn = proven ? 0 : PNS_INF;
+        *dn = proven ? PNS_INF : 0;
+        return 1;
+    } else if (res != GAME_ONGOING) {
         outcome = game_outcome_for(res, S->prover);
     } else if (S->tb_ok) {
         tb_value v;
@@ -205,4 +211,48 @@ int pns_value(const game *g, const game_state *s, const pns_options *o, pns_resu
     if (adv)
         *adv = a;
     return value;
+}
+
+int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r)
+{
+    /* invariant: the prover can reach lo, cannot reach hi + 1 */
+    pns_options q = *o;
+    q.question = PNS_SCORE;
+    q.prover = -1;
+    pns_result best, t;
+    memset(&best, 0, sizeof best);
+    uint64_t nodes = 0;
+    double secs = 0;
+    int have = 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        q.score_target = mid;
+        pns_solve(g, s, &q, &t);
+        nodes += t.nodes;
+        secs += t.seconds;
+        if (t.status == PNS_UNKNOWN) {
+            *r = t;
+            r->nodes = nodes;
+            r->seconds = secs;
+            return -1;
+        }
+        if (t.status == PNS_PROVEN) {
+            lo = mid;
+            best = t;
+            have = 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (!have) {  /* the line of the lowest score: prove it once */
+        q.score_target = lo;
+        pns_solve(g, s, &q, &best);
+        nodes += best.nodes;
+        secs += best.seconds;
+    }
+    *score = lo;
+    *r = best;
+    r->nodes = nodes;
+    r->seconds = secs;
+    return 0;
 }
