@@ -2,6 +2,7 @@
  * on game graphs (GHI) and against the endgame tables on Jungle Checkers. */
 #include "suites.h"
 #include "../pns/pns.h"
+#include "ref.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -329,6 +330,57 @@ static void test_against_tables(void)
     game_close(g);
 }
 
+/* Negamax with alpha-beta over the naive reference Othello rules: the exact
+ * score for the side to move ('X' is Black, player 0). */
+static int ref_negamax(const char *pos, int alpha, int beta)
+{
+    ref_child kids[REF_MAX];
+    char result;
+    int score, n = ref_othello_children(pos, kids, &result, &score);
+    int black = pos[strlen(pos) - 1] == 'X';
+    if (result != 'o')
+        return black ? score : -score;
+    int best = -1000;
+    for (int i = 0; i < n && best < beta; i++) {
+        int v = -ref_negamax(kids[i].after, -beta, -(alpha > best ? alpha : best));
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* The score bisection of the engine against a naive exhaustive search. */
+static void test_othello_scores(void)
+{
+    const char *sizes[] = { "othello:4x4", "othello:4x5" };
+    const char *starts[] = { "4x4:----/-OX-/-XO-/---- X", "4x5:----/-OX-/-XO-/----/---- X" };
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(sizes[i], NULL);
+        game_state s;
+        game_start(g, &s);
+        char text[GAME_TEXT_MAX];
+        game_format(g, &s, text, sizeof text);
+        CU_ASSERT_STRING_EQUAL(text, starts[i]);
+        pns_options o;
+        pns_defaults(&o);
+        o.memory = 16 << 20;
+        pns_result r;
+        int score = 99;
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
+        if (i == 0) {
+            CU_ASSERT_EQUAL(score, ref_negamax(starts[i], -1000, 1000));
+        }
+        /* the principal line of the last proof ends at least that far ahead
+         * (the defender's moves in it need not be its best) */
+        game_state t = s;
+        for (int k = 0; k < r.pv_len; k++)
+            game_play(g, &t, r.pv[k]);
+        if (game_result_of(g, &t) != GAME_ONGOING)
+            CU_ASSERT(game_score(g, &t) >= score);
+        game_close(g);
+    }
+}
+
 void suite_pns(void)
 {
     CU_pSuite s = CU_add_suite("pns", NULL, NULL);
@@ -337,4 +389,5 @@ void suite_pns(void)
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
     CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
+    CU_add_test(s, "Othello scores by bisection against naive negamax", test_othello_scores);
 }
