@@ -135,6 +135,18 @@ static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
     return 0;
 }
 
+/* The entry as an answer to the current question: under a score question an
+ * entry of another target still answers when it implies this one (a proof
+ * of "at least t" proves every lower target, a disproof every higher one). */
+static const tt_entry *tt_view(const dfpn *D, const tt_entry *e)
+{
+    if (!e || e->tag == D->tag)
+        return e;
+    if ((e->pn == 0 && e->tag >= D->tag) || (e->dn == 0 && e->tag <= D->tag))
+        return e;
+    return NULL;
+}
+
 void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
     pns_search *S = &D->S;
@@ -152,7 +164,7 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
         c->refs = dist < 63 ? (refs_t)1 << dist : REFS_FAR;
         return;
     }
-    const tt_entry *e = tt_lookup(&D->tt, c->key);
+    const tt_entry *e = tt_view(D, tt_lookup(&D->tt, c->key));
     if (e && (e->pn == 0 || e->dn == 0)) {
         c->pn = e->pn;
         c->dn = e->dn;
@@ -322,7 +334,8 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     }
     const tt_entry *old = tt_lookup(&D->tt, self->key);
     uint64_t total = work + (old ? old->work : 0);
-    tt_store(&D->tt, self->key, pn, dn, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total, best < 0 ? 0 : best);
+    tt_store(&D->tt, self->key, pn, dn, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total, best < 0 ? 0 : best,
+             D->tag);
     S->fill = tt_fill(&D->tt);
 }
 
@@ -336,7 +349,7 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
     r->pv_len = 0;
     while (r->pv_len < PNS_MAX_PV) {
         game_key k = game_key_of(g, &s);
-        const tt_entry *e = tt_lookup(&D->tt, k);
+        const tt_entry *e = tt_view(D, tt_lookup(&D->tt, k));
         if (!e || (e->pn != 0 && e->dn != 0) || path_find(&D->S, k) >= 0)
             break;
         game_move mv[GAME_MAX_MOVES];
@@ -478,5 +491,56 @@ void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_re
     search_report(&D.S, r);
     if (r->status != PNS_UNKNOWN)
         principal_line(&D, s, r);
+    dfpn_free(&D);
+}
+
+/* --- score questions: one table for the whole bisection ------------------ */
+
+void dfpn_score(search_job *j)
+{
+    pns_options q = *j->o;
+    q.question = PNS_SCORE;
+    q.prover = -1;
+    pns_result *r = j->r;
+    int lo = j->lo, hi = j->hi, have = 0;
+    dfpn D;
+    if (dfpn_init(&D, j->g, j->s, &q) != 0) {
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", q.memory);
+        j->rc = -1;
+        return;
+    }
+    child_t root;
+    pns_result best;
+    memset(&best, 0, sizeof best);
+    /* invariant: the side to move reaches lo and not hi + 1; the last search
+     * proves lo, so that its line is a line to at least lo */
+    while ((lo < hi || !have) && lo <= hi) {
+        int mid = lo < hi ? lo + (hi - lo + 1) / 2 : lo;
+        q.score_target = mid;
+        D.tag = mid;
+        memset(D.cond, 0, D.cond_buckets * 2 * sizeof(cond_entry));
+        D.S.depth = 0;
+        memset(D.S.filter, 0, sizeof D.S.filter);
+        dfpn_run(&D, j->s, &root);
+        if (root.pn != 0 && root.dn != 0)
+            break;
+        if (root.pn == 0) {
+            lo = mid;
+            have = 1;
+            best.pv_len = 0;
+            principal_line(&D, j->s, &best);
+        } else {
+            hi = mid - 1;
+        }
+    }
+    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
+    r->pn = root.pn;
+    r->dn = root.dn;
+    search_report(&D.S, r);
+    r->pv_len = best.pv_len;
+    memcpy(r->pv, best.pv, sizeof r->pv);
+    j->rc = r->status != PNS_UNKNOWN && have && lo == hi ? 0 : -1;
+    j->score = lo;
     dfpn_free(&D);
 }

@@ -34,6 +34,7 @@ typedef struct {
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
     const game_state *root_state; /* for checkpoints (NULL: none) */
+    int tag;          /* score target of the current score question */
     child_t **frames; /* children of the node at each depth */
     int frames_cap;
 } dfpn;
@@ -47,5 +48,7 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 int dfpn_run(dfpn *D, const game_state *s, child_t *self);
 /* One MID call: searches st until pn >= thpn, dn >= thdn or solved. */
 void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
+/* pns_score's bisection with one table (j->lo, j->hi in; j->score, j->rc out). */
+void dfpn_score(search_job *j);
 
 #endif

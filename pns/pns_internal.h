@@ -82,6 +82,7 @@ typedef struct search_job {
     pns_result *r;
     FILE *out;
     int rc;
+    int lo, hi, score;  /* pns_score */
 } search_job;
 void search_on_big_stack(search_job *j);
 

@@ -273,7 +273,7 @@ static void proof_job(search_job *j) { j->rc = write_proof(j->g, j->s, j->o, j->
 
 int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
 {
-    search_job j = { proof_job, g, s, o, r, out, -1 };
+    search_job j = { proof_job, g, s, o, r, out, -1, 0, 0, 0 };
     search_on_big_stack(&j);
     return j.rc;
 }

@@ -1,6 +1,7 @@
 /* pns/search.c - what both searches share: leaves, the path, the limits,
  * and the public entry points that pick a search. */
 #include "pns_internal.h"
+#include "dfpn.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -187,7 +188,7 @@ static void solve_job(search_job *j)
 void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     memset(r, 0, sizeof *r);
-    search_job j = { solve_job, g, s, o, r, NULL, 0 };
+    search_job j = { solve_job, g, s, o, r, NULL, 0, 0, 0, 0 };
     search_on_big_stack(&j);
 }
 
@@ -215,44 +216,9 @@ int pns_value(const game *g, const game_state *s, const pns_options *o, pns_resu
 
 int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r)
 {
-    /* invariant: the prover can reach lo, cannot reach hi + 1 */
-    pns_options q = *o;
-    q.question = PNS_SCORE;
-    q.prover = -1;
-    pns_result best, t;
-    memset(&best, 0, sizeof best);
-    uint64_t nodes = 0;
-    double secs = 0;
-    int have = 0;
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        q.score_target = mid;
-        pns_solve(g, s, &q, &t);
-        nodes += t.nodes;
-        secs += t.seconds;
-        if (t.status == PNS_UNKNOWN) {
-            *r = t;
-            r->nodes = nodes;
-            r->seconds = secs;
-            return -1;
-        }
-        if (t.status == PNS_PROVEN) {
-            lo = mid;
-            best = t;
-            have = 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    if (!have) {  /* the line of the lowest score: prove it once */
-        q.score_target = lo;
-        pns_solve(g, s, &q, &best);
-        nodes += best.nodes;
-        secs += best.seconds;
-    }
-    *score = lo;
-    *r = best;
-    r->nodes = nodes;
-    r->seconds = secs;
-    return 0;
+    memset(r, 0, sizeof *r);
+    search_job j = { dfpn_score, g, s, o, r, NULL, -1, lo, hi, lo };
+    search_on_big_stack(&j);
+    *score = j.score;
+    return j.rc;
 }

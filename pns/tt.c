@@ -73,7 +73,7 @@ const tt_entry *tt_lookup(const tt_table *t, game_key key)
  * end a search where an unsolved one only guides it. */
 static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
 
-void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best)
+void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
 {
     tt_entry *b = bucket_of(t, key), *victim = NULL;
     for (int i = 0; i < TT_WAYS; i++) {
@@ -98,13 +98,14 @@ void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work
     victim->dn = dn;
     victim->work = work;
     victim->best = (uint8_t)best;
+    victim->tag = (int16_t)tag;
 }
 
 void tt_flag(tt_table *t, game_key key, uint8_t flag)
 {
     const tt_entry *e = tt_lookup(t, key);
     if (!e) {
-        tt_store(t, key, 1, 1, 0, 0);
+        tt_store(t, key, 1, 1, 0, 0, 0);
         e = tt_lookup(t, key);
     }
     ((tt_entry *)e)->flags |= flag;

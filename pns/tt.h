@@ -18,7 +18,7 @@ typedef struct {
     uint32_t work;       /* nodes searched below, saturating */
     uint8_t best;        /* index of the best move */
     uint8_t flags;       /* TT_COND: df-pn keeps a path-dependent value of this position too */
-    uint8_t pad[2];
+    int16_t tag;         /* the score target of a score question (0 otherwise) */
 } tt_entry;
 
 #define TT_COND 1
@@ -44,7 +44,7 @@ void tt_flag(tt_table *t, game_key key, uint8_t flag);
 /* Starts loading key's bucket into the cache. */
 void tt_prefetch(const tt_table *t, game_key key);
 /* Stores or updates the entry of key. */
-void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best);
+void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
 static inline double tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
 
 #endif
