@@ -27,6 +27,8 @@ static const char help[] =
     "  --score                   the exact final score (Othello: disc difference,\n"
     "                            empties to the winner) by a bisection of\n"
     "                            'at least k ahead?' questions\n"
+    "  --exact-empties K         with --score: positions with at most K empty squares\n"
+    "                            are decided by alpha-beta (default 8; 0: never)\n"
     "  --json                    one JSON object on stdout\n"
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
@@ -39,7 +41,7 @@ static const char help[] =
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, validate, score;
+    int question_set, json, no_tb, validate, score, exact_set;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
@@ -47,7 +49,7 @@ typedef struct {
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
-       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE };
+       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -71,6 +73,7 @@ static const struct option prove_long[] = {
     { "resume", required_argument, NULL, OPT_RESUME },
     { "sum", required_argument, NULL, OPT_SUM },
     { "score", no_argument, NULL, OPT_SCORE },
+    { "exact-empties", required_argument, NULL, OPT_EXACT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -126,6 +129,10 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_CHECKPOINT: p->o.checkpoint = arg; return *arg ? 0 : -1;
     case OPT_RESUME: p->o.resume = arg; return *arg ? 0 : -1;
     case OPT_SCORE: p->score = 1; return 0;
+    case OPT_EXACT:
+        p->exact_set = 1;
+        p->o.exact_empties = (int)strtol(arg, &end, 10);
+        return (!*arg || *end || p->o.exact_empties < 0 || p->o.exact_empties > 20) ? -1 : 0;
     case OPT_SUM:
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
@@ -325,6 +332,8 @@ int cmd_prove(int argc, char **argv)
         value = status_word(w.status);
         shown = &w;
     } else if (p.score) {
+        if (!p.exact_set)
+            p.o.exact_empties = 8;
         int area = g->width * g->height > 0 ? g->width * g->height : 1;
         if (pns_score(g, &s, &p.o, -area, area, &score, &w) == 0)
             value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;

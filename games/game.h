@@ -89,6 +89,10 @@ typedef struct game_ops {
     void (*format_move)(const game *g, const game_state *s, game_move m, char *buf, size_t len);
     void (*diagram)(const game *g, const game_state *s, FILE *out);
     void (*destroy)(game *g);
+    /* empty squares left, for games that fill one square per move and cannot
+     * cycle (Othello); NULL for the others.  Bounds what an exact endgame
+     * search below a search must look at. */
+    int (*empties)(const game *g, const game_state *s);
     const game_tb_ops *tb;  /* NULL: the game has no endgame tables */
 } game_ops;
 

@@ -113,6 +113,11 @@ static int othello_score(const game *g, const game_state *s)
     return b > w ? b - w + empties : b < w ? b - w - empties : 0;
 }
 
+static int othello_empties(const game *g, const game_state *s)
+{
+    return __builtin_popcountll(geom(g)->board & ~(s->w[0] | s->w[1]));
+}
+
 static game_result othello_result(const game *g, const game_state *s)
 {
     if (othello_count(g, s))
@@ -225,6 +230,7 @@ static const game_ops othello_ops = {
     .start = othello_start,
     .moves = othello_moves,
     .count = othello_count,
+    .empties = othello_empties,
     .play = othello_play,
     .result = othello_result,
     .to_move = othello_to_move,

@@ -44,6 +44,8 @@ typedef struct {
     pns_question question;
     int prover;                /* the player asked about; -1: the side to move at the root */
     int score_target;          /* for PNS_SCORE */
+    int exact_empties;         /* PNS_SCORE in games with empties(): decide positions with at
+                                * most this many empty squares by alpha-beta (0: never) */
     pns_ghi ghi;
     size_t memory;             /* bytes for the table (df-pn) or tree (PNS); 0: 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */

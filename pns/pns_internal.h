@@ -24,6 +24,7 @@ typedef struct {
     int stopped;
     const char *stopped_by;
     uint64_t path_dependent;
+    uint64_t endgame_nodes;     /* positions of exact endgame searches */
     uint32_t root_pn, root_dn;  /* latest known, for progress reports */
     double fill;                /* table fill, for progress reports */
     size_t bytes, peak_bytes;   /* memory in use, kept by the search */

@@ -48,6 +48,34 @@ void search_free(pns_search *S)
     S->path = NULL;
 }
 
+/* Exact score for the side to move of a game that cannot cycle, by
+ * negamax with alpha-beta (fail-hard); moves are tried in generation order. */
+static int endgame_negamax(pns_search *S, const game_state *s, int alpha, int beta)
+{
+    const game *g = S->g;
+    S->endgame_nodes++;
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv);
+    if (n == 0) {
+        int sc = game_score(g, s);
+        return game_to_move(g, s) == 0 ? sc : -sc;
+    }
+    int mover = game_to_move(g, s);
+    for (int i = 0; i < n; i++) {
+        game_state c = *s;
+        game_play(g, &c, mv[i]);
+        /* a pass keeps the side to move: the child's value is then ours */
+        int v = game_to_move(g, &c) == mover ? endgame_negamax(S, &c, alpha, beta)
+                                             : -endgame_negamax(S, &c, -beta, -alpha);
+        if (v > alpha) {
+            alpha = v;
+            if (alpha >= beta)
+                break;
+        }
+    }
+    return alpha;
+}
+
 int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     const game *g = S->g;
@@ -56,6 +84,15 @@ int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
     if (res != GAME_ONGOING && S->o->question == PNS_SCORE) {
         int sc = game_score(g, s);
         int proven = (S->prover ? -sc : sc) >= S->o->score_target;
+        *pn = proven ? 0 : PNS_INF;
+        *dn = proven ? PNS_INF : 0;
+        return 1;
+    } else if (S->o->question == PNS_SCORE && S->o->exact_empties > 0 && g->ops->empties &&
+               g->ops->empties(g, s) <= S->o->exact_empties) {
+        /* a null window around the target: is the prover's score >= target? */
+        int t = S->o->score_target, mine = game_to_move(g, s) == S->prover;
+        int v = mine ? endgame_negamax(S, s, t - 1, t) : -endgame_negamax(S, s, -t, -t + 1);
+        int proven = v >= t;
         *pn = proven ? 0 : PNS_INF;
         *dn = proven ? PNS_INF : 0;
         return 1;
