@@ -365,11 +365,17 @@ static void test_othello_scores(void)
         pns_defaults(&o);
         o.memory = 16 << 20;
         pns_result r;
-        int score = 99;
+        int score = 99, with_endgame = -99;
         CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
         if (i == 0) {
             CU_ASSERT_EQUAL(score, ref_negamax(starts[i], -1000, 1000));
         }
+        /* the exact endgame search below 7 empties changes nothing */
+        o.exact_empties = 7;
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r), 0);
+        CU_ASSERT_EQUAL(with_endgame, score);
+        o.exact_empties = 0;
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
         /* the principal line of the last proof ends at least that far ahead
          * (the defender's moves in it need not be its best) */
         game_state t = s;
