@@ -33,6 +33,10 @@ typedef struct {
 int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extra,
               int (*on_extra)(int opt, const char *arg, void *ctx), void *ctx, int *first);
 
+/* on_extra for a command whose only extra option takes a string: stores a
+ * non-empty value in *(const char **)ctx. */
+int cli_store_string(int opt, const char *arg, void *ctx);
+
 int cmd_perft(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);

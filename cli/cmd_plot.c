@@ -20,20 +20,12 @@ static const struct option plot_long[] = {
     { NULL, 0, NULL, 0 },
 };
 
-static int on_option(int opt, const char *arg, void *ctx)
-{
-    if (opt != OPT_OUTPUT || !*arg)
-        return -1;
-    *(const char **)ctx = arg;
-    return 0;
-}
-
 int cmd_plot(int argc, char **argv)
 {
     cli_game_opts go;
     const char *output = NULL;
     int first;
-    if (cli_parse(argc, argv, &go, plot_long, on_option, &output, &first) != 0)
+    if (cli_parse(argc, argv, &go, plot_long, cli_store_string, &output, &first) != 0)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;

@@ -20,20 +20,12 @@ static const struct option verify_long[] = {
     { NULL, 0, NULL, 0 },
 };
 
-static int on_option(int opt, const char *arg, void *ctx)
-{
-    if (opt != OPT_TBDIR || !*arg)
-        return -1;
-    *(const char **)ctx = arg;
-    return 0;
-}
-
 int cmd_verify_proof(int argc, char **argv)
 {
     cli_game_opts go;
     const char *tb_dir = "tables";
     int first;
-    if (cli_parse(argc, argv, &go, verify_long, on_option, &tb_dir, &first) != 0)
+    if (cli_parse(argc, argv, &go, verify_long, cli_store_string, &tb_dir, &first) != 0)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;

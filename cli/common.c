@@ -87,3 +87,12 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
     *first = optind;
     return 0;
 }
+
+int cli_store_string(int opt, const char *arg, void *ctx)
+{
+    (void)opt;
+    if (!arg || !*arg)
+        return -1;
+    *(const char **)ctx = arg;
+    return 0;
+}
