@@ -22,7 +22,8 @@ static const char help[] =
     "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1)\n"
     "  --nodes N  --time S       limits; then the status is 'unknown' with pn/dn\n"
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
-    "  --proof FILE              write the solution tree (check: pnsolve verify-proof)\n"
+    "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
+    "                            with --score, the trees of both bounds\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
     "  --score                   the exact final score (Othello: disc difference,\n"
     "                            empties to the winner) by a bisection of\n"
@@ -225,6 +226,33 @@ static void report(const game *g, const game_state *s, const char *value, const 
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
 }
 
+/* The two bounds of a score: "at least score" proven and "at least score+1"
+ * disproven, one after the other in the proof file. */
+static int write_score_proofs(const game *g, const game_state *s, prove_opts *p, int score, int area)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", p->proof);
+    FILE *out = fopen(tmp, "w");
+    if (!out)
+        return cli_fail(1, "prove: cannot write proof file '%s'", tmp);
+    pns_options q = p->o;
+    q.question = PNS_SCORE;
+    q.progress = NULL;
+    int rc = 0;
+    for (int k = score; k <= score + 1 && k <= area && rc == 0; k++) {
+        q.score_target = k;
+        pns_result r;
+        rc = pns_write_proof(g, s, &q, out, &r);
+        if (rc == 0 && r.status != (k == score ? PNS_PROVEN : PNS_DISPROVEN))
+            rc = -1;
+    }
+    if (fclose(out) != 0 || rc != 0 || rename(tmp, p->proof) != 0) {
+        remove(tmp);
+        return cli_fail(1, "prove: the score proofs could not be written to '%s'", p->proof);
+    }
+    return 0;
+}
+
 static int validate(const game *g, prove_opts *p)
 {
     char err[512];
@@ -257,9 +285,9 @@ int cmd_prove(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
-    if (p.score && (p.question_set || p.proof || p.o.checkpoint || p.o.resume))
-        return cli_fail(EXIT_USAGE, "prove: --score takes no --question, --proof, --checkpoint or --resume");
-    if (p.proof && !p.question_set)
+    if (p.score && (p.question_set || p.o.checkpoint || p.o.resume))
+        return cli_fail(EXIT_USAGE, "prove: --score takes no --question, --checkpoint or --resume");
+    if (p.proof && !p.question_set && !p.score)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
     if ((p.o.checkpoint || p.o.resume) && (!p.question_set || p.o.algo != PNS_DFPN))
         return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question and df-pn");
@@ -307,7 +335,18 @@ int cmd_prove(int argc, char **argv)
     const char *value;
     const pns_result *shown;
     int ok = 1;
-    if (p.proof) {
+    if (p.score) {
+        if (!p.exact_set)
+            p.o.exact_empties = 8;
+        int area = g->width * g->height > 0 ? g->width * g->height : 1;
+        if (pns_score(g, &s, &p.o, -area, area, &score, &w) == 0)
+            value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
+        else
+            value = "unknown";
+        shown = &w;
+        if (has_score && p.proof && write_score_proofs(g, &s, &p, score, area) != 0)
+            ok = 0;
+    } else if (p.proof) {
         /* written under a temporary name, renamed when complete */
         char tmp[4200];
         snprintf(tmp, sizeof tmp, "%s.tmp", p.proof);
@@ -330,15 +369,6 @@ int cmd_prove(int argc, char **argv)
             }
         }
         value = status_word(w.status);
-        shown = &w;
-    } else if (p.score) {
-        if (!p.exact_set)
-            p.o.exact_empties = 8;
-        int area = g->width * g->height > 0 ? g->width * g->height : 1;
-        if (pns_score(g, &s, &p.o, -area, area, &score, &w) == 0)
-            value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
-        else
-            value = "unknown";
         shown = &w;
     } else if (p.question_set) {
         pns_solve(g, &s, &p.o, &w);

@@ -247,9 +247,13 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
         refs_t refs;
         int st = write_node(&W, s, "-", 0, &refs);
         if (st == OK && !W.oom) {
+            char question[32];
+            if (o->question == PNS_SCORE)
+                snprintf(question, sizeof question, "score %d", o->score_target);
+            else
+                snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
             fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name,
-                    text, S->prover, o->question == PNS_WIN ? "win" : "advantage",
-                    W.claim_proven ? "proven" : "disproven");
+                    text, S->prover, question, W.claim_proven ? "proven" : "disproven");
             fputs("# depth move kind: node | end | tb VALUE DISTANCE | rep ID | ref ID (IDs count nodes from 0)\n",
                   out);
             rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;

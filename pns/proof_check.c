@@ -31,6 +31,7 @@ typedef struct {
     const game *g;
     tb_set *tb;
     int prover, proven, advantage;
+    int score_mode, target;  /* question score: "at least target ahead?" */
     frame *stack;
     int top;                 /* open frames: stack[0 .. top) at depths 0 .. top-1 */
     node_info *info;
@@ -143,13 +144,20 @@ static int check_line(checker *C, char *text, const game_state *root)
     if (strcmp(kind, "end") == 0) {
         if (res == GAME_ONGOING)
             return fail(C, "'end' but the game goes on%s", "");
-        if (!supports(C, game_outcome_for(res, C->prover)))
+        int outcome = game_outcome_for(res, C->prover);
+        if (C->score_mode) {  /* the final score against the target */
+            int sc = game_score(C->g, &s);
+            outcome = (C->prover ? -sc : sc) >= C->target ? 1 : -1;
+        }
+        if (!supports(C, outcome))
             return fail(C, "the game's end does not support the claim%s", "");
         C->info[id].n = 0;
         return 0;
     }
     if (res != GAME_ONGOING)
         return fail(C, "the game is over here but the line says '%s'", kind);
+    if (strcmp(kind, "tb") == 0 && C->score_mode)
+        return fail(C, "a table value says nothing of the score%s", "");
     if (strcmp(kind, "tb") == 0) {
         tb_value v;
         char why[256];
@@ -215,14 +223,54 @@ static int check_line(checker *C, char *text, const game_state *root)
     return 0;
 }
 
+/* Finishes the proof in C: closes its open nodes and appends its summary. */
+static int finish_proof(checker *C, const char *spec, const char *pos, const char *result, char *summary, size_t slen)
+{
+    while (C->top > 0)
+        if (close_frame(C) != 0)
+            return -1;
+    if (C->ninfo == 0)
+        return fail(C, "no proof tree%s", "");
+    if (summary) {
+        size_t at = strlen(summary);
+        char what[64];
+        if (C->score_mode)
+            snprintf(what, sizeof what, "finish at least %d ahead", C->target);
+        else
+            snprintf(what, sizeof what, "%s", C->advantage ? "avoid losing" : "force a win");
+        snprintf(summary + at, slen - at, "%s%s %s: 'can %s %s?' %s (%llu nodes)", at ? "; " : "", spec, pos,
+                 C->g->ops->player[C->prover], what, result, (unsigned long long)C->ninfo);
+    }
+    return 0;
+}
+
+static void reset(checker *C, game **g)
+{
+    free(C->stack);
+    free(C->info);
+    free(C->need);
+    tb_close(C->tb);
+    game_close(*g);
+    *g = NULL;
+    char *err = C->err;
+    size_t errlen = C->errlen;
+    long line = C->line;
+    memset(C, 0, sizeof *C);
+    C->err = err;
+    C->errlen = errlen;
+    C->line = line;
+}
+
 int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, char *err, size_t errlen)
 {
     checker C;
     memset(&C, 0, sizeof C);
     C.err = err;
     C.errlen = errlen;
+    if (summary && slen)
+        summary[0] = 0;
     char line[4096], spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
-    int version = 0, prover = -1, rc = -1;
+    int version = 0, prover = -1, target = 0, proofs = 0, rc = -1;
     game *g = NULL;
     game_state root;
     while (fgets(line, sizeof line, in)) {
@@ -230,11 +278,26 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
         if (line[0] == '#' || line[0] == '\n')
             continue;
         line[strcspn(line, "\r\n")] = 0;
+        if (g && strncmp(line, "pnsolve-proof ", 14) == 0) {
+            /* the next proof of the same file (e.g. the two bounds of a score) */
+            if (finish_proof(&C, spec, pos, result, summary, slen) != 0)
+                goto out;
+            reset(&C, &g);
+            proofs++;
+            *spec = *pos = *question = *result = 0;
+            prover = -1;
+        }
         if (!g) {
             if (sscanf(line, "pnsolve-proof %d", &version) == 1 || sscanf(line, "game %255s", spec) == 1 ||
-                sscanf(line, "prover %d", &prover) == 1 || sscanf(line, "question %31s", question) == 1 ||
-                sscanf(line, "result %31s", result) == 1)
+                sscanf(line, "prover %d", &prover) == 1 || sscanf(line, "result %31s", result) == 1)
                 continue;
+            if (sscanf(line, "question %31s", question) == 1) {
+                if (strcmp(question, "score") == 0 && sscanf(line, "question score %d", &target) != 1) {
+                    fail(&C, "'question score' needs the target score%s", "");
+                    goto out;
+                }
+                continue;
+            }
             if (strncmp(line, "position ", 9) == 0) {
                 snprintf(pos, sizeof pos, "%.511s", line + 9);
                 continue;
@@ -251,13 +314,16 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
             C.g = g;
             C.prover = prover;
             C.advantage = strcmp(question, "advantage") == 0;
+            C.score_mode = strcmp(question, "score") == 0;
+            C.target = target;
             C.proven = strcmp(result, "proven") == 0;
-            if ((!C.advantage && strcmp(question, "win") != 0) || (!C.proven && strcmp(result, "disproven") != 0)) {
+            if ((!C.advantage && !C.score_mode && strcmp(question, "win") != 0) ||
+                (!C.proven && strcmp(result, "disproven") != 0)) {
                 fail(&C, "bad question or result '%s'", C.advantage ? result : question);
                 goto out;
             }
             C.stack = malloc(sizeof *C.stack * 4096);
-            C.tb = tb_dir && g->ops->tb ? tb_open(g, tb_dir) : NULL;
+            C.tb = tb_dir && g->ops->tb && !C.score_mode ? tb_open(g, tb_dir) : NULL;
             if (!C.stack) {
                 fail(&C, "out of memory%s", "");
                 goto out;
@@ -274,22 +340,11 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
         fail(&C, "no proof tree%s", "");
         goto out;
     }
-    while (C.top > 0)
-        if (close_frame(&C) != 0)
-            goto out;
-    if (C.ninfo == 0) {
-        fail(&C, "no proof tree%s", "");
+    if (finish_proof(&C, spec, pos, result, summary, slen) != 0)
         goto out;
-    }
-    if (summary)
-        snprintf(summary, slen, "%s %s: 'can %s %s?' %s (%llu nodes)", spec, pos, g->ops->player[prover],
-                 C.advantage ? "avoid losing" : "force a win", result, (unsigned long long)C.ninfo);
     rc = 0;
 out:
-    free(C.stack);
-    free(C.info);
-    free(C.need);
-    tb_close(C.tb);
-    game_close(g);
+    (void)proofs;
+    reset(&C, &g);
     return rc;
 }

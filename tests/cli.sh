@@ -109,6 +109,11 @@ check "verify missing file" 2 "cannot read" -- verify-proof "$tmp/none"
 check "checkpoint" 0 "stopped by nodes" -- prove jungle --no-tb --question win --nodes 5000 --memory 8 --checkpoint "$tmp/ck"
 check "resume" 0 "^nodes: 10000 " -- prove jungle --no-tb --question win --nodes 5000 --memory 8 --resume "$tmp/ck"
 check "resume mismatch" 1 "another game, position, question or --memory" -- prove jungle --no-tb --question advantage --memory 8 --resume "$tmp/ck"
+check "othello score" 0 "^score: -10$" -- prove othello:4x4 --score --proof "$tmp/o44"
+check "othello score proofs" 0 "at least -10 ahead\?' proven .*at least -9 ahead\?' disproven" -- verify-proof "$tmp/o44"
+sed '0,/question score -10/s//question score -9/' "$tmp/o44" >"$tmp/o44b"
+check "othello score proof, wrong bound" 1 "does not support the claim" -- verify-proof "$tmp/o44b"
+check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
