@@ -30,3 +30,7 @@ p="7/2e4/7/7/3R3/3E3/t6 w"
 "$bin" prove jungle --position "$p" --tb-dir "$dir" | head -5
 "$bin" prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --proof "$dir/proof.txt" | head -1
 "$bin" verify-proof "$dir/proof.txt"
+echo
+echo "== Othello 4x5 weakly solved: exact score, principal line, both bounds proved and checked"
+"$bin" prove othello:4x5 --score --proof "$dir/othello.txt" | head -4
+"$bin" verify-proof "$dir/othello.txt"
