@@ -270,7 +270,7 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
     if (summary && slen)
         summary[0] = 0;
     char line[4096], spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
-    int version = 0, prover = -1, target = 0, proofs = 0, rc = -1;
+    int version = 0, prover = -1, target = 0, rc = -1;
     game *g = NULL;
     game_state root;
     while (fgets(line, sizeof line, in)) {
@@ -283,7 +283,6 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
             if (finish_proof(&C, spec, pos, result, summary, slen) != 0)
                 goto out;
             reset(&C, &g);
-            proofs++;
             *spec = *pos = *question = *result = 0;
             prover = -1;
         }
@@ -344,7 +343,6 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
         goto out;
     rc = 0;
 out:
-    (void)proofs;
     reset(&C, &g);
     return rc;
 }
