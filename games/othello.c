@@ -149,7 +149,7 @@ static int othello_parse(const game *g, const char *text, game_state *s, char *e
 {
     int W = g->width, H = g->height;
     const char *t = text;
-    int compact = 0, pw, ph, used;
+    int compact = 0, pw, ph, used = 0;  /* %n stays unwritten when the colon is missing */
     if (sscanf(t, "%dx%d:%n", &pw, &ph, &used) == 2 && used > 0) {
         if (pw != W || ph != H)
             return game_error(err, errlen, "position is for %dx%d but the game is othello:%dx%d", pw, ph, W, H);

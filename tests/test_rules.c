@@ -59,6 +59,7 @@ static void test_round_trips(void)
 static void test_rejects(void)
 {
     static const struct { const char *spec, *pos; } bad[] = {
+        { "othello:4x4", "4x4=----/-OX-/-XO-/---- X" },     /* no colon (found by fuzzing) */
         { "jungle", "" },
         { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1" },      /* no side */
         { "jungle", "1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 x" },

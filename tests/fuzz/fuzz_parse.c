@@ -1,14 +1,16 @@
 /* tests/fuzz/fuzz_parse.c - libFuzzer target for every parser (`make fuzz`).
- * The first byte picks a game; the rest is a position (or a graph file).
- * Whatever parses must print, re-parse to the same key, and survive moves. */
+ * The first byte picks a game; the rest is a position (or a graph file, or a
+ * proof file for the proof checker).  Whatever parses must print, re-parse
+ * to the same key, and survive moves. */
 #include "../../games/game.h"
+#include "../../pns/pns.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char *const specs[] = { "jungle", "ostle", "ostle:4x3", "othello:8x8", "othello:5x7", "graph" };
+static const char *const specs[] = { "jungle", "ostle", "ostle:4x3", "othello:8x8", "othello:5x7", "graph", "proof" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,6 +22,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size - 1] = 0;
     char err[256], path[64] = "";
     game *g;
+    if (strcmp(spec, "proof") == 0) {
+        FILE *f = size > 1 ? fmemopen(text, size - 1, "r") : NULL;
+        if (f) {
+            char summary[512];
+            pns_verify_proof(f, NULL, summary, sizeof summary, err, sizeof err);
+            fclose(f);
+        }
+        free(text);
+        return 0;
+    }
     if (strcmp(spec, "graph") == 0) {
         snprintf(path, sizeof path, "/tmp/pnsolve-fuzz-%d.txt", (int)getpid());
         FILE *f = fopen(path, "w");
