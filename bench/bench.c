@@ -215,6 +215,10 @@ static void bench_dfpn(void)
         pns_solve(g, &s, &o, &r);
         nodes += r.nodes;
         secs += r.seconds;
+        char text[GAME_TEXT_MAX];
+        game_format(g, &s, text, sizeof text);
+        printf("  df-pn %-34s %8llu nodes %6.2f s %5.2f M nodes/s, %llu path-dependent\n", text,
+               (unsigned long long)r.nodes, r.seconds, r.nodes / r.seconds / 1e6, (unsigned long long)r.path_dependent);
     }
     printf("df-pn jungle middle game (4 positions, no tables): %llu nodes in %.2f s, %.2f M nodes/s; "
            "table entry %d bytes\n", (unsigned long long)nodes, secs, nodes / secs / 1e6, 32);
