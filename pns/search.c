@@ -49,7 +49,10 @@ void search_free(pns_search *S)
 }
 
 /* Exact score for the side to move of a game that cannot cycle, by
- * negamax with alpha-beta (fail-hard); moves are tried in generation order. */
+ * negamax with alpha-beta (fail-hard).  With 5 or more empties, moves that
+ * leave the opponent the fewest replies go first (fastest-first ordering,
+ * the usual choice of Othello endgame solvers); below that, generation order,
+ * where sorting costs more than it saves. */
 static int endgame_negamax(pns_search *S, const game_state *s, int alpha, int beta)
 {
     const game *g = S->g;
@@ -61,12 +64,26 @@ static int endgame_negamax(pns_search *S, const game_state *s, int alpha, int be
         return game_to_move(g, s) == 0 ? sc : -sc;
     }
     int mover = game_to_move(g, s);
+    game_state child[GAME_MAX_MOVES];
+    int order[GAME_MAX_MOVES], key[GAME_MAX_MOVES];
+    int sort = n > 1 && g->ops->empties(g, s) >= 5;
     for (int i = 0; i < n; i++) {
-        game_state c = *s;
-        game_play(g, &c, mv[i]);
+        child[i] = *s;
+        game_play(g, &child[i], mv[i]);
+        order[i] = i;
+        key[i] = sort ? game_count(g, &child[i]) : 0;
+    }
+    for (int i = 1; i < n && sort; i++)  /* insertion sort: n is small */
+        for (int j = i; j > 0 && key[order[j]] < key[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int k = 0; k < n; k++) {
+        const game_state *c = &child[order[k]];
         /* a pass keeps the side to move: the child's value is then ours */
-        int v = game_to_move(g, &c) == mover ? endgame_negamax(S, &c, alpha, beta)
-                                             : -endgame_negamax(S, &c, -beta, -alpha);
+        int v = game_to_move(g, c) == mover ? endgame_negamax(S, c, alpha, beta)
+                                            : -endgame_negamax(S, c, -beta, -alpha);
         if (v > alpha) {
             alpha = v;
             if (alpha >= beta)
