@@ -26,7 +26,8 @@ typedef enum { PNS_DFPN, PNS_BEST_FIRST } pns_algo;
 /* PNS_SCORE: "can the prover finish at least score_target ahead?" (the
  * game's final score from the prover's side; no tables are probed) */
 typedef enum { PNS_WIN, PNS_ADVANTAGE, PNS_SCORE } pns_question;
-/* SAFE: results that depend on the path are never reused elsewhere.
+/* SAFE: a result that depends on the path is reused only where the earlier
+ * positions it needs are on the path (README, "GHI").
  * NAIVE: every result is stored as a property of the position (shows GHI). */
 typedef enum { PNS_GHI_SAFE, PNS_GHI_NAIVE } pns_ghi;
 typedef enum { PNS_UNKNOWN, PNS_PROVEN, PNS_DISPROVEN } pns_status;
@@ -88,7 +89,7 @@ void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_res
 int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv);
 
 /* Exact final score for the side to move under perfect play (Othello: disc
- * difference, empties to the winner), by a bisection of PNS_SCORE questions
+ * difference, empties to the winner), by a bisection of df-pn PNS_SCORE questions
  * between lo and hi (the score's bounds); 0 with *score and r (the last
  * proven search, with its line), or -1 when a search stayed open. */
 int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r);
