@@ -92,20 +92,8 @@ static int cond_lookup(dfpn *D, game_key key, int *proven, refs_t *refs)
     cond_entry *b = cond_bucket(D, key);
     for (int w = 0; w < 2; w++) {
         cond_entry *e = &b[w];
-        if (!e->used || e->lo != key.lo || e->hi != key.hi)
-            continue;
-        refs_t r = 0;
-        int i;
-        for (i = 0; i < e->n; i++) {
-            int d = path_find(&D->S, e->need[i]);
-            if (d < 0)
-                break;
-            int dist = D->S.depth - 1 - d;
-            r |= dist < 63 ? (refs_t)1 << dist : REFS_FAR;
-        }
-        if (i == e->n) {
+        if (e->used && e->lo == key.lo && e->hi == key.hi && refs_of_keys(&D->S, e->need, e->n, refs) == 0) {
             *proven = e->proven;
-            *refs = r;
             return 1;
         }
     }
@@ -116,7 +104,9 @@ static int cond_lookup(dfpn *D, game_key key, int *proven, refs_t *refs)
  * (relative to that node) name few enough positions; 0 if it could. */
 static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
 {
-    if ((refs & REFS_FAR) || __builtin_popcountll(refs) > REFS_KEYS)
+    game_key need[REFS_KEYS];
+    int n = refs_keys(&D->S, refs, need);  /* the node is at S->depth (popped already) */
+    if (n < 0)
         return -1;
     cond_entry *b = cond_bucket(D, key), *e = &b[1];
     if (!b[0].used || (b[0].lo == key.lo && b[0].hi == key.hi))
@@ -128,10 +118,8 @@ static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
     e->hi = key.hi;
     e->proven = (uint8_t)proven;
     e->used = 1;
-    /* the node is at depth S->depth (popped already); bit i: S->depth-1-i */
-    for (int i = 0; i < 63; i++)
-        if (refs >> i & 1)
-            e->need[e->n++] = D->S.path[D->S.depth - 1 - i];
+    e->n = (uint8_t)n;
+    memcpy(e->need, need, sizeof need[0] * (size_t)n);
     return 0;
 }
 
@@ -151,17 +139,14 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
     pns_search *S = &D->S;
     c->refs = 0;
-    if (search_leaf(S, cs, &c->pn, &c->dn)) {
-        c->key = game_key_of(S->g, cs);
-        return;
-    }
     c->key = game_key_of(S->g, cs);
+    if (search_leaf(S, cs, &c->pn, &c->dn))
+        return;
     /* the parent is the last position of the path: bit 0 */
     int d = path_find(S, c->key);
     if (d >= 0) {
         search_repetition(S, &c->pn, &c->dn);
-        int dist = S->depth - 1 - d;
-        c->refs = dist < 63 ? (refs_t)1 << dist : REFS_FAR;
+        c->refs = refs_bit(S, d);
         return;
     }
     const tt_entry *e = tt_view(D, tt_lookup(&D->tt, c->key));
@@ -191,7 +176,6 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
     }
 }
 
-/* pn/dn of a node from its children. */
 /* pn/dn of a node from its children.  weak: weak proof-number search (Ueda
  * et al. 2008): the summed number is the largest child's plus one per other
  * open child, which stops transpositions and cycles from counting a subtree
@@ -234,8 +218,7 @@ static refs_t solved_refs(const child_t *c, int n, int or_node, int proven, int 
             *best = i;
         }
     }
-    /* bit 0 of a child is this node: inside its own subtree */
-    return ((refs & ~REFS_FAR) >> 1) | (refs & REFS_FAR);
+    return refs_up(refs);
 }
 
 static int ckpt_save(dfpn *D, const game_state *s);

@@ -13,6 +13,46 @@ typedef uint64_t refs_t;
 #define REFS_FAR ((refs_t)1 << 63)
 #define REFS_KEYS 4   /* a path-dependent value is kept if it needs at most this many positions */
 
+/* The bit of path position d for a node one below the end of the path. */
+static inline refs_t refs_bit(const pns_search *S, int d)
+{
+    int dist = S->depth - 1 - d;
+    return dist < 63 ? (refs_t)1 << dist : REFS_FAR;
+}
+
+/* A child's references seen from its parent: bit 0 was the parent itself,
+ * inside the parent's own subtree. */
+static inline refs_t refs_up(refs_t child) { return ((child & ~REFS_FAR) >> 1) | (child & REFS_FAR); }
+
+/* The exact keys named by refs of a node one below the end of the path;
+ * returns their number, -1 if refs names more than REFS_KEYS or goes far. */
+static inline int refs_keys(const pns_search *S, refs_t refs, game_key *need)
+{
+    if ((refs & REFS_FAR) || __builtin_popcountll(refs) > REFS_KEYS)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < 63; i++)
+        if (refs >> i & 1)
+            need[n++] = S->path[S->depth - 1 - i];
+    return n;
+}
+
+/* The references of a node one below the end of the path that needs the
+ * positions need[0..n); 0, or -1 (refs untouched) when one of them is not
+ * on the path. */
+static inline int refs_of_keys(const pns_search *S, const game_key *need, int n, refs_t *refs)
+{
+    refs_t r = 0;
+    for (int i = 0; i < n; i++) {
+        int d = path_find(S, need[i]);
+        if (d < 0)
+            return -1;
+        r |= refs_bit(S, d);
+    }
+    *refs = r;
+    return 0;
+}
+
 typedef struct {
     game_key key;
     uint32_t pn, dn;

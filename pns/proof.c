@@ -79,7 +79,11 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
 {
     written *w;
     HASH_FIND(hh, W->done, &key, sizeof key, w);
-    if (w || (refs & REFS_FAR) || __builtin_popcountll(refs) > REFS_KEYS)
+    if (w)
+        return;
+    game_key need[REFS_KEYS];
+    int n = refs_keys(&W->D.S, refs, need);  /* the node is at S.depth (popped already) */
+    if (n < 0)
         return;
     if (W->nlog == W->caplog) {
         size_t cap = W->caplog ? W->caplog * 2 : 1024;
@@ -93,10 +97,8 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
         return;
     w->key = key;
     w->id = id;
-    int depth = W->D.S.depth;  /* the node's own depth (popped already) */
-    for (int i = 0; i < 63; i++)
-        if (refs >> i & 1)
-            w->need[w->n++] = W->D.S.path[depth - 1 - i];
+    w->n = n;
+    memcpy(w->need, need, sizeof need[0] * (size_t)n);
     HASH_ADD(hh, W->done, key, sizeof key, w);
     W->log[W->nlog++] = w;
 }
@@ -104,13 +106,6 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
 static const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
 
 static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
-
-/* Bit of path depth d for a node at depth depth (bit i: i+1 plies above). */
-static refs_t ref_bit(int depth, int d)
-{
-    int dist = depth - 1 - d;
-    return dist < 63 ? (refs_t)1 << dist : REFS_FAR;
-}
 
 /* The value of child cs in the current path context, searched if need be;
  * 0 when the search stopped first. */
@@ -146,21 +141,14 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     int d = path_find(S, key);
     if (d >= 0) {
         emit(W, "rep %llu\n", (unsigned long long)W->id_at[d]);
-        *refs_out = ref_bit(depth, d);
+        *refs_out = refs_bit(S, d);
         return OK;
     }
     written *w;
     HASH_FIND(hh, W->done, &key, sizeof key, w);
-    if (w) {
-        refs_t refs = 0;
-        int i;
-        for (i = 0; i < w->n && (d = path_find(S, w->need[i])) >= 0; i++)
-            refs |= ref_bit(depth, d);
-        if (i == w->n) {
-            emit(W, "ref %llu\n", (unsigned long long)w->id);
-            *refs_out = refs;
-            return OK;
-        }
+    if (w && refs_of_keys(S, w->need, w->n, refs_out) == 0) {
+        emit(W, "ref %llu\n", (unsigned long long)w->id);
+        return OK;
     }
     emit(W, "node\n");
     game_move mv_list[GAME_MAX_MOVES];
@@ -214,7 +202,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     path_pop(S);
     if (S->stopped)
         status = FAILS;
-    refs = ((refs & ~REFS_FAR) >> 1) | (refs & REFS_FAR);  /* bit 0 of a child: this node */
+    refs = refs_up(refs);
     if (status == OK)
         remember(W, key, id, refs);
     *refs_out = refs;
