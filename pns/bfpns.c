@@ -155,13 +155,7 @@ static void child_eval(bfpns *B, const game_state *cs, node *c)
         c->borrowed = 1;
         return;
     }
-    if (S->o->mobility) {
-        uint32_t m = (uint32_t)game_count(S->g, cs);
-        c->pn = c->or_node ? 1 : m;
-        c->dn = c->or_node ? m : 1;
-    } else {
-        c->pn = c->dn = 1;
-    }
+    search_initial(S, cs, &c->pn, &c->dn);
 }
 
 /* Expands leaf x (state st, path already holding x); 0, or -1 when memory ran out. */
@@ -195,17 +189,10 @@ static void recompute(bfpns *B, uint32_t x, int depth)
     int or_node = p->or_node;
     const node *c = &B->pool[p->first];
     int n = p->nchild;
-    uint32_t mn = PNS_INF, sum = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t a = or_node ? c[i].pn : c[i].dn, s = or_node ? c[i].dn : c[i].pn;
-        if (a < mn)
-            mn = a;
-        sum = pn_add(sum, s);
-    }
-    if (mn == 0)
-        sum = PNS_INF;
-    p->pn = or_node ? mn : sum;
-    p->dn = or_node ? sum : mn;
+    pn_fold f = pn_fold_start();
+    for (int i = 0; i < n; i++)
+        pn_fold_child(&f, or_node, c[i].pn, c[i].dn);
+    pn_fold_end(&f, or_node, 0, &p->pn, &p->dn);
     if (p->pn != 0 && p->dn != 0)
         return;
     int proven = p->pn == 0, need_all = or_node != proven, best = -1;

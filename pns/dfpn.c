@@ -166,38 +166,16 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
         c->dn = e->dn;
         return;
     }
-    if (S->o->mobility) {
-        uint32_t m = (uint32_t)game_count(S->g, cs);
-        int or_node = game_to_move(S->g, cs) == S->prover;
-        c->pn = or_node ? 1 : m;
-        c->dn = or_node ? m : 1;
-    } else {
-        c->pn = c->dn = 1;
-    }
+    search_initial(S, cs, &c->pn, &c->dn);
 }
 
-/* pn/dn of a node from its children.  weak: weak proof-number search (Ueda
- * et al. 2008): the summed number is the largest child's plus one per other
- * open child, which stops transpositions and cycles from counting a subtree
- * many times over. */
+/* pn/dn of a node from its children. */
 static void combine(const child_t *c, int n, int or_node, int weak, uint32_t *pn, uint32_t *dn)
 {
-    uint32_t mn = PNS_INF, sum = 0, mx = 0, open = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t a = or_node ? c[i].pn : c[i].dn, b = or_node ? c[i].dn : c[i].pn;
-        if (a < mn)
-            mn = a;
-        sum = pn_add(sum, b);
-        if (b > mx)
-            mx = b;
-        open += b != 0;
-    }
-    if (weak && open)
-        sum = pn_add(mx, open - 1);
-    if (mn == 0)
-        sum = PNS_INF;
-    *pn = or_node ? mn : sum;
-    *dn = or_node ? sum : mn;
+    pn_fold f = pn_fold_start();
+    for (int i = 0; i < n; i++)
+        pn_fold_child(&f, or_node, c[i].pn, c[i].dn);
+    pn_fold_end(&f, or_node, weak, pn, dn);
 }
 
 /* The references of a solved node (relative to it) and the child that

@@ -44,6 +44,20 @@ void search_free(pns_search *S);
  * the search (S->stopped, S->error) and answers 0. */
 int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
+/* pn/dn of a position met for the first time: 1/1, or from mobility (the
+ * prover to move: 1 / moves; the opponent: moves / 1). */
+static inline void search_initial(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+{
+    if (!S->o->mobility) {
+        *pn = *dn = 1;
+        return;
+    }
+    uint32_t m = (uint32_t)game_count(S->g, s);
+    int or_node = game_to_move(S->g, s) == S->prover;
+    *pn = or_node ? 1 : m;
+    *dn = or_node ? m : 1;
+}
+
 /* pn/dn of a repetition for the question asked (a draw). */
 static inline void search_repetition(const pns_search *S, uint32_t *pn, uint32_t *dn)
 {
@@ -86,6 +100,35 @@ typedef struct search_job {
     int lo, hi, score;  /* pns_score */
 } search_job;
 void search_on_big_stack(search_job *j);
+
+/* A node's pn/dn folded from its children's, one child at a time: the
+ * smallest of one number (pn at OR nodes, dn at AND nodes) and the sum of
+ * the other.  weak: weak proof-number search (Ueda et al. 2008) sums as the
+ * largest child's number plus one per other open child, which stops
+ * transpositions and cycles from counting a subtree many times over. */
+typedef struct { uint32_t mn, sum, mx, open; } pn_fold;
+
+static inline pn_fold pn_fold_start(void) { return (pn_fold){ PNS_INF, 0, 0, 0 }; }
+
+static inline void pn_fold_child(pn_fold *f, int or_node, uint32_t pn, uint32_t dn)
+{
+    uint32_t a = or_node ? pn : dn, b = or_node ? dn : pn;
+    if (a < f->mn)
+        f->mn = a;
+    f->sum = pn_add(f->sum, b);
+    if (b > f->mx)
+        f->mx = b;
+    f->open += b != 0;
+}
+
+static inline void pn_fold_end(const pn_fold *f, int or_node, int weak, uint32_t *pn, uint32_t *dn)
+{
+    uint32_t sum = weak && f->open ? pn_add(f->mx, f->open - 1) : f->sum;
+    if (f->mn == 0)
+        sum = PNS_INF;
+    *pn = or_node ? f->mn : sum;
+    *dn = or_node ? sum : f->mn;
+}
 
 /* The searches behind pns_solve. */
 void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
