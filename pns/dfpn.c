@@ -293,10 +293,7 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
             return;
         }
     }
-    const tt_entry *old = tt_lookup(&D->tt, self->key);
-    uint64_t total = work + (old ? old->work : 0);
-    tt_store(&D->tt, self->key, pn, dn, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total, best < 0 ? 0 : best,
-             D->tag);
+    tt_store(&D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : best, D->tag);
     S->fill = tt_fill(&D->tt);
 }
 

@@ -73,12 +73,14 @@ const tt_entry *tt_lookup(const tt_table *t, game_key key)
  * end a search where an unsolved one only guides it. */
 static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
 
-void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
+tt_entry *tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
 {
     tt_entry *b = bucket_of(t, key), *victim = NULL;
+    uint64_t total = work;
     for (int i = 0; i < TT_WAYS; i++) {
         if (b[i].lo == key.lo && b[i].hi == key.hi && !is_empty(&b[i])) {
             victim = &b[i];
+            total += victim->work;  /* the work below a position adds up over its searches */
             break;
         }
         if (is_empty(&b[i])) {
@@ -96,17 +98,16 @@ void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work
     victim->hi = key.hi;
     victim->pn = pn;
     victim->dn = dn;
-    victim->work = work;
+    victim->work = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
     victim->best = (uint8_t)best;
     victim->tag = (int16_t)tag;
+    return victim;
 }
 
 void tt_flag(tt_table *t, game_key key, uint8_t flag)
 {
-    const tt_entry *e = tt_lookup(t, key);
-    if (!e) {
-        tt_store(t, key, 1, 1, 0, 0, 0);
-        e = tt_lookup(t, key);
-    }
-    ((tt_entry *)e)->flags |= flag;
+    tt_entry *e = (tt_entry *)tt_lookup(t, key);
+    if (!e)
+        e = tt_store(t, key, 1, 1, 0, 0, 0);
+    e->flags |= flag;
 }

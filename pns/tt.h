@@ -43,8 +43,9 @@ const tt_entry *tt_lookup(const tt_table *t, game_key key);
 void tt_flag(tt_table *t, game_key key, uint8_t flag);
 /* Starts loading key's bucket into the cache. */
 void tt_prefetch(const tt_table *t, game_key key);
-/* Stores or updates the entry of key. */
-void tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
+/* Stores or updates the entry of key (work adds to an existing entry's);
+ * returns the entry. */
+tt_entry *tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
 static inline double tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
 
 #endif
