@@ -228,31 +228,30 @@ static void report(const game *g, const game_state *s, const char *value, const 
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
 }
 
-/* The two bounds of a score: "at least score" proven and "at least score+1"
- * disproven, one after the other in the proof file. */
-static int write_score_proofs(const game *g, const game_state *s, prove_opts *p, int score, int area)
+/* Writes n proofs one after another to path through a temporary file: q,
+ * then q with score_target + 1, and so on; want[i] (NULL: any) is the result
+ * each must have (the two bounds of a score).  r gets the last search.
+ * 0: written; 1: a search stayed open, nothing written; -1: failed (said). */
+static int write_proofs(const game *g, const game_state *s, const char *path, pns_options q, int n,
+                        const pns_status *want, pns_result *r)
 {
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", p->proof);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    memset(r, 0, sizeof *r);
     FILE *out = fopen(tmp, "w");
     if (!out)
-        return cli_fail(1, "prove: cannot write proof file '%s'", tmp);
-    pns_options q = p->o;
-    q.question = PNS_SCORE;
-    q.progress = NULL;
+        return cli_fail(1, "prove: cannot write proof file '%s'", tmp), -1;
     int rc = 0;
-    for (int k = score; k <= score + 1 && k <= area && rc == 0; k++) {
-        q.score_target = k;
-        pns_result r;
-        rc = pns_write_proof(g, s, &q, out, &r);
-        if (rc == 0 && r.status != (k == score ? PNS_PROVEN : PNS_DISPROVEN))
+    for (int i = 0; i < n && rc == 0; i++, q.score_target++)
+        if ((rc = pns_write_proof(g, s, &q, out, r)) == 0 && want && r->status != want[i])
             rc = -1;
-    }
-    if (fclose(out) != 0 || rc != 0 || rename(tmp, p->proof) != 0) {
-        remove(tmp);
-        return cli_fail(1, "prove: the score proofs could not be written to '%s'", p->proof);
-    }
-    return 0;
+    int closed = fclose(out) == 0;
+    if (rc == 0 && closed && rename(tmp, path) == 0)
+        return 0;
+    remove(tmp);
+    if (rc != 0 && closed && r->status == PNS_UNKNOWN && !want)
+        return 1;
+    return cli_fail(1, "prove: writing proof file '%s' failed", path), -1;
 }
 
 static int validate(const game *g, prove_opts *p)
@@ -348,30 +347,20 @@ int cmd_prove(int argc, char **argv)
         else
             value = "unknown";
         shown = &w;
-        if (has_score && p.proof && write_score_proofs(g, &s, &p, score, area) != 0)
-            ok = 0;
-    } else if (p.proof) {
-        /* written under a temporary name, renamed when complete */
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp", p.proof);
-        FILE *out = fopen(tmp, "w");
-        if (!out) {
-            ok = 0;
-            cli_fail(1, "prove: cannot write proof file '%s'", tmp);
-            memset(&w, 0, sizeof w);
-        } else {
-            int wrc = pns_write_proof(g, &s, &p.o, out, &w);
-            int closed = fclose(out) == 0;
-            if (wrc == 0 && closed && rename(tmp, p.proof) == 0) {
-                /* done */
-            } else {
-                remove(tmp);
-                if (w.status != PNS_UNKNOWN || !closed) {
-                    ok = 0;
-                    cli_fail(1, "prove: writing proof file '%s' failed", p.proof);
-                }
-            }
+        if (has_score && p.proof) {
+            /* the two bounds: at least score proven, at least score + 1 disproven */
+            pns_options q = p.o;
+            q.question = PNS_SCORE;
+            q.progress = NULL;
+            q.score_target = score;
+            pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
+            pns_result r;
+            if (write_proofs(g, &s, p.proof, q, score < area ? 2 : 1, want, &r) != 0)
+                ok = 0;
         }
+    } else if (p.proof) {
+        if (write_proofs(g, &s, p.proof, p.o, 1, NULL, &w) < 0)
+            ok = 0;
         value = status_word(w.status);
         shown = &w;
     } else if (p.question_set) {
