@@ -95,6 +95,15 @@ static int close_frame(checker *C)
     return 0;
 }
 
+/* A leaf just below the open nodes needs the position at stack depth d: a
+ * bit of its parent's references, unless d is the parent itself. */
+static void leaf_needs(checker *C, int d)
+{
+    int dist = C->top - 2 - d;  /* bit i of the parent: i+1 plies above it */
+    if (dist >= 0)
+        C->stack[C->top - 1].refs |= dist < 63 ? (refs_t)1 << dist : FAR;
+}
+
 static int check_line(checker *C, char *text, const game_state *root)
 {
     char *save, *w_depth = strtok_r(text, " \t\r\n", &save), *w_move = strtok_r(NULL, " \t\r\n", &save);
@@ -181,8 +190,6 @@ static int check_line(checker *C, char *text, const game_state *root)
             return fail(C, "bad node id '%s'", a1 ? a1 : "");
         if (!game_key_equal(C->info[target].key, key))
             return fail(C, "node %s holds another position", a1);
-        /* the earlier positions this leaf needs, as bits of the parent */
-        frame *p = &C->stack[C->top - 1];
         if (kind[2] == 'f') {
             const node_info *t = &C->info[target];
             if (t->n < 0)
@@ -193,8 +200,7 @@ static int check_line(checker *C, char *text, const game_state *root)
                     d--;
                 if (d < 0)
                     return fail(C, "node %s needs a position that is not on this path", a1);
-                if (d < C->top - 1)
-                    p->refs |= C->top - 2 - d < 63 ? (refs_t)1 << (C->top - 2 - d) : FAR;
+                leaf_needs(C, d);
             }
             return 0;
         }
@@ -205,8 +211,7 @@ static int check_line(checker *C, char *text, const game_state *root)
             d++;
         if (d == C->top)
             return fail(C, "node %s is not on the path", a1);
-        if (d < C->top - 1)
-            p->refs |= C->top - 2 - d < 63 ? (refs_t)1 << (C->top - 2 - d) : FAR;
+        leaf_needs(C, d);
         return 0;
     }
     if (strcmp(kind, "node") != 0)
