@@ -135,7 +135,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_EXACT:
         p->exact_set = 1;
         p->o.exact_empties = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->o.exact_empties < 0 || p->o.exact_empties > 20) ? -1 : 0;
+        return (!*arg || *end || p->o.exact_empties < 0 || p->o.exact_empties > 64) ? -1 : 0;
     case OPT_SUM:
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
@@ -208,6 +208,8 @@ static void report(const game *g, const game_state *s, const char *value, const 
             printf(",\"stopped_by\":\"%s\",\"pn\":%u,\"dn\":%u", r->stopped_by, r->pn, r->dn);
         if (score)
             printf(",\"score\":%d", *score);
+        if (r->endgame_nodes)
+            printf(",\"endgame_nodes\":%llu", (unsigned long long)r->endgame_nodes);
         printf(",\"path_dependent\":%llu}\n", (unsigned long long)r->path_dependent);
         return;
     }
@@ -219,8 +221,11 @@ static void report(const game *g, const game_state *s, const char *value, const 
         print_line(g, s, r, 0, stdout);
         putchar('\n');
     }
-    printf("nodes: %llu (%.0f nodes/s)\ntime: %.3f s\npeak memory: %.1f MB\n", (unsigned long long)nodes, nps,
-           seconds, peak / 1048576.0);
+    printf("nodes: %llu (%.0f nodes/s)\n", (unsigned long long)nodes, nps);
+    if (r->endgame_nodes)
+        printf("endgame solver nodes: %llu (%.0f nodes/s)\n", (unsigned long long)r->endgame_nodes,
+               seconds > 0 ? r->endgame_nodes / seconds : 0);
+    printf("time: %.3f s\npeak memory: %.1f MB\n", seconds, peak / 1048576.0);
     if (r->stopped_by)
         printf("status: unknown (stopped by %s; root pn %u dn %u)\n", r->stopped_by, r->pn, r->dn);
     else

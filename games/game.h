@@ -33,6 +33,7 @@ typedef enum {
 } game_result;
 
 typedef struct game game;
+typedef struct game_solver game_solver;  /* a game's exact endgame solver */
 
 /* What a retrograde builder needs of a game whose positions split into
  * materials (piece sets that moves never grow).  A material is a small
@@ -93,6 +94,14 @@ typedef struct game_ops {
      * cycle (Othello); NULL for the others.  Bounds what an exact endgame
      * search below a search must look at. */
     int (*empties)(const game *g, const game_state *s);
+    /* The game's own exact endgame solver (Othello), NULL for the others.
+     * solver_new makes one (a table of about bytes; one per thread);
+     * solver_score returns the final score for the side to move when it lies
+     * strictly between alpha and beta, else a bound beyond the window on the
+     * same side (fail-soft), and adds the positions it visited to *nodes. */
+    game_solver *(*solver_new)(const game *g, size_t bytes);
+    int (*solver_score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
+    void (*solver_free)(game_solver *x);
     const game_tb_ops *tb;  /* NULL: the game has no endgame tables */
 } game_ops;
 

@@ -14,6 +14,11 @@ game *ostle_open(const char *args, const char *variant, char *err, size_t errlen
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen);
 game *graph_open(const char *args, const char *variant, char *err, size_t errlen);
 
+/* Othello's exact endgame solver (othello_solve.c), for game_ops. */
+game_solver *othello_solver_new(const game *g, size_t bytes);
+int othello_solver_score(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
+void othello_solver_free(game_solver *x);
+
 /* Allocates a game object with the given ops and name; NULL on no memory. */
 game *game_alloc(const game_ops *ops, const char *name);
 

@@ -6,14 +6,12 @@
  * State words: w[0] Black (player 0), w[1] White, w[2] the side to move.
  */
 #include "game_impl.h"
+#include "othello_bits.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define PASS 64u
-#define NOT_COL_A 0xfefefefefefefefeULL
-#define NOT_COL_H 0x7f7f7f7f7f7f7f7fULL
-#define INNER_COLS 0x7e7e7e7e7e7e7e7eULL
 
 typedef struct {
     uint64_t board;   /* the W x H squares */
@@ -22,66 +20,17 @@ typedef struct {
 
 static inline const othello_geom *geom(const game *g) { return g->data; }
 
-/* One step in each of the 8 directions, dropping what falls off a side. */
-static inline uint64_t step(uint64_t x, int d)
-{
-    switch (d) {
-    case 0: return (x << 1) & NOT_COL_A;  /* east */
-    case 1: return (x >> 1) & NOT_COL_H;  /* west */
-    case 2: return x << 8;                /* south */
-    case 3: return x >> 8;                /* north */
-    case 4: return (x << 9) & NOT_COL_A;  /* south-east */
-    case 5: return (x << 7) & NOT_COL_H;  /* south-west */
-    case 6: return (x >> 7) & NOT_COL_A;  /* north-east */
-    default: return (x >> 9) & NOT_COL_H; /* north-west */
-    }
-}
-
-/* Squares where the player with discs p may play against o (Kogge-Stone fill). */
-static uint64_t legal_squares(uint64_t p, uint64_t o, uint64_t board)
-{
-    static const int shift[4] = { 1, 8, 9, 7 };
-    const uint64_t omask[4] = { o & INNER_COLS, o, o & INNER_COLS, o & INNER_COLS };
-    uint64_t empty = ~(p | o) & board, moves = 0;
-    for (int i = 0; i < 4; i++) {
-        int s = shift[i];
-        uint64_t m = omask[i];
-        uint64_t f = (p << s) & m, b = (p >> s) & m;
-        f |= (f << s) & m; b |= (b >> s) & m;
-        uint64_t m2 = m & (m << s);
-        f |= (f << (2 * s)) & m2; b |= (b >> (2 * s)) & (m & (m >> s));
-        f |= (f << (2 * s)) & m2; b |= (b >> (2 * s)) & (m & (m >> s));
-        moves |= (f << s) | (b >> s);
-    }
-    return moves & empty;
-}
-
-static uint64_t flips(uint64_t p, uint64_t o, unsigned sq)
-{
-    uint64_t all = 0, m = 1ULL << sq;
-    for (int d = 0; d < 8; d++) {
-        uint64_t line = 0, x = step(m, d);
-        while (x & o) {
-            line |= x;
-            x = step(x, d);
-        }
-        if (x & p)
-            all |= line;
-    }
-    return all;
-}
-
 static inline int mover(const game_state *s) { return (int)s->w[2]; }
 
 static int othello_moves(const game *g, const game_state *s, game_move *out)
 {
     int c = mover(s);
     uint64_t b = geom(g)->board;
-    uint64_t m = legal_squares(s->w[c], s->w[!c], b);
+    uint64_t m = othello_legal(s->w[c], s->w[!c], b);
     int n = 0;
     for (; m; m &= m - 1)
         out[n++] = (game_move)__builtin_ctzll(m);
-    if (n == 0 && legal_squares(s->w[!c], s->w[c], b))
+    if (n == 0 && othello_legal(s->w[!c], s->w[c], b))
         out[n++] = PASS;
     return n;
 }
@@ -90,8 +39,8 @@ static int othello_count(const game *g, const game_state *s)
 {
     int c = mover(s);
     uint64_t b = geom(g)->board;
-    int n = __builtin_popcountll(legal_squares(s->w[c], s->w[!c], b));
-    return n ? n : legal_squares(s->w[!c], s->w[c], b) != 0;
+    int n = __builtin_popcountll(othello_legal(s->w[c], s->w[!c], b));
+    return n ? n : othello_legal(s->w[!c], s->w[c], b) != 0;
 }
 
 static void othello_play(const game *g, game_state *s, game_move m)
@@ -99,7 +48,7 @@ static void othello_play(const game *g, game_state *s, game_move m)
     (void)g;
     int c = mover(s);
     if (m != PASS) {
-        uint64_t f = flips(s->w[c], s->w[!c], m);
+        uint64_t f = othello_flips(s->w[c], s->w[!c], m);
         s->w[c] |= f | 1ULL << m;
         s->w[!c] &= ~f;
     }
@@ -241,6 +190,9 @@ static const game_ops othello_ops = {
     .format_move = othello_format_move,
     .diagram = othello_diagram,
     .destroy = othello_destroy,
+    .solver_new = othello_solver_new,
+    .solver_score = othello_solver_score,
+    .solver_free = othello_solver_free,
 };
 
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen)
@@ -252,6 +204,7 @@ game *othello_open(const char *args, const char *variant, char *err, size_t errl
         game_error(err, errlen, "othello has no variant '%s'", variant);
         return NULL;
     }
+    othello_rays_init();  /* before any thread can use the game */
     char name[32];
     snprintf(name, sizeof name, "othello:%dx%d", w, h);
     game *g = game_alloc(&othello_ops, name);

@@ -66,7 +66,7 @@ int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options 
         search_free(&D->S);
         return -1;
     }
-    D->S.bytes = D->tt.buckets * TT_WAYS * sizeof(tt_entry) + D->cond_buckets * 2 * sizeof(cond_entry);
+    D->S.bytes += D->tt.buckets * TT_WAYS * sizeof(tt_entry) + D->cond_buckets * 2 * sizeof(cond_entry);
     return 0;
 }
 
@@ -140,7 +140,21 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
     pns_search *S = &D->S;
     c->refs = 0;
     c->key = game_key_of(S->g, cs);
-    if (search_leaf(S, cs, &c->pn, &c->dn))
+    if (S->solver) {  /* the table remembers what the solver found */
+        const tt_entry *e = tt_view(D, tt_lookup(&D->tt, c->key));
+        if (e && (e->pn == 0 || e->dn == 0)) {
+            c->pn = e->pn;
+            c->dn = e->dn;
+            return;
+        }
+    }
+    uint64_t before = S->endgame_nodes;
+    int leaf = search_leaf(S, cs, &c->pn, &c->dn);
+    if (leaf == 2) {
+        uint64_t work = S->endgame_nodes - before;
+        tt_store(&D->tt, c->key, c->pn, c->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
+    }
+    if (leaf)
         return;
     /* the parent is the last position of the path: bit 0 */
     int d = path_find(S, c->key);
@@ -325,6 +339,38 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
     memset(D->S.filter, 0, sizeof D->S.filter);
 }
 
+/* Continues a line of the score question whose side to move at the root
+ * finishes score ahead, through the positions the solver decides: at each
+ * of them the first move that keeps the score. */
+static void solver_line(dfpn *D, const game_state *root, int score, pns_result *r)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    game_state s = *root;
+    int v = score;  /* for the side to move in s */
+    for (int i = 0; i < r->pv_len; i++) {
+        int mover = game_to_move(g, &s);
+        game_play(g, &s, r->pv[i]);
+        v = game_to_move(g, &s) == mover ? v : -v;
+    }
+    while (r->pv_len < PNS_MAX_PV && g->ops->empties(g, &s) <= S->o->exact_empties) {
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &s, mv), i = 0, w = 0;
+        for (; i < n; i++) {
+            game_state c = s;
+            game_play(g, &c, mv[i]);
+            w = game_to_move(g, &c) == game_to_move(g, &s) ? v : -v;  /* what c must be worth */
+            if (g->ops->solver_score(S->solver, &c, w - 1, w + 1, &S->endgame_nodes) == w)
+                break;
+        }
+        if (i == n)
+            break;  /* the game is over (or the score was wrong: no move keeps it) */
+        r->pv[r->pv_len++] = mv[i];
+        game_play(g, &s, mv[i]);
+        v = w;
+    }
+}
+
 int dfpn_run(dfpn *D, const game_state *s, child_t *root)
 {
     pns_search *S = &D->S;
@@ -499,6 +545,8 @@ void dfpn_score(search_job *j)
     r->pv_len = best.pv_len;
     memcpy(r->pv, best.pv, sizeof r->pv);
     j->rc = r->status != PNS_UNKNOWN && have && lo == hi ? 0 : -1;
+    if (j->rc == 0 && D.S.solver)
+        solver_line(&D, j->s, lo, r);
     j->score = lo;
     dfpn_free(&D);
 }

@@ -45,8 +45,9 @@ typedef struct {
     pns_question question;
     int prover;                /* the player asked about; -1: the side to move at the root */
     int score_target;          /* for PNS_SCORE */
-    int exact_empties;         /* PNS_SCORE in games with empties(): decide positions with at
-                                * most this many empty squares by alpha-beta (0: never) */
+    int exact_empties;         /* PNS_SCORE in games with an exact solver (game_ops.solver_score):
+                                * decide positions with at most this many empty squares by it
+                                * (0: never) */
     pns_ghi ghi;
     size_t memory;             /* bytes for the table (df-pn) or tree (PNS); 0: 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */
@@ -69,6 +70,7 @@ typedef struct {
     const char *stopped_by;    /* "nodes", "time", "memory", "interrupt" or NULL */
     uint32_t pn, dn;           /* root proof and disproof numbers */
     uint64_t nodes;            /* positions expanded */
+    uint64_t endgame_nodes;    /* positions visited by the game's exact solver */
     double seconds;
     size_t peak_bytes;         /* largest memory use of table and tree */
     int pv_len;                /* principal line (moves from the root) */

@@ -24,6 +24,7 @@ typedef struct {
     int stopped;
     const char *stopped_by;
     uint64_t path_dependent;
+    game_solver *solver;        /* the game's exact endgame solver (PNS_SCORE), or NULL */
     uint64_t endgame_nodes;     /* positions of exact endgame searches */
     uint32_t root_pn, root_dn;  /* latest known, for progress reports */
     double fill;                /* table fill, for progress reports */
@@ -39,9 +40,11 @@ typedef struct {
 int search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o);
 void search_free(pns_search *S);
 
-/* 1 when s is decided without search (game over or table hit), with the
- * final pn/dn for the prover in *pn, *dn; 0 otherwise.  A table error stops
- * the search (S->stopped, S->error) and answers 0. */
+/* 1 when s is decided without search (game over or table hit), 2 when the
+ * game's exact solver decided it (worth keeping: it cost a search), with the
+ * final pn/dn for the prover in *pn, *dn; 0 otherwise.  The root (path
+ * depth 0) is never given to the solver, so that it gets a best move.  A
+ * table error stops the search (S->stopped, S->error) and answers 0. */
 int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
 /* pn/dn of a position met for the first time: 1/1, or from mobility (the

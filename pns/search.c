@@ -38,6 +38,14 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->t0 = search_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
+    if (o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new) {
+        /* the solver's table: an eighth of the search's memory, from 1 MB */
+        size_t bytes = o->memory / 8 > (1 << 20) ? o->memory / 8 : 1 << 20;
+        S->solver = g->ops->solver_new(g, bytes);
+        if (!S->solver)
+            return -1;
+        S->bytes += bytes;
+    }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
     return S->path ? 0 : -1;
 }
@@ -46,51 +54,9 @@ void search_free(pns_search *S)
 {
     free(S->path);
     S->path = NULL;
-}
-
-/* Exact score for the side to move of a game that cannot cycle, by
- * negamax with alpha-beta (fail-hard).  With 5 or more empties, moves that
- * leave the opponent the fewest replies go first (fastest-first ordering,
- * the usual choice of Othello endgame solvers); below that, generation order,
- * where sorting costs more than it saves. */
-static int endgame_negamax(pns_search *S, const game_state *s, int alpha, int beta)
-{
-    const game *g = S->g;
-    S->endgame_nodes++;
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv);
-    if (n == 0) {
-        int sc = game_score(g, s);
-        return game_to_move(g, s) == 0 ? sc : -sc;
-    }
-    int mover = game_to_move(g, s);
-    game_state child[GAME_MAX_MOVES];
-    int order[GAME_MAX_MOVES], key[GAME_MAX_MOVES];
-    int sort = n > 1 && g->ops->empties(g, s) >= 5;
-    for (int i = 0; i < n; i++) {
-        child[i] = *s;
-        game_play(g, &child[i], mv[i]);
-        order[i] = i;
-        key[i] = sort ? game_count(g, &child[i]) : 0;
-    }
-    for (int i = 1; i < n && sort; i++)  /* insertion sort: n is small */
-        for (int j = i; j > 0 && key[order[j]] < key[order[j - 1]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    for (int k = 0; k < n; k++) {
-        const game_state *c = &child[order[k]];
-        /* a pass keeps the side to move: the child's value is then ours */
-        int v = game_to_move(g, c) == mover ? endgame_negamax(S, c, alpha, beta)
-                                            : -endgame_negamax(S, c, -beta, -alpha);
-        if (v > alpha) {
-            alpha = v;
-            if (alpha >= beta)
-                break;
-        }
-    }
-    return alpha;
+    if (S->solver)
+        S->g->ops->solver_free(S->solver);
+    S->solver = NULL;
 }
 
 int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
@@ -104,15 +70,15 @@ int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
         *pn = proven ? 0 : PNS_INF;
         *dn = proven ? PNS_INF : 0;
         return 1;
-    } else if (S->o->question == PNS_SCORE && S->o->exact_empties > 0 && g->ops->empties &&
-               g->ops->empties(g, s) <= S->o->exact_empties) {
+    } else if (S->solver && S->depth > 0 && g->ops->empties(g, s) <= S->o->exact_empties) {
         /* a null window around the target: is the prover's score >= target? */
         int t = S->o->score_target, mine = game_to_move(g, s) == S->prover;
-        int v = mine ? endgame_negamax(S, s, t - 1, t) : -endgame_negamax(S, s, -t, -t + 1);
+        int v = mine ? g->ops->solver_score(S->solver, s, t - 1, t, &S->endgame_nodes)
+                     : -g->ops->solver_score(S->solver, s, -t, -t + 1, &S->endgame_nodes);
         int proven = v >= t;
         *pn = proven ? 0 : PNS_INF;
         *dn = proven ? PNS_INF : 0;
-        return 1;
+        return 2;
     } else if (res != GAME_ONGOING) {
         outcome = game_outcome_for(res, S->prover);
     } else if (S->tb_ok) {
@@ -200,6 +166,7 @@ void search_report(const pns_search *S, pns_result *r)
 {
     r->stopped_by = r->status == PNS_UNKNOWN ? S->stopped_by : NULL;
     r->nodes = S->nodes_before + S->nodes;
+    r->endgame_nodes = S->endgame_nodes;
     r->seconds = S->seconds_before + search_clock() - S->t0;
     r->peak_bytes = S->peak_bytes > S->bytes ? S->peak_bytes : S->bytes;
     r->path_dependent = S->path_dependent;

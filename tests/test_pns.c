@@ -387,6 +387,49 @@ static void test_othello_scores(void)
     }
 }
 
+/* Othello's exact endgame solver against the naive negamax on positions of
+ * random games, full window and random windows (fail-soft: a value outside
+ * the window bounds the score on its side), one solver for all positions so
+ * that its table carries bounds from one question to the next. */
+static void test_othello_solver(void)
+{
+    const char *sizes[] = { "othello:4x4", "othello:5x6", "othello:6x6", "othello:8x8" };
+    unsigned long long seed = 77;
+    for (int i = 0; i < 4; i++) {
+        game *g = test_open(sizes[i], NULL);
+        game_solver *x = g->ops->solver_new(g, 1 << 20);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+        for (int k = 0; k < 60; k++) {
+            game_state s;
+            game_start(g, &s);
+            int stop_at = 4 + (int)(ref_rand(&seed) % 8);  /* 4..11 empties: both orders, the table */
+            game_move mv[GAME_MAX_MOVES];
+            int n;
+            while (g->ops->empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            char text[GAME_TEXT_MAX];
+            game_format(g, &s, text, sizeof text);
+            int want = ref_negamax(text, -1000, 1000);
+            uint64_t nodes = 0;
+            for (int w = 0; w < 6; w++) {  /* windows first: the table holds bounds only */
+                int a = (int)(ref_rand(&seed) % 41) - 20, b = a + 1 + (int)(ref_rand(&seed) % 3);
+                int v = g->ops->solver_score(x, &s, a, b, &nodes);
+                if (v <= a) {
+                    CU_ASSERT(want <= v);
+                } else if (v >= b) {
+                    CU_ASSERT(want >= v);
+                } else {
+                    CU_ASSERT_EQUAL(v, want);
+                }
+            }
+            CU_ASSERT_EQUAL(g->ops->solver_score(x, &s, -100, 100, &nodes), want);
+            CU_ASSERT(nodes > 0);
+        }
+        g->ops->solver_free(x);
+        game_close(g);
+    }
+}
+
 void suite_pns(void)
 {
     CU_pSuite s = CU_add_suite("pns", NULL, NULL);
@@ -396,4 +439,5 @@ void suite_pns(void)
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
     CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
     CU_add_test(s, "Othello scores by bisection against naive negamax", test_othello_scores);
+    CU_add_test(s, "Othello's endgame solver against naive negamax, any window", test_othello_solver);
 }

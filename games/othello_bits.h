@@ -1,0 +1,63 @@
+/* games/othello_bits.h - private to games/: Othello bitboard primitives
+ * shared by the rules (othello.c) and the exact endgame solver
+ * (othello_solve.c).
+ *
+ * Every board lives in the top-left corner of an 8x8 bitboard (square =
+ * row*8 + col, row 0 at the top).  Squares off the board are never occupied,
+ * so they stop every line like an empty square. */
+#ifndef PNSOLVE_OTHELLO_BITS_H
+#define PNSOLVE_OTHELLO_BITS_H
+
+#include <stdint.h>
+
+#define OTHELLO_INNER_COLS 0x7e7e7e7e7e7e7e7eULL
+
+/* Squares where the player with discs p may play against o (Kogge-Stone
+ * fill in the four line directions, both ways). */
+static inline uint64_t othello_legal(uint64_t p, uint64_t o, uint64_t board)
+{
+    static const int shift[4] = { 1, 8, 9, 7 };
+    const uint64_t omask[4] = { o & OTHELLO_INNER_COLS, o, o & OTHELLO_INNER_COLS, o & OTHELLO_INNER_COLS };
+    uint64_t empty = ~(p | o) & board, moves = 0;
+    for (int i = 0; i < 4; i++) {
+        int s = shift[i];
+        uint64_t m = omask[i];
+        uint64_t f = (p << s) & m, b = (p >> s) & m;
+        f |= (f << s) & m; b |= (b >> s) & m;
+        uint64_t m2 = m & (m << s), m3 = m & (m >> s);
+        f |= (f << (2 * s)) & m2; b |= (b >> (2 * s)) & m3;
+        f |= (f << (2 * s)) & m2; b |= (b >> (2 * s)) & m3;
+        moves |= (f << s) | (b >> s);
+    }
+    return moves & empty;
+}
+
+/* The rays from each square in the 8 directions: [0..3] towards higher
+ * square numbers (east, south-west, south, south-east), [4..7] towards lower
+ * ones; built once by othello_rays_init. */
+extern uint64_t othello_rays[64][8];
+/* Fills othello_rays; idempotent, called before any game is used. */
+void othello_rays_init(void);
+
+/* Discs of o that a disc of p placed on the empty square sq turns over. */
+static inline uint64_t othello_flips(uint64_t p, uint64_t o, unsigned sq)
+{
+    const uint64_t *ray = othello_rays[sq];
+    uint64_t all = 0;
+    for (int d = 0; d < 4; d++) {  /* the first non-o square is the lowest */
+        uint64_t stop = ray[d] & ~o, b = stop & (0 - stop);
+        if (b & p)
+            all |= ray[d] & (b - 1);
+    }
+    for (int d = 4; d < 8; d++) {  /* ... or the highest */
+        uint64_t stop = ray[d] & ~o;
+        if (stop) {
+            uint64_t b = 1ULL << (63 - __builtin_clzll(stop));
+            if (b & p)
+                all |= ray[d] & ~((b << 1) - 1);
+        }
+    }
+    return all;
+}
+
+#endif

@@ -1,0 +1,246 @@
+/* games/othello_solve.c - the exact Othello endgame solver that the
+ * proof-number search calls below its --exact-empties line, the way Jungle
+ * Checkers probes its tables.
+ *
+ * Fail-soft negamax with alpha-beta and principal variation search on
+ * bitboards, from the side to move's view (p: its discs, o: the other's).
+ * Move order, as in the usual endgame solvers (Edax, Zebra):
+ *   - above SHALLOW empties: the move of the table first, then fastest first
+ *     (fewest replies for the opponent; corners first on a tie);
+ *   - at SHALLOW empties or fewer: no sorting, squares of regions with an odd
+ *     number of empties first (parity), the last empty square played
+ *     directly.
+ * The transposition table holds bounds under the exact position (both
+ * bitboards, no hash-only identity) and keeps the deeper entry on a
+ * collision.  It lives in the solver object, so the bounds carry over from one
+ * question (window) to the next. */
+#include "game_impl.h"
+#include "othello_bits.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHALLOW 6     /* at most this many empties: parity order, no table */
+#define TABLE_MIN 9   /* at least this many empties: positions go to the table */
+
+typedef struct {
+    uint64_t p, o;
+    int8_t lo, hi;    /* bounds of the exact score */
+    uint8_t best;     /* square of the best move known, 64: none */
+    uint8_t empties;
+} slot;
+
+struct game_solver {
+    uint64_t board;
+    uint64_t region[4];  /* the board's quadrants, for the parity order */
+    slot *table;
+    uint64_t mask;
+    uint64_t nodes;
+};
+
+uint64_t othello_rays[64][8];
+
+static void rays_fill(void)
+{
+    static const int dr[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+    static const int dc[8] = { 1, -1, 0, 1, -1, 1, 0, -1 };
+    for (int sq = 0; sq < 64; sq++)
+        for (int d = 0; d < 8; d++) {
+            uint64_t ray = 0;
+            for (int r = sq / 8 + dr[d], c = sq % 8 + dc[d]; r >= 0 && r < 8 && c >= 0 && c < 8; r += dr[d], c += dc[d])
+                ray |= 1ULL << (r * 8 + c);
+            othello_rays[sq][d] = ray;
+        }
+}
+
+void othello_rays_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, rays_fill);
+}
+
+game_solver *othello_solver_new(const game *g, size_t bytes)
+{
+    game_solver *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    uint64_t slots = 1024;
+    while (slots * 2 * sizeof(slot) <= bytes)
+        slots *= 2;
+    x->table = calloc(slots, sizeof *x->table);
+    if (!x->table) {
+        free(x);
+        return NULL;
+    }
+    x->mask = slots - 1;
+    int W = g->width, H = g->height;
+    for (int r = 0; r < H; r++)
+        for (int c = 0; c < W; c++)
+            x->region[(r >= H / 2) * 2 + (c >= W / 2)] |= 1ULL << (r * 8 + c);
+    for (int i = 0; i < 4; i++)
+        x->board |= x->region[i];
+    return x;
+}
+
+void othello_solver_free(game_solver *x)
+{
+    if (x)
+        free(x->table);
+    free(x);
+}
+
+/* Final score for p of a finished game: the disc difference, empties to
+ * the winner. */
+static inline int final_score(const game_solver *x, uint64_t p, uint64_t o)
+{
+    int np = __builtin_popcountll(p), no = __builtin_popcountll(o);
+    int e = __builtin_popcountll(x->board) - np - no, d = np - no;
+    return d > 0 ? d + e : d < 0 ? d - e : 0;
+}
+
+/* One empty square left: play it, or let the opponent, or nobody can. */
+static int solve_last(game_solver *x, uint64_t p, uint64_t o, unsigned sq)
+{
+    x->nodes++;
+    uint64_t bit = 1ULL << sq, f = othello_flips(p, o, sq);
+    if (f)
+        return final_score(x, p | f | bit, o & ~f);
+    f = othello_flips(o, p, sq);
+    if (f)
+        return final_score(x, p & ~f, o | f | bit);
+    return final_score(x, p, o);
+}
+
+static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
+{
+    uint64_t empty = x->board & ~(p | o);
+    if (!(empty & (empty - 1)))
+        return empty ? solve_last(x, p, o, (unsigned)__builtin_ctzll(empty)) : final_score(x, p, o);
+    x->nodes++;
+    uint64_t odd = 0;
+    for (int i = 0; i < 4; i++)
+        if (__builtin_popcountll(empty & x->region[i]) & 1)
+            odd |= x->region[i];
+    int best = -1000;
+    for (int round = 0; round < 2; round++) {
+        for (uint64_t m = empty & (round ? ~odd : odd); m; m &= m - 1) {
+            unsigned sq = (unsigned)__builtin_ctzll(m);
+            uint64_t f = othello_flips(p, o, sq);
+            if (!f)
+                continue;
+            int v = -solve_shallow(x, o & ~f, p | f | (1ULL << sq), -beta, -(alpha > best ? alpha : best));
+            if (v > best) {
+                best = v;
+                if (v >= beta)
+                    return v;
+            }
+        }
+    }
+    if (best > -1000)
+        return best;
+    if (!othello_legal(o, p, x->board))
+        return final_score(x, p, o);
+    return -solve_shallow(x, o, p, -beta, -alpha);
+}
+
+static inline slot *table_slot(const game_solver *x, uint64_t p, uint64_t o)
+{
+    uint64_t h = p * 0x9e3779b97f4a7c15ULL ^ o * 0xc2b2ae3d27d4eb4fULL;
+    return &x->table[(h ^ h >> 29) & x->mask];
+}
+
+static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
+{
+    x->nodes++;
+    uint64_t moves = othello_legal(p, o, x->board);
+    if (!moves) {
+        if (!othello_legal(o, p, x->board))
+            return final_score(x, p, o);
+        return -solve_deep(x, o, p, -beta, -alpha);
+    }
+    int empties = __builtin_popcountll(x->board & ~(p | o));
+    slot *t = NULL;
+    unsigned hint = 64;
+    if (empties >= TABLE_MIN) {
+        t = table_slot(x, p, o);
+        if (t->p == p && t->o == o) {
+            if (t->lo >= beta || t->lo == t->hi)
+                return t->lo;
+            if (t->hi <= alpha)
+                return t->hi;
+            if (t->lo > alpha)
+                alpha = t->lo;
+            if (t->hi < beta)
+                beta = t->hi;
+            hint = t->best;
+        }
+    }
+    /* the children, ordered: table move, then fewest replies, corners first */
+    uint64_t cp[64], co[64];
+    int key[64], sqs[64], n = 0;
+    const uint64_t corners = 1ULL | 1ULL << 7 | 1ULL << 56 | 1ULL << 63;
+    for (uint64_t m = moves; m; m &= m - 1) {
+        unsigned sq = (unsigned)__builtin_ctzll(m);
+        uint64_t f = othello_flips(p, o, sq);
+        uint64_t np = p | f | (1ULL << sq), no = o & ~f;
+        int k = sq == hint ? -1000 : 4 * __builtin_popcountll(othello_legal(no, np, x->board));
+        if (k >= 0 && (x->board & corners & (1ULL << sq)))
+            k -= 2;
+        int j = n++;
+        for (; j > 0 && key[j - 1] > k; j--) {
+            cp[j] = cp[j - 1]; co[j] = co[j - 1]; key[j] = key[j - 1]; sqs[j] = sqs[j - 1];
+        }
+        cp[j] = np; co[j] = no; key[j] = k; sqs[j] = (int)sq;
+    }
+    int a0 = alpha, best = -1000, best_sq = sqs[0];
+    for (int i = 0; i < n; i++) {
+        int a = alpha > best ? alpha : best, v;
+        int (*child)(game_solver *, uint64_t, uint64_t, int, int) = empties - 1 <= SHALLOW ? solve_shallow : solve_deep;
+        if (i == 0) {
+            v = -child(x, co[i], cp[i], -beta, -a);
+        } else {  /* a null window first: most later moves are no better */
+            v = -child(x, co[i], cp[i], -a - 1, -a);
+            if (v > a && v < beta)
+                v = -child(x, co[i], cp[i], -beta, -v);
+        }
+        if (v > best) {
+            best = v;
+            best_sq = sqs[i];
+            if (v >= beta)
+                break;
+        }
+    }
+    if (t) {
+        if (t->p != p || t->o != o) {
+            if (t->empties > empties)
+                return best;  /* keep the deeper entry */
+            t->p = p;
+            t->o = o;
+            t->lo = -127;
+            t->hi = 127;
+            t->empties = (uint8_t)empties;
+        }
+        if (best >= beta) {
+            if (best > t->lo) t->lo = (int8_t)best;
+        } else if (best <= a0) {
+            if (best < t->hi) t->hi = (int8_t)best;
+        } else {
+            t->lo = t->hi = (int8_t)best;
+        }
+        t->best = (uint8_t)best_sq;
+    }
+    return best;
+}
+
+int othello_solver_score(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes)
+{
+    int c = (int)s->w[2];
+    uint64_t p = s->w[c], o = s->w[!c];
+    x->nodes = 0;
+    int empties = __builtin_popcountll(x->board & ~(p | o));
+    int v = empties <= SHALLOW ? solve_shallow(x, p, o, alpha, beta) : solve_deep(x, p, o, alpha, beta);
+    if (nodes)
+        *nodes += x->nodes;
+    return v;
+}
