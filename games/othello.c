@@ -94,34 +94,63 @@ static void othello_start(const game *g, game_state *s)
     s->w[0] = 1ULL << (a + 1) | 1ULL << (a + 8);
 }
 
+static int colour_of(char c) { return c == 'X' || c == 'x' || c == '*' ? 0 : c == 'O' || c == 'o' ? 1 : -1; }
+
+/* The common 64-character form of 8x8 positions (FFO and OBF files, engine
+ * protocols): squares a1..h1, a2..h8 as X, x or * (Black), O/o (White) or -/.
+ * (empty), then the side to move, the two parts optionally apart; an OBF
+ * line's ";"-separated tail (the best moves) is allowed and ignored. */
+static int parse_64(const char *t, game_state *s, char *err, size_t errlen)
+{
+    for (int sq = 0; sq < 64; sq++, t++) {
+        int c = colour_of(*t);
+        if (c >= 0)
+            s->w[c] |= 1ULL << sq;
+        else if (*t != '-' && *t != '.')
+            return game_error(err, errlen, "bad square '%c' at %c%d (X, O, - or .)", *t ? *t : ' ', 'a' + sq % 8, sq / 8 + 1);
+    }
+    while (*t == ' ' || *t == '\t')
+        t++;
+    int side = colour_of(*t);
+    if (side < 0)
+        return game_error(err, errlen, "the 64 squares must be followed by the side to move, X or O");
+    for (t++; *t == ' ' || *t == '\t' || *t == '\r' || *t == '\n'; t++)
+        ;
+    if (*t && *t != ';')
+        return game_error(err, errlen, "unexpected text after the side to move: '%.20s'", t);
+    s->w[2] = (uint64_t)side;
+    return 0;
+}
+
 static int othello_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen)
 {
     int W = g->width, H = g->height;
     const char *t = text;
-    int compact = 0, pw, ph, used = 0;  /* %n stays unwritten when the colon is missing */
+    int pw, ph, used = 0;  /* %n stays unwritten when the colon is missing */
     if (sscanf(t, "%dx%d:%n", &pw, &ph, &used) == 2 && used > 0) {
         if (pw != W || ph != H)
             return game_error(err, errlen, "position is for %dx%d but the game is othello:%dx%d", pw, ph, W, H);
         t += used;
-    } else if (W == 8 && H == 8 && strlen(t) == 66) {
-        compact = 1;  /* the 64-character form of the FFO suite */
+        for (int row = 0; row < H; row++) {
+            for (int col = 0; col < W; col++, t++) {
+                uint64_t bit = 1ULL << (row * 8 + col);
+                if (*t == 'X') s->w[0] |= bit;
+                else if (*t == 'O') s->w[1] |= bit;
+                else if (*t != '-')
+                    return game_error(err, errlen, "bad square '%c' in row %d (X, O or -; %d per row)", *t ? *t : ' ', row + 1, W);
+            }
+            if (row + 1 < H && *t++ != '/')
+                return game_error(err, errlen, "row %d must have %d squares and end with '/'", row + 1, W);
+        }
+        if (t[0] != ' ' || (t[1] != 'X' && t[1] != 'O') || t[2])
+            return game_error(err, errlen, "position must end with a space and the side to move, X or O");
+        s->w[2] = t[1] == 'O';
+    } else if (W == 8 && H == 8) {
+        if (parse_64(t, s, err, errlen) != 0)
+            return -1;
     } else {
         return game_error(err, errlen, "Othello position must start with '%dx%d:'", W, H);
     }
-    for (int row = 0; row < H; row++) {
-        for (int col = 0; col < W; col++, t++) {
-            uint64_t bit = 1ULL << (row * 8 + col);
-            if (*t == 'X') s->w[0] |= bit;
-            else if (*t == 'O') s->w[1] |= bit;
-            else if (*t != '-')
-                return game_error(err, errlen, "bad square '%c' in row %d (X, O or -; %d per row)", *t ? *t : ' ', row + 1, W);
-        }
-        if (!compact && row + 1 < H && *t++ != '/')
-            return game_error(err, errlen, "row %d must have %d squares and end with '/'", row + 1, W);
-    }
-    if (t[0] != ' ' || (t[1] != 'X' && t[1] != 'O') || t[2])
-        return game_error(err, errlen, "position must end with a space and the side to move, X or O");
-    s->w[2] = t[1] == 'O';
     unsigned a = geom(g)->anchor;
     uint64_t centre = 1ULL << a | 1ULL << (a + 1) | 1ULL << (a + 8) | 1ULL << (a + 9);
     if (((s->w[0] | s->w[1]) & centre) != centre)

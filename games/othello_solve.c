@@ -23,6 +23,7 @@
 
 #define SHALLOW 6     /* at most this many empties: parity order, no table */
 #define TABLE_MIN 9   /* at least this many empties: positions go to the table */
+#define ETC_MIN 12    /* at least this many: children are looked up before any is searched */
 
 typedef struct {
     uint64_t p, o;
@@ -150,6 +151,13 @@ static inline slot *table_slot(const game_solver *x, uint64_t p, uint64_t o)
     return &x->table[(h ^ h >> 29) & x->mask];
 }
 
+/* The squares next to the discs of x. */
+static inline uint64_t around(uint64_t x)
+{
+    const uint64_t not_a = 0xfefefefefefefefeULL, not_h = 0x7f7f7f7f7f7f7f7fULL;
+    return ((x << 1 | x << 9 | x >> 7) & not_a) | ((x >> 1 | x >> 9 | x << 7) & not_h) | x << 8 | x >> 8;
+}
+
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
     x->nodes++;
@@ -184,14 +192,24 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         unsigned sq = (unsigned)__builtin_ctzll(m);
         uint64_t f = othello_flips(p, o, sq);
         uint64_t np = p | f | (1ULL << sq), no = o & ~f;
-        int k = sq == hint ? -1000 : 4 * __builtin_popcountll(othello_legal(no, np, x->board));
+        int k = sq == hint ? -1000 : 16 * __builtin_popcountll(othello_legal(no, np, x->board)) +
+                                     __builtin_popcountll(around(np) & x->board & ~(np | no));
         if (k >= 0 && (x->board & corners & (1ULL << sq)))
-            k -= 2;
+            k -= 8;
         int j = n++;
         for (; j > 0 && key[j - 1] > k; j--) {
             cp[j] = cp[j - 1]; co[j] = co[j - 1]; key[j] = key[j - 1]; sqs[j] = sqs[j - 1];
         }
         cp[j] = np; co[j] = no; key[j] = k; sqs[j] = (int)sq;
+    }
+    if (empties >= ETC_MIN) {
+        /* enhanced transposition cutoff: a child already known to be bad
+         * enough for the opponent ends the node without a search */
+        for (int i = 0; i < n; i++) {
+            const slot *c = table_slot(x, co[i], cp[i]);
+            if (c->p == co[i] && c->o == cp[i] && -c->hi >= beta)
+                return -c->hi;
+        }
     }
     int a0 = alpha, best = -1000, best_sq = sqs[0];
     for (int i = 0; i < n; i++) {

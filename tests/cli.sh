@@ -43,6 +43,11 @@ check "missing option value" 2 "needs a value" -- show jungle --position
 check "show start" 0 "^moves \(14\):" -- show jungle
 check "show ostle" 0 "^position: WWWWW/5/2H2/5/BBBBB b -$" -- show ostle
 check "show ffo" 0 "^to move: Black$" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+check "show obf line" 0 "^to move: Black$" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;"
+check "show 64 lower-case" 0 "^to move: White$" -- show othello:8x8 --position "o..oooox.ooooooxooxxoooxooxoooxxooooooxx...oooox....o..x........o"
+check "show 64 short" 2 "bad square ' ' at h8" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X------- X"
+check "show 64 no side" 2 "followed by the side to move" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- Y"
+check "ffo 40 endgame" 0 "^score: 38$" -- prove othello:8x8 --score --exact-empties 24 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
 check "show finished" 0 "game over: Black wins \(score 16\)" -- show othello:4x4 --position "4x4:XXXX/XXXX/XXXX/XXXX O"
 check "show bad jfen" 2 "bad position: JFEN rank 7" -- show jungle --position "1r3e/2t1d2/7/7/7/2D1T2/1E3R1 w"
 check "show bad ofen" 2 "bad position: .*hole" -- show ostle --position "WWWWW/5/5/5/BBBBB b -"
