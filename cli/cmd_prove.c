@@ -30,7 +30,11 @@ static const char help[] =
     "                            empties to the winner) by a bisection of\n"
     "                            'at least k ahead?' questions\n"
     "  --exact-empties K         with --score: positions with at most K empty squares\n"
-    "                            are decided by alpha-beta (default 8; 0: never)\n"
+    "                            are decided by the game's endgame solver (default 8;\n"
+    "                            0: never)\n"
+    "  --proof-exact K           with --score --proof: positions with at most K empty\n"
+    "                            squares are 'exact' leaves that verify-proof searches\n"
+    "                            itself (default 8, at most 14; 0: trees to the end)\n"
     "  --json                    one JSON object on stdout\n"
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
@@ -43,7 +47,7 @@ static const char help[] =
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, validate, score, exact_set, init_set;
+    int question_set, json, no_tb, validate, score, exact_set, proof_exact_set, init_set;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
@@ -51,7 +55,8 @@ typedef struct {
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
-       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT };
+       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
+       OPT_PROOF_EXACT };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -76,6 +81,7 @@ static const struct option prove_long[] = {
     { "sum", required_argument, NULL, OPT_SUM },
     { "score", no_argument, NULL, OPT_SCORE },
     { "exact-empties", required_argument, NULL, OPT_EXACT },
+    { "proof-exact", required_argument, NULL, OPT_PROOF_EXACT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -136,6 +142,10 @@ static int on_option(int opt, const char *arg, void *ctx)
         p->exact_set = 1;
         p->o.exact_empties = (int)strtol(arg, &end, 10);
         return (!*arg || *end || p->o.exact_empties < 0 || p->o.exact_empties > 64) ? -1 : 0;
+    case OPT_PROOF_EXACT:
+        p->proof_exact_set = 1;
+        p->o.proof_exact_empties = (int)strtol(arg, &end, 10);
+        return (!*arg || *end || p->o.proof_exact_empties < 0 || p->o.proof_exact_empties > PNS_PROOF_EXACT_MAX) ? -1 : 0;
     case OPT_SUM:
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
@@ -344,6 +354,8 @@ int cmd_prove(int argc, char **argv)
     if (p.score) {
         if (!p.exact_set)
             p.o.exact_empties = 8;
+        if (!p.proof_exact_set)
+            p.o.proof_exact_empties = 8;
         if (!p.init_set)
             p.o.mobility = 1;  /* Othello 5x5: 36% fewer nodes, half the time (README) */
         int area = g->width * g->height > 0 ? g->width * g->height : 1;

@@ -21,6 +21,7 @@
 
 #define PNS_INF 0x3fffffffu   /* proof or disproof number of a solved node */
 #define PNS_MAX_PV 256
+#define PNS_PROOF_EXACT_MAX 14  /* the most empty squares of an 'exact' proof leaf */
 
 typedef enum { PNS_DFPN, PNS_BEST_FIRST } pns_algo;
 /* PNS_SCORE: "can the prover finish at least score_target ahead?" (the
@@ -48,6 +49,9 @@ typedef struct {
     int exact_empties;         /* PNS_SCORE in games with an exact solver (game_ops.solver_score):
                                 * decide positions with at most this many empty squares by it
                                 * (0: never) */
+    int proof_exact_empties;   /* proofs of PNS_SCORE: positions with at most this many empty
+                                * squares are 'exact' leaves that the checker searches itself
+                                * (0: the tree goes on to the game's end) */
     pns_ghi ghi;
     size_t memory;             /* bytes for the table (df-pn) or tree (PNS); 0: 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */

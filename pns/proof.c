@@ -117,6 +117,12 @@ static int child_value(writer *W, const game_state *cs, child_t *c)
     return c->pn == 0 || c->dn == 0;
 }
 
+/* Does this proof end in 'exact' leaves? */
+static int o_exact(const pns_search *S)
+{
+    return S->o->question == PNS_SCORE && S->o->proof_exact_empties > 0 && S->g->ops->empties;
+}
+
 /* Writes the subtree of s (reached by move text mv) at path depth depth;
  * OK or FAILS, with the earlier positions its repetitions need in *refs. */
 static int write_node(writer *W, const game_state *s, const char *mv, int depth, refs_t *refs_out)
@@ -130,6 +136,10 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     emit(W, "%d %s ", depth, mv);
     if (game_result_of(g, s) != GAME_ONGOING) {
         emit(W, "end\n");
+        return OK;
+    }
+    if (depth > 0 && o_exact(S) && g->ops->empties(g, s) <= S->o->proof_exact_empties) {
+        emit(W, "exact\n");  /* the checker searches it; it shows the claim, or we were not called */
         return OK;
     }
     tb_value tv;
@@ -242,7 +252,7 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
                 snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
             fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name,
                     text, S->prover, question, W.claim_proven ? "proven" : "disproven");
-            fputs("# depth move kind: node | end | tb VALUE DISTANCE | rep ID | ref ID (IDs count nodes from 0)\n",
+            fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID (IDs count nodes from 0)\n",
                   out);
             rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         } else if (!S->error[0]) {

@@ -104,6 +104,29 @@ static void leaf_needs(checker *C, int d)
         C->stack[C->top - 1].refs |= dist < 63 ? (refs_t)1 << dist : FAR;
 }
 
+/* The final score for the side to move of a game that cannot cycle, by a
+ * plain fail-hard alpha-beta over the rules (game_moves, game_play): the
+ * checker's own search for 'exact' leaves, independent of the game's solver
+ * that the proof search used. */
+static int exact_score(const game *g, const game_state *s, int alpha, int beta)
+{
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv);
+    if (n == 0) {
+        int sc = game_score(g, s);
+        return game_to_move(g, s) == 0 ? sc : -sc;
+    }
+    for (int i = 0; i < n && alpha < beta; i++) {
+        game_state c = *s;
+        game_play(g, &c, mv[i]);
+        int v = game_to_move(g, &c) == game_to_move(g, s) ? exact_score(g, &c, alpha, beta)
+                                                           : -exact_score(g, &c, -beta, -alpha);
+        if (v > alpha)
+            alpha = v;
+    }
+    return alpha;
+}
+
 static int check_line(checker *C, char *text, const game_state *root)
 {
     char *save, *w_depth = strtok_r(text, " \t\r\n", &save), *w_move = strtok_r(NULL, " \t\r\n", &save);
@@ -165,6 +188,19 @@ static int check_line(checker *C, char *text, const game_state *root)
     }
     if (res != GAME_ONGOING)
         return fail(C, "the game is over here but the line says '%s'", kind);
+    if (strcmp(kind, "exact") == 0) {
+        if (!C->score_mode || !C->g->ops->empties)
+            return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");
+        if (C->g->ops->empties(C->g, &s) > PNS_PROOF_EXACT_MAX)
+            return fail(C, "an 'exact' leaf has more empty squares than a checker searches%s", "");
+        /* a null window at the target, from the prover's side */
+        int t = C->target, mine = game_to_move(C->g, &s) == C->prover;
+        int v = mine ? exact_score(C->g, &s, t - 1, t) : -exact_score(C->g, &s, -t, -t + 1);
+        if (!supports(C, v >= t ? 1 : -1))
+            return fail(C, "the exact score does not support the claim%s", "");
+        C->info[id].n = 0;
+        return 0;
+    }
     if (strcmp(kind, "tb") == 0 && C->score_mode)
         return fail(C, "a table value says nothing of the score%s", "");
     if (strcmp(kind, "tb") == 0) {
