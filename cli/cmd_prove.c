@@ -171,9 +171,12 @@ static int on_option(int opt, const char *arg, void *ctx)
 static void on_progress(const pns_progress *pr, void *ctx)
 {
     prove_opts *p = ctx;
-    fprintf(stderr, "\r%12llu nodes  %7.0f k/s  pn %10u  dn %10u  table %5.1f%%  %7.1f MB  %7.0f s   ",
+    char target[32] = "";
+    if (p->score)
+        snprintf(target, sizeof target, "  at least %+d?", pr->target);
+    fprintf(stderr, "\r%12llu nodes  %7.0f k/s  pn %10u  dn %10u  table %5.1f%%  %7.1f MB  %7.0f s%s   ",
             (unsigned long long)pr->nodes, pr->seconds > 0 ? pr->nodes / pr->seconds / 1e3 : 0.0, pr->pn, pr->dn,
-            pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds);
+            pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds, target);
     fflush(stderr);
     if (p->trace_file) {
         fprintf(p->trace_file, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);

@@ -39,6 +39,7 @@ typedef struct {
     uint32_t pn, dn;           /* at the root */
     double table_fill;         /* share of the transposition table in use, 0..1 */
     size_t bytes;              /* memory in use by the search */
+    int target;                /* PNS_SCORE: the target of the question being searched */
 } pns_progress;
 
 typedef struct {

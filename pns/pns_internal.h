@@ -26,6 +26,7 @@ typedef struct {
     uint64_t path_dependent;
     game_solver *solver;        /* the game's exact endgame solver (PNS_SCORE), or NULL */
     uint64_t endgame_nodes;     /* positions of exact endgame searches */
+    uint64_t endgame_checked;   /* endgame_nodes when the clock was last read */
     uint32_t root_pn, root_dn;  /* latest known, for progress reports */
     double fill;                /* table fill, for progress reports */
     size_t bytes, peak_bytes;   /* memory in use, kept by the search */

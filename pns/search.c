@@ -140,7 +140,9 @@ int search_tick(pns_search *S)
         S->stopped = 1;
         S->stopped_by = "interrupt";
     }
-    if ((S->nodes & 1023) == 0) {
+    /* the clock every 1024 nodes, or sooner when the endgame solver is busy */
+    if ((S->nodes & 1023) == 0 || S->endgame_nodes - S->endgame_checked > (1u << 22)) {
+        S->endgame_checked = S->endgame_nodes;
         double now = search_clock();
         if (o->max_seconds > 0 && now - S->t0 >= o->max_seconds && !S->stopped) {
             S->stopped = 1;
@@ -153,7 +155,7 @@ int search_tick(pns_search *S)
         if (o->progress && now >= S->next_progress) {
             S->next_progress = now + (o->progress_every > 0 ? o->progress_every : 2.0);
             pns_progress p = { S->nodes_before + S->nodes, S->seconds_before + now - S->t0, S->root_pn, S->root_dn,
-                               S->fill, S->bytes };
+                               S->fill, S->bytes, o->score_target };
             o->progress(&p, o->ctx);
         }
     }
