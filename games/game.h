@@ -99,6 +99,12 @@ typedef struct game_ops {
      * solver_score returns the final score for the side to move when it lies
      * strictly between alpha and beta, else a bound beyond the window on the
      * same side (fail-soft), and adds the positions it visited to *nodes. */
+    /* The least key among the images of s under the board's symmetries, in
+     * an encoding of its own (compare it only with other symmetric keys):
+     * equal for two states exactly when one is a symmetric image of the
+     * other.  NULL when the game offers none (its states then have no
+     * symmetric twins to merge). */
+    game_key (*symmetric_key)(const game *g, const game_state *s);
     game_solver *(*solver_new)(const game *g, size_t bytes);
     int (*solver_score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
     void (*solver_free)(game_solver *x);

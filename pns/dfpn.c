@@ -217,6 +217,29 @@ static int ckpt_save(dfpn *D, const game_state *s);
 
 static uint32_t clamp_th(uint64_t v) { return v >= PNS_INF ? PNS_INF : (uint32_t)v; }
 
+/* Keeps the first of the moves of s whose results are symmetric images of
+ * each other (the same value): at the root of a symmetric start, where a
+ * disproof would otherwise search every image again.  Returns the count. */
+static int distinct_moves(const game *g, const game_state *s, game_move *mv, uint8_t *orig, int n)
+{
+    game_key seen[GAME_MAX_MOVES];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        game_state c = *s;
+        game_play(g, &c, mv[i]);
+        game_key k = g->ops->symmetric_key(g, &c);
+        int j = 0;
+        while (j < m && !game_key_equal(seen[j], k))
+            j++;
+        if (j < m)
+            continue;
+        seen[m] = k;
+        mv[m] = mv[i];
+        orig[m++] = orig[i];
+    }
+    return m;
+}
+
 void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
 {
     pns_search *S = &D->S;
@@ -234,6 +257,12 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, st, mv);
     int or_node = game_to_move(g, st) == S->prover;
+    /* move numbers as game_moves gives them (the table's best move) */
+    uint8_t orig[GAME_MAX_MOVES];
+    for (int i = 0; i < n; i++)
+        orig[i] = (uint8_t)i;
+    if (depth == 0 && g->ops->symmetric_key)
+        n = distinct_moves(g, st, mv, orig, n);
     if (path_push(S, self->key) != 0)
         return;
     /* all the children's buckets are fetched at once, then read */
@@ -307,7 +336,8 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
             return;
         }
     }
-    tt_store(&D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : best, D->tag);
+    tt_store(&D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
+             D->tag);
     S->fill = tt_fill(&D->tt);
 }
 

@@ -175,11 +175,29 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     W->id_at[depth] = id;
     path_push(S, key);
     refs_t refs = 0;
+    /* children written in full, by symmetric key: a later image is a 'sym' line */
+    game_key *sym_key = need_all && g->ops->symmetric_key ? malloc(sizeof *sym_key * (size_t)n) : NULL;
+    uint64_t *sym_id = sym_key ? malloc(sizeof *sym_id * (size_t)n) : NULL;
+    int nsym = 0;
     int status = need_all ? OK : FAILS;
     for (int k = 0; k < m && !S->stopped; k++) {
         int i = order[k];
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
+        game_key sk = { 0, 0 };
+        if (sym_id) {
+            sk = g->ops->symmetric_key(g, &cs);
+            int j = 0;
+            while (j < nsym && !game_key_equal(sym_key[j], sk))
+                j++;
+            if (j < nsym) {
+                char text[GAME_TEXT_MAX];
+                game_format_move(g, s, mv_list[i], text, sizeof text);
+                W->next_id++;
+                emit(W, "%d %s sym %llu\n", depth + 1, text, (unsigned long long)sym_id[j]);
+                continue;
+            }
+        }
         child_t c;
         if (!child_value(W, &cs, &c))
             break;
@@ -197,6 +215,10 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         refs_t r;
         if (write_node(W, &cs, text, depth + 1, &r) == OK) {
             refs |= r;
+            if (sym_id && r == 0) {
+                sym_key[nsym] = sk;
+                sym_id[nsym++] = id0;
+            }
             if (!need_all) {
                 status = OK;
                 break;
@@ -209,6 +231,8 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
             }
         }
     }
+    free(sym_key);
+    free(sym_id);
     path_pop(S);
     if (S->stopped)
         status = FAILS;
@@ -252,7 +276,7 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
                 snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
             fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name,
                     text, S->prover, question, W.claim_proven ? "proven" : "disproven");
-            fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID (IDs count nodes from 0)\n",
+            fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID (IDs count nodes from 0)\n",
                   out);
             rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         } else if (!S->error[0]) {

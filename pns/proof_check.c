@@ -19,6 +19,7 @@ typedef struct {
     refs_t refs;
     game_move move[GAME_MAX_MOVES];
     uint8_t seen[GAME_MAX_MOVES];
+    uint64_t child_id[GAME_MAX_MOVES];  /* node id of each move's line, once seen */
 } frame;
 
 typedef struct {
@@ -157,6 +158,7 @@ static int check_line(checker *C, char *text, const game_state *root)
         if (k == p->moves || p->seen[k])
             return fail(C, "move '%s' listed twice", w_move);
         p->seen[k] = 1;
+        p->child_id[k] = C->ninfo;
         p->children++;
         s = p->s;
         game_play(C->g, &s, m);
@@ -188,6 +190,24 @@ static int check_line(checker *C, char *text, const game_state *root)
     }
     if (res != GAME_ONGOING)
         return fail(C, "the game is over here but the line says '%s'", kind);
+    if (strcmp(kind, "sym") == 0) {  /* a symmetric image of an earlier sibling's finished subtree */
+        unsigned long long target = a1 ? strtoull(a1, &end, 10) : 0;
+        const frame *p = depth > 0 ? &C->stack[depth - 1] : NULL;
+        int k = 0;
+        while (p && k < p->moves && !(p->seen[k] && p->child_id[k] == target && target < id))
+            k++;
+        if (!a1 || *end || !p || k == p->moves)
+            return fail(C, "'sym %s' does not name an earlier sibling", a1 ? a1 : "");
+        if (C->info[target].n != 0)
+            return fail(C, "sibling %s is not a finished subtree free of repetitions", a1);
+        game_state t = p->s;
+        game_play(C->g, &t, p->move[k]);
+        if (!C->g->ops->symmetric_key ||
+            !game_key_equal(C->g->ops->symmetric_key(C->g, &t), C->g->ops->symmetric_key(C->g, &s)))
+            return fail(C, "node %s is not a symmetric image of this position", a1);
+        C->info[id].n = 0;
+        return 0;
+    }
     if (strcmp(kind, "exact") == 0) {
         if (!C->score_mode || !C->g->ops->empties)
             return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");

@@ -124,6 +124,9 @@ grep -q ' exact$' "$tmp/o45" || { fail=$((fail + 1)); echo "FAIL: no exact leave
 sed '0,/question score 16/s//question score 18/' "$tmp/o45" >"$tmp/o45b"
 check "othello exact leaf, wrong bound" 1 "exact score does not support the claim" -- verify-proof "$tmp/o45b"
 check "othello proof-exact too big" 2 "proof-exact" -- prove othello:4x5 --score --proof-exact 15
+grep -q ' sym [0-9]*$' "$tmp/o44" || { fail=$((fail + 1)); echo "FAIL: no sym lines in the 4x4 proof"; }
+sed '0,/ sym [0-9]*$/s// sym 0/' "$tmp/o44" >"$tmp/o44c"
+check "othello sym to a non-sibling" 1 "does not name an earlier sibling" -- verify-proof "$tmp/o44c"
 check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
 
 echo "cli: $pass passed, $fail failed"

@@ -1,6 +1,7 @@
 /* tests/test_rules.c - notation, rejects of bad input, and the rules that are
  * easy to get wrong: rule 8, Othello passes and ends, the Jungle variants,
  * graph files. */
+#include "ref.h"
 #include "suites.h"
 
 #include <stdlib.h>
@@ -323,6 +324,55 @@ static void test_graph(void)
     expect_graph_error("root A\nA or\n", ":2: expected");
 }
 
+/* Othello's symmetric key against a by-hand image of the board: equal for
+ * every image of a position (8 on square boards, 4 otherwise), and equal for
+ * two positions of random games only when one is an image of the other. */
+static uint64_t image(uint64_t b, int k, int W, int H)
+{
+    uint64_t out = 0;
+    for (int r = 0; r < H; r++)
+        for (int c = 0; c < W; c++)
+            if (b >> (r * 8 + c) & 1) {
+                int rr = k & 2 ? H - 1 - r : r, cc = k & 1 ? W - 1 - c : c;
+                out |= 1ULL << (k & 4 ? cc * 8 + rr : rr * 8 + cc);
+            }
+    return out;
+}
+
+static void test_othello_symmetry(void)
+{
+    const char *sizes[] = { "othello:4x4", "othello:5x5", "othello:4x6", "othello:6x5", "othello:8x8" };
+    unsigned long long seed = 5;
+    for (int i = 0; i < 5; i++) {
+        game *g = test_open(sizes[i], NULL);
+        int W = g->width, H = g->height;
+        game_state pos[200];
+        for (int k = 0; k < 200; k++) {
+            game_start(g, &pos[k]);
+            int plies = (int)(ref_rand(&seed) % 8);
+            game_move mv[GAME_MAX_MOVES];
+            for (int p = 0, n; p < plies && (n = game_moves(g, &pos[k], mv)) > 0; p++)
+                game_play(g, &pos[k], mv[ref_rand(&seed) % (unsigned)n]);
+            game_key key = g->ops->symmetric_key(g, &pos[k]);
+            for (int sym = 0; sym < (W == H ? 8 : 4); sym++) {
+                game_state t = pos[k];
+                t.w[0] = image(pos[k].w[0], sym, W, H);
+                t.w[1] = image(pos[k].w[1], sym, W, H);
+                CU_ASSERT(game_key_equal(g->ops->symmetric_key(g, &t), key));
+            }
+        }
+        for (int a = 0; a < 200; a++)
+            for (int b = a + 1; b < 200; b++) {
+                int twins = 0;
+                for (int sym = 0; sym < (W == H ? 8 : 4); sym++)
+                    twins |= image(pos[a].w[0], sym, W, H) == pos[b].w[0] &&
+                             image(pos[a].w[1], sym, W, H) == pos[b].w[1] && pos[a].w[2] == pos[b].w[2];
+                CU_ASSERT_EQUAL(twins, game_key_equal(g->ops->symmetric_key(g, &pos[a]), g->ops->symmetric_key(g, &pos[b])));
+            }
+        game_close(g);
+    }
+}
+
 void suite_rules(void)
 {
     CU_pSuite s = CU_add_suite("rules", NULL, NULL);
@@ -331,6 +381,7 @@ void suite_rules(void)
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
     CU_add_test(s, "ostle game ends", test_ostle_ends);
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
+    CU_add_test(s, "othello symmetric keys", test_othello_symmetry);
     CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
     CU_add_test(s, "graph files", test_graph);
 }
