@@ -99,6 +99,10 @@ typedef struct game_ops {
      * solver_score returns the final score for the side to move when it lies
      * strictly between alpha and beta, else a bound beyond the window on the
      * same side (fail-soft), and adds the positions it visited to *nodes. */
+    /* Whether a finished game can end with this score for player 0 (Othello:
+     * on an even board every score is even); a score search asks only about
+     * those.  NULL: any integer. */
+    int (*score_possible)(const game *g, int score);
     /* The least key among the images of s under the board's symmetries, in
      * an encoding of its own (compare it only with other symmetric keys):
      * equal for two states exactly when one is a symmetric image of the

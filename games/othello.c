@@ -62,6 +62,14 @@ static int othello_score(const game *g, const game_state *s)
     return b > w ? b - w + empties : b < w ? b - w - empties : 0;
 }
 
+/* Discs plus empties fill the board, so a win by b - w + e = area - 2w and
+ * a loss by 2b - area have the parity of the area; a draw is 0. */
+static int othello_score_possible(const game *g, int score)
+{
+    int area = g->width * g->height;
+    return score == 0 || (score - area) % 2 == 0;
+}
+
 static int othello_empties(const game *g, const game_state *s)
 {
     return __builtin_popcountll(geom(g)->board & ~(s->w[0] | s->w[1]));
@@ -254,6 +262,7 @@ static const game_ops othello_ops = {
     .format_move = othello_format_move,
     .diagram = othello_diagram,
     .destroy = othello_destroy,
+    .score_possible = othello_score_possible,
     .symmetric_key = othello_symmetric_key,
     .solver_new = othello_solver_new,
     .solver_score = othello_solver_score,

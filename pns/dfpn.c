@@ -536,7 +536,6 @@ void dfpn_score(search_job *j)
     q.question = PNS_SCORE;
     q.prover = -1;
     pns_result *r = j->r;
-    int lo = j->lo, hi = j->hi, have = 0;
     dfpn D;
     if (dfpn_init(&D, j->g, j->s, &q) != 0) {
         r->stopped_by = "memory";
@@ -544,37 +543,60 @@ void dfpn_score(search_job *j)
         j->rc = -1;
         return;
     }
-    child_t root;
+    child_t root = { 0 };
     pns_result best;
     memset(&best, 0, sizeof best);
-    /* invariant: the side to move reaches lo and not hi + 1; the last search
-     * proves lo, so that its line is a line to at least lo */
-    while ((lo < hi || !have) && lo <= hi) {
-        int mid = lo < hi ? lo + (hi - lo + 1) / 2 : lo;
-        q.score_target = mid;
-        D.tag = mid;
+    /* the scores the game can end with, in [lo, hi] */
+    int cand[512], nc = 0;
+    for (int v = j->lo; v <= j->hi && nc < 512; v++)
+        if (!j->g->ops->score_possible || j->g->ops->score_possible(j->g, v))
+            cand[nc++] = v;
+    /* invariant: the score is one of cand[a..b]; the last proof proves
+     * cand[a], so that its line is a line to at least that.  The first
+     * question asks about the candidate nearest 0, then steps of 1, 2, 4 ...
+     * candidates go the way the answers point until an answer turns (close
+     * scores cost few questions, and the hard questions, next to the score,
+     * come once), and bisection finishes. */
+    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0;
+    while (at + 1 < nc && cand[at] < 0)
+        at++;
+    while (nc > 0 && (a < b || !have)) {
+        q.score_target = cand[at];
+        D.tag = cand[at];
         memset(D.cond, 0, D.cond_buckets * 2 * sizeof(cond_entry));
         D.S.depth = 0;
         memset(D.S.filter, 0, sizeof D.S.filter);
         dfpn_run(&D, j->s, &root);
         if (root.pn != 0 && root.dn != 0)
             break;
-        if (root.pn == 0) {
-            lo = mid;
+        int dir = root.pn == 0 ? 1 : -1;
+        if (dir > 0) {
+            a = at;
             have = 1;
             best.pv_len = 0;
             principal_line(&D, j->s, &best);
+        } else if ((b = at - 1) < a) {
+            break;  /* even the lowest bound failed: lo was no bound */
+        }
+        if (dir0 == 0)
+            dir0 = dir;
+        if (dir == dir0) {  /* galloping on */
+            at += dir * step;
+            step *= 2;
+            at = at < a ? a : at > b ? b : at;
         } else {
-            hi = mid - 1;
+            dir0 = 2;
+            at = a == b ? a : a + (b - a + 1) / 2;
         }
     }
+    int lo = have ? cand[a] : 0;
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
     search_report(&D.S, r);
     r->pv_len = best.pv_len;
     memcpy(r->pv, best.pv, sizeof r->pv);
-    j->rc = r->status != PNS_UNKNOWN && have && lo == hi ? 0 : -1;
+    j->rc = r->status != PNS_UNKNOWN && have && a == b ? 0 : -1;
     if (j->rc == 0 && D.S.solver)
         solver_line(&D, j->s, lo, r);
     j->score = lo;

@@ -37,7 +37,8 @@ typedef struct {
     char error[256];
 } pns_search;
 
-/* Sets up S for a search of g from the root; 0, or -1 when out of memory. */
+/* Sets up S for a search of g from the root; 0, or -1 when out of memory
+ * (then nothing is left to free). */
 int search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o);
 void search_free(pns_search *S);
 

@@ -42,12 +42,14 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
         /* the solver's table: an eighth of the search's memory, from 1 MB */
         size_t bytes = o->memory / 8 > (1 << 20) ? o->memory / 8 : 1 << 20;
         S->solver = g->ops->solver_new(g, bytes);
-        if (!S->solver)
-            return -1;
         S->bytes += bytes;
     }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
-    return S->path ? 0 : -1;
+    if (!S->path || (!S->solver && o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new)) {
+        search_free(S);
+        return -1;
+    }
+    return 0;
 }
 
 void search_free(pns_search *S)

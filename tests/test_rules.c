@@ -361,6 +361,14 @@ static void test_othello_symmetry(void)
                 CU_ASSERT(game_key_equal(g->ops->symmetric_key(g, &t), key));
             }
         }
+        for (int k = 0; k < 200; k++) {  /* every finished game's score is a possible one */
+            game_state t;
+            game_start(g, &t);
+            game_move mv[GAME_MAX_MOVES];
+            for (int n; (n = game_moves(g, &t, mv)) > 0;)
+                game_play(g, &t, mv[ref_rand(&seed) % (unsigned)n]);
+            CU_ASSERT(g->ops->score_possible(g, game_score(g, &t)));
+        }
         for (int a = 0; a < 200; a++)
             for (int b = a + 1; b < 200; b++) {
                 int twins = 0;
@@ -381,7 +389,7 @@ void suite_rules(void)
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
     CU_add_test(s, "ostle game ends", test_ostle_ends);
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
-    CU_add_test(s, "othello symmetric keys", test_othello_symmetry);
+    CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
     CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
     CU_add_test(s, "graph files", test_graph);
 }
