@@ -246,30 +246,27 @@ static void report(const game *g, const game_state *s, const char *value, const 
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
 }
 
-/* Writes n proofs one after another to path through a temporary file: q,
- * then q with score_target + 1, and so on; want[i] (NULL: any) is the result
- * each must have (the two bounds of a score).  r gets the last search.
- * 0: written; 1: a search stayed open, nothing written; -1: failed (said). */
-static int write_proofs(const game *g, const game_state *s, const char *path, pns_options q, int n,
-                        const pns_status *want, pns_result *r)
+/* A proof file is written to path.tmp and renamed when complete. */
+static FILE *proof_open(const char *path, char *tmp, size_t len)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    memset(r, 0, sizeof *r);
+    snprintf(tmp, len, "%s.tmp", path);
     FILE *out = fopen(tmp, "w");
     if (!out)
-        return cli_fail(1, "prove: cannot write proof file '%s'", tmp), -1;
-    int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++, q.score_target++)
-        if ((rc = pns_write_proof(g, s, &q, out, r)) == 0 && want && r->status != want[i])
-            rc = -1;
+        cli_fail(1, "prove: cannot write proof file '%s'", tmp);
+    return out;
+}
+
+/* Closes out and renames it to path if written (rc 0); else removes it.
+ * 0: in place; 1: the search stayed open (said by the caller); -1: failed (said). */
+static int proof_close(FILE *out, const char *tmp, const char *path, int rc, const pns_result *r)
+{
     int closed = fclose(out) == 0;
     if (rc == 0 && closed && rename(tmp, path) == 0)
         return 0;
     remove(tmp);
-    if (rc != 0 && closed && r->status == PNS_UNKNOWN && !want)
+    if (rc != 0 && closed && r->status == PNS_UNKNOWN && !r->error[0])
         return 1;
-    return cli_fail(1, "prove: writing proof file '%s' failed", path), -1;
+    return cli_fail(1, "prove: writing proof file '%s' failed%s%s", path, r->error[0] ? ": " : "", r->error), -1;
 }
 
 static int validate(const game *g, prove_opts *p)
@@ -362,24 +359,22 @@ int cmd_prove(int argc, char **argv)
         if (!p.init_set)
             p.o.mobility = 1;  /* Othello 5x5: 36% fewer nodes, half the time (README) */
         int area = g->width * g->height > 0 ? g->width * g->height : 1;
-        if (pns_score(g, &s, &p.o, -area, area, &score, &w) == 0)
+        char tmp[4200];
+        FILE *out = p.proof ? proof_open(p.proof, tmp, sizeof tmp) : NULL;
+        if (p.proof && !out)
+            ok = 0;
+        else if (pns_score(g, &s, &p.o, -area, area, &score, &w, out) == 0)
             value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
-        else
+        if (!has_score)
             value = "unknown";
+        if (out && proof_close(out, tmp, p.proof, has_score ? 0 : -1, &w) < 0)
+            ok = 0;
         shown = &w;
-        if (has_score && p.proof) {
-            /* the two bounds: at least score proven, at least score + 1 disproven */
-            pns_options q = p.o;
-            q.question = PNS_SCORE;
-            q.progress = NULL;
-            q.score_target = score;
-            pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
-            pns_result r;
-            if (write_proofs(g, &s, p.proof, q, score < area ? 2 : 1, want, &r) != 0)
-                ok = 0;
-        }
     } else if (p.proof) {
-        if (write_proofs(g, &s, p.proof, p.o, 1, NULL, &w) < 0)
+        char tmp[4200];
+        FILE *out = proof_open(p.proof, tmp, sizeof tmp);
+        int rc = out ? pns_write_proof(g, &s, &p.o, out, &w) : -1;
+        if (!out || proof_close(out, tmp, p.proof, rc, &w) < 0)
             ok = 0;
         value = status_word(w.status);
         shown = &w;

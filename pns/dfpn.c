@@ -530,6 +530,16 @@ void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_re
 
 /* --- score questions: one table for the whole bisection ------------------ */
 
+/* Makes D ask "at least target ahead?" next (entries keep their own target). */
+static void score_question(dfpn *D, pns_options *q, int target)
+{
+    q->score_target = target;
+    D->tag = target;
+    memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
+    D->S.depth = 0;
+    memset(D->S.filter, 0, sizeof D->S.filter);
+}
+
 void dfpn_score(search_job *j)
 {
     pns_options q = *j->o;
@@ -557,17 +567,13 @@ void dfpn_score(search_job *j)
      * candidates go the way the answers point until an answer turns (close
      * scores cost few questions, and the hard questions, next to the score,
      * come once), and bisection finishes. */
-    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0;
+    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0;
     while (at + 1 < nc && cand[at] < 0)
         at++;
     while (nc > 0 && (a < b || !have)) {
-        q.score_target = cand[at];
-        D.tag = cand[at];
-        memset(D.cond, 0, D.cond_buckets * 2 * sizeof(cond_entry));
-        D.S.depth = 0;
-        memset(D.S.filter, 0, sizeof D.S.filter);
+        score_question(&D, &q, cand[at]);
         dfpn_run(&D, j->s, &root);
-        if (root.pn != 0 && root.dn != 0)
+        if ((open = root.pn != 0 && root.dn != 0))
             break;
         int dir = root.pn == 0 ? 1 : -1;
         if (dir > 0) {
@@ -589,14 +595,31 @@ void dfpn_score(search_job *j)
             at = a == b ? a : a + (b - a + 1) / 2;
         }
     }
-    int lo = have ? cand[a] : 0;
+    int lo = have ? cand[a] : 0, solved = have && a == b && !open;
+    if (solved && j->out) {
+        /* the two bounds from the same table: at least the score proven,
+         * at least the next possible score disproven */
+        pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
+        for (int i = 0; i < (a + 1 < nc ? 2 : 1) && solved; i++) {
+            pns_result pr;
+            score_question(&D, &q, cand[a + i]);
+            if (dfpn_write_proof(&D, j->s, j->out, &pr) != 0 || pr.status != want[i]) {
+                solved = 0;
+                snprintf(r->error, sizeof r->error, "%s", pr.error[0] ? pr.error : "writing a proof failed");
+            }
+        }
+    }
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
+    char error[sizeof r->error];
+    memcpy(error, r->error, sizeof error);
     search_report(&D.S, r);
+    if (error[0])
+        memcpy(r->error, error, sizeof error);
     r->pv_len = best.pv_len;
     memcpy(r->pv, best.pv, sizeof r->pv);
-    j->rc = r->status != PNS_UNKNOWN && have && a == b ? 0 : -1;
+    j->rc = solved ? 0 : -1;
     if (j->rc == 0 && D.S.solver)
         solver_line(&D, j->s, lo, r);
     j->score = lo;

@@ -91,4 +91,8 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
 /* pns_score's bisection with one table (j->lo, j->hi in; j->score, j->rc out). */
 void dfpn_score(search_job *j);
 
+/* Searches D's question from s (its tables first) and writes the solution
+ * tree to out (pns_write_proof's contract), reusing whatever D knows. */
+int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r);
+
 #endif

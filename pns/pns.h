@@ -96,10 +96,14 @@ void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_res
 int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv);
 
 /* Exact final score for the side to move under perfect play (Othello: disc
- * difference, empties to the winner), by a bisection of df-pn PNS_SCORE questions
- * between lo and hi (the score's bounds); 0 with *score and r (the last
- * proven search, with its line), or -1 when a search stayed open. */
-int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r);
+ * difference, empties to the winner), by df-pn PNS_SCORE questions between
+ * lo and hi (the score's bounds) in one table; 0 with *score and r (with the
+ * principal line), or -1 when a search stayed open or a proof failed.  With
+ * proof not NULL, the two bounds' solution trees ("at least the score"
+ * proven, "at least the next possible score" disproven) are written to it
+ * from the same table. */
+int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
+              FILE *proof);
 
 /* --- checking the search against the tables ---------------------------- */
 

@@ -26,7 +26,7 @@ typedef struct {
 } written;
 
 typedef struct {
-    dfpn D;
+    dfpn *D;
     int claim_proven;
     char *buf;                /* the tree so far; a failed subtree is cut off */
     size_t len, cap;
@@ -55,7 +55,7 @@ static void emit(writer *W, const char *fmt, ...)
         char *b = realloc(W->buf, cap);
         if (!b) {
             W->oom = 1;
-            W->D.S.stopped = 1;
+            W->D->S.stopped = 1;
             return;
         }
         W->buf = b;
@@ -82,7 +82,7 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
     if (w)
         return;
     game_key need[REFS_KEYS];
-    int n = refs_keys(&W->D.S, refs, need);  /* the node is at S.depth (popped already) */
+    int n = refs_keys(&W->D->S, refs, need);  /* the node is at S.depth (popped already) */
     if (n < 0)
         return;
     if (W->nlog == W->caplog) {
@@ -111,9 +111,9 @@ static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c
  * 0 when the search stopped first. */
 static int child_value(writer *W, const game_state *cs, child_t *c)
 {
-    dfpn_child(&W->D, cs, c);
+    dfpn_child(W->D, cs, c);
     if (c->pn != 0 && c->dn != 0)
-        dfpn_run(&W->D, cs, c);
+        dfpn_run(W->D, cs, c);
     return c->pn == 0 || c->dn == 0;
 }
 
@@ -127,7 +127,7 @@ static int o_exact(const pns_search *S)
  * OK or FAILS, with the earlier positions its repetitions need in *refs. */
 static int write_node(writer *W, const game_state *s, const char *mv, int depth, refs_t *refs_out)
 {
-    pns_search *S = &W->D.S;
+    pns_search *S = &W->D->S;
     const game *g = S->g;
     *refs_out = 0;
     if (S->stopped)
@@ -166,7 +166,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     int need_all = (game_to_move(g, s) == S->prover) != W->claim_proven;
     /* Where one move suffices, the search's own choice first. */
     int order[GAME_MAX_MOVES], m = 0;
-    const tt_entry *e = need_all ? NULL : tt_lookup(&W->D.tt, key);
+    const tt_entry *e = need_all ? NULL : tt_lookup(&W->D->tt, key);
     int first = e && e->best < n ? e->best : 0;
     order[m++] = first;
     for (int i = 0; i < n; i++)
@@ -243,21 +243,22 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     return status;
 }
 
-static int write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
+int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
 {
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    const pns_options *o = S->o;
     memset(r, 0, sizeof *r);
-    pns_options q = *o;
-    q.algo = PNS_DFPN;
     writer W;
     memset(&W, 0, sizeof W);
-    if (dfpn_init(&W.D, g, s, &q) != 0 || !(W.id_at = malloc(sizeof *W.id_at * PATH_MAX_DEPTH))) {
+    W.D = D;
+    if (!(W.id_at = malloc(sizeof *W.id_at * PATH_MAX_DEPTH))) {
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory");
         return -1;
     }
-    pns_search *S = &W.D.S;
     child_t root;
-    dfpn_run(&W.D, s, &root);
+    dfpn_run(D, s, &root);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -276,8 +277,8 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
                 snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
             fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name,
                     text, S->prover, question, W.claim_proven ? "proven" : "disproven");
-            fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID (IDs count nodes from 0)\n",
-                  out);
+            fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID"
+                  " (IDs count nodes from 0)\n", out);
             rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         } else if (!S->error[0]) {
             snprintf(S->error, sizeof S->error, "%s", W.oom ? "out of memory for the proof"
@@ -291,7 +292,22 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
     free(W.log);
     free(W.buf);
     free(W.id_at);
-    dfpn_free(&W.D);
+    return rc;
+}
+
+static int write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
+{
+    pns_options q = *o;
+    q.algo = PNS_DFPN;
+    dfpn D;
+    if (dfpn_init(&D, g, s, &q) != 0) {
+        memset(r, 0, sizeof *r);
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory");
+        return -1;
+    }
+    int rc = dfpn_write_proof(&D, s, out, r);
+    dfpn_free(&D);
     return rc;
 }
 

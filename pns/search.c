@@ -239,10 +239,11 @@ int pns_value(const game *g, const game_state *s, const pns_options *o, pns_resu
     return value;
 }
 
-int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r)
+int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
+              FILE *proof)
 {
     memset(r, 0, sizeof *r);
-    search_job j = { dfpn_score, g, s, o, r, NULL, -1, lo, hi, lo };
+    search_job j = { dfpn_score, g, s, o, r, proof, -1, lo, hi, lo };
     search_on_big_stack(&j);
     *score = j.score;
     return j.rc;

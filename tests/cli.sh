@@ -115,11 +115,11 @@ check "checkpoint" 0 "stopped by nodes" -- prove jungle --no-tb --question win -
 check "resume" 0 "^nodes: 10000 " -- prove jungle --no-tb --question win --nodes 5000 --memory 8 --resume "$tmp/ck"
 check "resume mismatch" 1 "another game, position, question or --memory" -- prove jungle --no-tb --question advantage --memory 8 --resume "$tmp/ck"
 check "othello score" 0 "^score: -10$" -- prove othello:4x4 --score --proof "$tmp/o44"
-check "othello score proofs" 0 "at least -10 ahead\?' proven .*at least -9 ahead\?' disproven" -- verify-proof "$tmp/o44"
+check "othello score proofs" 0 "at least -10 ahead\?' proven .*at least -8 ahead\?' disproven" -- verify-proof "$tmp/o44"
 sed '0,/question score -10/s//question score -9/' "$tmp/o44" >"$tmp/o44b"
 check "othello score proof, wrong bound" 1 "does not support the claim" -- verify-proof "$tmp/o44b"
 check "othello exact leaves" 0 "^score: 16$" -- prove othello:4x5 --score --proof "$tmp/o45" --proof-exact 12
-check "othello exact leaves verify" 0 "at least 17 ahead\?' disproven" -- verify-proof "$tmp/o45"
+check "othello exact leaves verify" 0 "at least 18 ahead\?' disproven" -- verify-proof "$tmp/o45"
 grep -q ' exact$' "$tmp/o45" || { fail=$((fail + 1)); echo "FAIL: no exact leaves in the 4x5 proof"; }
 sed '0,/question score 16/s//question score 18/' "$tmp/o45" >"$tmp/o45b"
 check "othello exact leaf, wrong bound" 1 "exact score does not support the claim" -- verify-proof "$tmp/o45b"

@@ -366,16 +366,32 @@ static void test_othello_scores(void)
         o.memory = 16 << 20;
         pns_result r;
         int score = 99, with_endgame = -99;
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r, NULL), 0);
         if (i == 0) {
             CU_ASSERT_EQUAL(score, ref_negamax(starts[i], -1000, 1000));
         }
         /* the exact endgame search below 7 empties changes nothing */
         o.exact_empties = 7;
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r), 0);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r, NULL), 0);
         CU_ASSERT_EQUAL(with_endgame, score);
+        /* both bounds' proofs from the search's own table verify */
+        o.proof_exact_empties = 6;
+        FILE *proof = tmpfile();
+        CU_ASSERT_PTR_NOT_NULL_FATAL(proof);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r, proof), 0);
+        CU_ASSERT_EQUAL(with_endgame, score);
+        rewind(proof);
+        char summary[2048], err[512];
+        CU_ASSERT_EQUAL(pns_verify_proof(proof, NULL, summary, sizeof summary, err, sizeof err), 0);
+        char want[64];
+        snprintf(want, sizeof want, "at least %d ahead?' proven", score);
+        CU_ASSERT_PTR_NOT_NULL(strstr(summary, want));
+        snprintf(want, sizeof want, "at least %d ahead?' disproven", score + 2);  /* even boards: even scores */
+        CU_ASSERT_PTR_NOT_NULL(strstr(summary, want));
+        fclose(proof);
+        o.proof_exact_empties = 0;
         o.exact_empties = 0;
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r, NULL), 0);
         /* the principal line of the last proof ends at least that far ahead
          * (the defender's moves in it need not be its best) */
         game_state t = s;
