@@ -140,21 +140,7 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
     pns_search *S = &D->S;
     c->refs = 0;
     c->key = game_key_of(S->g, cs);
-    if (S->solver) {  /* the table remembers what the solver found */
-        const tt_entry *e = tt_view(D, tt_lookup(&D->tt, c->key));
-        if (e && (e->pn == 0 || e->dn == 0)) {
-            c->pn = e->pn;
-            c->dn = e->dn;
-            return;
-        }
-    }
-    uint64_t before = S->endgame_nodes;
-    int leaf = search_leaf(S, cs, &c->pn, &c->dn);
-    if (leaf == 2) {
-        uint64_t work = S->endgame_nodes - before;
-        tt_store(&D->tt, c->key, c->pn, c->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
-    }
-    if (leaf)
+    if (search_leaf(S, cs, &c->pn, &c->dn))
         return;
     /* the parent is the last position of the path: bit 0 */
     int d = path_find(S, c->key);
@@ -252,6 +238,13 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
             S->stopped = 1;
             S->stopped_by = "checkpoint error";
         }
+    }
+    uint64_t before = S->endgame_nodes;
+    if (search_exact(S, st, &self->pn, &self->dn)) {
+        uint64_t work = S->endgame_nodes - before;
+        self->refs = 0;
+        tt_store(&D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
+        return;
     }
     child_t *c = frame_at(D, depth);
     game_move mv[GAME_MAX_MOVES];
@@ -362,7 +355,7 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
         r->pv[r->pv_len++] = mv[e->best];
         game_play(g, &s, mv[e->best]);
         uint32_t pn, dn;
-        if (search_leaf(&D->S, &s, &pn, &dn))
+        if (search_leaf(&D->S, &s, &pn, &dn) || search_exact_region(&D->S, &s))
             break;
     }
     D->S.depth = 0;

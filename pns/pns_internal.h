@@ -42,12 +42,22 @@ typedef struct {
 int search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o);
 void search_free(pns_search *S);
 
-/* 1 when s is decided without search (game over or table hit), 2 when the
- * game's exact solver decided it (worth keeping: it cost a search), with the
- * final pn/dn for the prover in *pn, *dn; 0 otherwise.  The root (path
- * depth 0) is never given to the solver, so that it gets a best move.  A
- * table error stops the search (S->stopped, S->error) and answers 0. */
+/* 1 when s is decided without search (game over or table hit), with the
+ * final pn/dn for the prover in *pn, *dn; 0 otherwise.  A table error stops
+ * the search (S->stopped, S->error) and answers 0. */
 int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
+
+/* Is s, reached at path depth S->depth, for the game's exact solver?  Only
+ * score questions below the --exact-empties line, and never the root (it
+ * must get a best move). */
+static inline int search_exact_region(const pns_search *S, const game_state *s)
+{
+    return S->solver && S->depth > 0 && S->g->ops->empties(S->g, s) <= S->o->exact_empties;
+}
+/* 1 with the final pn/dn when the solver decides s (search_exact_region);
+ * costly, so searches call it when they would expand s, not when they meet
+ * it: an OR node's first proven child spares its siblings the solver. */
+int search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
 /* pn/dn of a position met for the first time: 1/1, or from mobility (the
  * prover to move: 1 / moves; the opponent: moves / 1). */

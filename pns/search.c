@@ -61,6 +61,21 @@ void search_free(pns_search *S)
     S->solver = NULL;
 }
 
+int search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+{
+    if (!search_exact_region(S, s))
+        return 0;
+    /* a null window around the target: is the prover's score >= target? */
+    const game *g = S->g;
+    int t = S->o->score_target, mine = game_to_move(g, s) == S->prover;
+    int v = mine ? g->ops->solver_score(S->solver, s, t - 1, t, &S->endgame_nodes)
+                 : -g->ops->solver_score(S->solver, s, -t, -t + 1, &S->endgame_nodes);
+    int proven = v >= t;
+    *pn = proven ? 0 : PNS_INF;
+    *dn = proven ? PNS_INF : 0;
+    return 1;
+}
+
 int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     const game *g = S->g;
@@ -72,15 +87,6 @@ int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
         *pn = proven ? 0 : PNS_INF;
         *dn = proven ? PNS_INF : 0;
         return 1;
-    } else if (S->solver && S->depth > 0 && g->ops->empties(g, s) <= S->o->exact_empties) {
-        /* a null window around the target: is the prover's score >= target? */
-        int t = S->o->score_target, mine = game_to_move(g, s) == S->prover;
-        int v = mine ? g->ops->solver_score(S->solver, s, t - 1, t, &S->endgame_nodes)
-                     : -g->ops->solver_score(S->solver, s, -t, -t + 1, &S->endgame_nodes);
-        int proven = v >= t;
-        *pn = proven ? 0 : PNS_INF;
-        *dn = proven ? PNS_INF : 0;
-        return 2;
     } else if (res != GAME_ONGOING) {
         outcome = game_outcome_for(res, S->prover);
     } else if (S->tb_ok) {
