@@ -36,6 +36,9 @@ static inline uint64_t othello_legal(uint64_t p, uint64_t o, uint64_t board)
  * square numbers (east, south-west, south, south-east), [4..7] towards lower
  * ones; built once by othello_rays_init. */
 extern uint64_t othello_rays[64][8];
+/* The up to 8 squares around each square: a move there flips something
+ * only if one of them holds an opponent's disc. */
+extern uint64_t othello_around[64];
 /* Fills othello_rays; idempotent, called before any game is used. */
 void othello_rays_init(void);
 

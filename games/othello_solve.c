@@ -41,6 +41,7 @@ struct game_solver {
 };
 
 uint64_t othello_rays[64][8];
+uint64_t othello_around[64];
 
 static void rays_fill(void)
 {
@@ -52,6 +53,9 @@ static void rays_fill(void)
             for (int r = sq / 8 + dr[d], c = sq % 8 + dc[d]; r >= 0 && r < 8 && c >= 0 && c < 8; r += dr[d], c += dc[d])
                 ray |= 1ULL << (r * 8 + c);
             othello_rays[sq][d] = ray;
+            int r = sq / 8 + dr[d], c = sq % 8 + dc[d];
+            if (r >= 0 && r < 8 && c >= 0 && c < 8)
+                othello_around[sq] |= 1ULL << (r * 8 + c);
         }
 }
 
@@ -127,6 +131,8 @@ static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int 
     for (int round = 0; round < 2; round++) {
         for (uint64_t m = empty & (round ? ~odd : odd); m; m &= m - 1) {
             unsigned sq = (unsigned)__builtin_ctzll(m);
+            if (!(othello_around[sq] & o))
+                continue;
             uint64_t f = othello_flips(p, o, sq);
             if (!f)
                 continue;
