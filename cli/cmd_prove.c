@@ -301,12 +301,12 @@ int cmd_prove(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
-    if (p.score && (p.question_set || p.o.checkpoint || p.o.resume))
-        return cli_fail(EXIT_USAGE, "prove: --score takes no --question, --checkpoint or --resume");
+    if (p.score && p.question_set)
+        return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
     if (p.proof && !p.question_set && !p.score)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
-    if ((p.o.checkpoint || p.o.resume) && (!p.question_set || p.o.algo != PNS_DFPN))
-        return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question and df-pn");
+    if ((p.o.checkpoint || p.o.resume) && ((!p.question_set && !p.score) || p.o.algo != PNS_DFPN))
+        return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question or --score, and df-pn");
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);

@@ -546,6 +546,15 @@ void dfpn_score(search_job *j)
         j->rc = -1;
         return;
     }
+    if (q.resume && ckpt_load(&D, j->s) != 0) {
+        r->stopped_by = "resume";
+        search_report(&D.S, r);
+        dfpn_free(&D);
+        j->rc = -1;
+        return;
+    }
+    D.root_state = j->s;  /* checkpoints: entries keep their targets, so a resumed
+                           * search asks its questions again and finds the answers known */
     child_t root = { 0 };
     pns_result best;
     memset(&best, 0, sizeof best);
@@ -588,6 +597,8 @@ void dfpn_score(search_job *j)
             at = a == b ? a : a + (b - a + 1) / 2;
         }
     }
+    if (q.checkpoint && ckpt_save(&D, j->s) != 0)
+        open = 1;
     int lo = have ? cand[a] : 0, solved = have && a == b && !open;
     if (solved && j->out) {
         /* the two bounds from the same table: at least the score proven,
