@@ -103,4 +103,30 @@ void rank_iter_start(rank_iter *it, rank_material m, uint64_t first, uint64_t en
 /* Advances to the next index; returns 0 when it reaches end. */
 int rank_iter_next(rank_iter *it);
 
+/* --- Ostle (RULES.md 2, boards of 3..5 x 3..5) ------------------------------
+ * Positions without colour or forbidden move: the hole square, the set of
+ * the side to move's pieces and the set of the other's (bit = square
+ * (rank-1)*W + file).  One table per material (m, o), of size classes *
+ * C(N, m) * C(N-m, o), N = W*H - 1; the board's symmetries (8 on square
+ * boards, else 4) are reduced through the hole square, whose orbits are the
+ * classes (6 on 5x5).  Mapping is by binomial (colex) ranks: O(pieces). */
+typedef struct {
+    int w, h, cells, nsym, nclass;
+    uint8_t map[8][25];   /* square -> its image under symmetry k */
+    int8_t cls[25];       /* the hole's class of each square */
+    uint8_t rep[25];      /* each class's least square */
+} rank_ostle;
+
+/* Prepares the index of a W x H board; -1 for a size outside 3..5. */
+int rank_ostle_init(rank_ostle *r, int w, int h);
+/* Entries of material (mover pieces, other pieces). */
+uint64_t rank_ostle_size(const rank_ostle *r, int mover, int other);
+/* The index of a position: the least over the symmetries that put the hole
+ * on its class's least square. */
+uint64_t rank_ostle_index(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other);
+/* The position of an index of material (mover, other), hole on its class's
+ * least square (a twin when rank_ostle_index of it is smaller). */
+void rank_ostle_unindex(const rank_ostle *r, int mover, int other, uint64_t index, unsigned *hole, uint32_t *mover_set,
+                        uint32_t *other_set);
+
 #endif

@@ -3,6 +3,7 @@
 #include "suites.h"
 #include "../ranking/ranking.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned long long seed = 0x2545F4914F6CDD1DULL;
@@ -256,6 +257,121 @@ static void test_iterator(void)
     CU_ASSERT_EQUAL(rank_index(&it.pos), size / 2);
 }
 
+/* --- Ostle index ---------------------------------------------------------- */
+
+/* A position's image under symmetry k of a W x H board, by rows and columns
+ * (the test's own geometry, not the index's). */
+static uint32_t ostle_image(uint32_t set, int k, int W, int H)
+{
+    uint32_t out = 0;
+    for (int sq = 0; sq < W * H; sq++)
+        if (set >> sq & 1) {
+            int row = sq / W, col = sq % W;
+            if (k & 1) col = W - 1 - col;
+            if (k & 2) row = H - 1 - row;
+            out |= 1u << (k & 4 ? col * W + row : row * W + col);
+        }
+    return out;
+}
+
+/* The next larger set with as many elements (Gosper); past 32 bits: ~0. */
+static uint32_t next_subset(uint32_t x)
+{
+    uint32_t c = x & (0u - x), r = x + c;
+    return r == 0 ? ~0u : (((r ^ x) >> 2) / c) | r;
+}
+
+/* Every placement on small boards: the index is in range, the same for all
+ * images, and the canonical indices (unindex then index gives the index
+ * back) are exactly as many as the orbits counted by brute force. */
+static void test_ostle_small(void)
+{
+    static const int dims[][4] = { { 3, 3, 2, 2 }, { 3, 3, 3, 2 }, { 4, 3, 2, 3 }, { 4, 4, 3, 3 }, { 3, 5, 2, 2 } };
+    for (int d = 0; d < 5; d++) {
+        int W = dims[d][0], H = dims[d][1], m = dims[d][2], o = dims[d][3], cells = W * H;
+        rank_ostle r;
+        CU_ASSERT_EQUAL_FATAL(rank_ostle_init(&r, W, H), 0);
+        uint64_t size = rank_ostle_size(&r, m, o), orbits = 0, canonical = 0;
+        uint8_t *seen = calloc(size, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(seen);
+        int nsym = W == H ? 8 : 4;
+        uint32_t last_a = ((1u << m) - 1) << (cells - m), last_b = ((1u << o) - 1) << (cells - o);
+        for (int hole = 0; hole < cells; hole++)
+            for (uint32_t a = (1u << m) - 1; a <= last_a; a = next_subset(a)) {
+                if (a >> hole & 1)
+                    continue;
+                for (uint32_t b = (1u << o) - 1; b <= last_b; b = next_subset(b)) {
+                    if ((b & a) || (b >> hole & 1))
+                        continue;
+                    uint64_t i = rank_ostle_index(&r, (unsigned)hole, a, b);
+                    CU_ASSERT(i < size);
+                    if (i >= size)
+                        continue;
+                    int least = 1;  /* is this placement its orbit's first in this loop order? */
+                    for (int k = 1; k < nsym; k++) {
+                        uint32_t h2 = ostle_image(1u << hole, k, W, H), a2 = ostle_image(a, k, W, H),
+                                 b2 = ostle_image(b, k, W, H);
+                        unsigned hk = (unsigned)__builtin_ctz(h2);
+                        CU_ASSERT_EQUAL(rank_ostle_index(&r, hk, a2, b2), i);
+                        if (hk < (unsigned)hole || (hk == (unsigned)hole && (a2 < a || (a2 == a && b2 < b))))
+                            least = 0;
+                    }
+                    orbits += least;
+                    seen[i] = 1;
+                }
+            }
+        for (uint64_t i = 0; i < size; i++) {
+            unsigned hole;
+            uint32_t a, b;
+            rank_ostle_unindex(&r, m, o, i, &hole, &a, &b);
+            CU_ASSERT(__builtin_popcount(a) == m && __builtin_popcount(b) == o && !(a & b) && !((a | b) >> hole & 1));
+            uint64_t j = rank_ostle_index(&r, hole, a, b);
+            CU_ASSERT(j <= i);
+            CU_ASSERT(seen[j]);  /* the index of some placement */
+            canonical += j == i;
+        }
+        CU_ASSERT_EQUAL(canonical, orbits);
+        free(seen);
+    }
+}
+
+/* 5x5: six hole classes; a million random placements keep their index under
+ * the eight symmetries, and unindex(index(p)) is an image of p. */
+static void test_ostle_5x5(void)
+{
+    rank_ostle r;
+    CU_ASSERT_EQUAL_FATAL(rank_ostle_init(&r, 5, 5), 0);
+    CU_ASSERT_EQUAL(r.nclass, 6);
+    CU_ASSERT_EQUAL(rank_ostle_size(&r, 5, 5), 6ULL * 42504 * 11628);  /* 6 C(24,5) C(19,5) */
+    unsigned long long seed = 11;
+    for (int t = 0; t < 1000000; t++) {
+        int m = 4 + (int)(ref_rand(&seed) % 2), o = 4 + (int)(ref_rand(&seed) % 2);
+        unsigned hole = (unsigned)(ref_rand(&seed) % 25);
+        uint32_t a = 0, b = 0;
+        while (__builtin_popcount(a) < m) {
+            unsigned sq = (unsigned)(ref_rand(&seed) % 25);
+            if (sq != hole) a |= 1u << sq;
+        }
+        while (__builtin_popcount(b) < o) {
+            unsigned sq = (unsigned)(ref_rand(&seed) % 25);
+            if (sq != hole && !(a >> sq & 1)) b |= 1u << sq;
+        }
+        uint64_t i = rank_ostle_index(&r, hole, a, b);
+        CU_ASSERT(i < rank_ostle_size(&r, m, o));
+        int k = (int)(ref_rand(&seed) % 8);
+        CU_ASSERT_EQUAL(rank_ostle_index(&r, (unsigned)__builtin_ctz(ostle_image(1u << hole, k, 5, 5)),
+                                         ostle_image(a, k, 5, 5), ostle_image(b, k, 5, 5)), i);
+        unsigned h2;
+        uint32_t a2, b2;
+        rank_ostle_unindex(&r, m, o, i, &h2, &a2, &b2);
+        int image = 0;
+        for (int s = 0; s < 8; s++)
+            image |= ostle_image(1u << hole, s, 5, 5) == 1u << h2 && ostle_image(a, s, 5, 5) == a2 &&
+                     ostle_image(b, s, 5, 5) == b2;
+        CU_ASSERT(image);
+    }
+}
+
 void suite_ranking(void)
 {
     CU_pSuite s = CU_add_suite("ranking", NULL, NULL);
@@ -267,4 +383,6 @@ void suite_ranking(void)
     CU_add_test(s, "mirror and colour swap share an entry", test_symmetry);
     CU_add_test(s, "enumeration by increment", test_iterator);
     CU_add_test(s, "incremental ranking of one-piece changes", test_mover);
+    CU_add_test(s, "Ostle index on small boards against brute-force orbits", test_ostle_small);
+    CU_add_test(s, "Ostle index on 5x5: symmetries and round trips", test_ostle_5x5);
 }
