@@ -258,6 +258,8 @@ static int check_line(checker *C, char *text, const game_state *root)
                     return fail(C, "node %s needs a position that is not on this path", a1);
                 leaf_needs(C, d);
             }
+            C->info[id].n = t->n;  /* a finished subtree too, needing what its target needs */
+            C->info[id].need_at = t->need_at;
             return 0;
         }
         if (C->proven != C->advantage)

@@ -127,6 +127,8 @@ check "othello proof-exact too big" 2 "proof-exact" -- prove othello:4x5 --score
 grep -q ' sym [0-9]*$' "$tmp/o44" || { fail=$((fail + 1)); echo "FAIL: no sym lines in the 4x4 proof"; }
 sed '0,/ sym [0-9]*$/s// sym 0/' "$tmp/o44" >"$tmp/o44c"
 check "othello sym to a non-sibling" 1 "does not name an earlier sibling" -- verify-proof "$tmp/o44c"
+check "othello 5x6 proof" 0 "^score: 10$" -- prove othello:5x6 --score --memory 512 --proof "$tmp/o56"
+check "othello 5x6 proof verifies" 0 "at least 10 ahead\?' proven .*at least 12 ahead\?' disproven" -- verify-proof "$tmp/o56"
 check "othello score checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 8 --nodes 20000 --memory 16 --checkpoint "$tmp/sck"
 check "othello score resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 8 --memory 16 --resume "$tmp/sck"
 check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
