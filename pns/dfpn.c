@@ -362,20 +362,20 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
     memset(D->S.filter, 0, sizeof D->S.filter);
 }
 
-/* Continues a line of the score question whose side to move at the root
- * finishes score ahead, through the positions the solver decides: at each
- * of them the first move that keeps the score. */
-static void solver_line(dfpn *D, const game_state *root, int score, pns_result *r)
+/* Continues the line of the last proof to the game's end where the solver
+ * decides: the end's exact score first (the line's defender moves need not
+ * be best, so it may beat the root's), then at each position the first move
+ * that keeps it. */
+static void solver_line(dfpn *D, const game_state *root, pns_result *r)
 {
     pns_search *S = &D->S;
     const game *g = S->g;
     game_state s = *root;
-    int v = score;  /* for the side to move in s */
-    for (int i = 0; i < r->pv_len; i++) {
-        int mover = game_to_move(g, &s);
+    for (int i = 0; i < r->pv_len; i++)
         game_play(g, &s, r->pv[i]);
-        v = game_to_move(g, &s) == mover ? v : -v;
-    }
+    if (g->ops->empties(g, &s) > S->o->exact_empties)
+        return;
+    int v = g->ops->solver_score(S->solver, &s, -1000, 1000, &S->endgame_nodes);  /* for the side to move in s */
     while (r->pv_len < PNS_MAX_PV && g->ops->empties(g, &s) <= S->o->exact_empties) {
         game_move mv[GAME_MAX_MOVES];
         int n = game_moves(g, &s, mv), i = 0, w = 0;
@@ -625,7 +625,7 @@ void dfpn_score(search_job *j)
     memcpy(r->pv, best.pv, sizeof r->pv);
     j->rc = solved ? 0 : -1;
     if (j->rc == 0 && D.S.solver)
-        solver_line(&D, j->s, lo, r);
+        solver_line(&D, j->s, r);
     j->score = lo;
     dfpn_free(&D);
 }
