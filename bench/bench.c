@@ -236,6 +236,40 @@ static void bench_dfpn(void)
     game_close(g);
 }
 
+/* Othello scores as `prove --score` runs them (exact endgame solver below
+ * 14 empties, weak sums, mobility): the 5x6 start and FFO #40 (20 empties). */
+static void bench_othello(void)
+{
+    static const char *const runs[][2] = {
+        { "othello:5x6", NULL },
+        { "othello:8x8", "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X" },
+    };
+    for (int i = 0; i < 2; i++) {
+        char err[256];
+        game *g = game_open(runs[i][0], NULL, err, sizeof err);
+        game_state s;
+        if (!g || (runs[i][1] ? game_parse(g, runs[i][1], &s, err, sizeof err) != 0 : (game_start(g, &s), 0))) {
+            fprintf(stderr, "bench: %s\n", err);
+            game_close(g);
+            return;
+        }
+        pns_options o;
+        pns_defaults(&o);
+        o.exact_empties = 14;
+        o.weak = 1;
+        o.mobility = 1;
+        pns_result r;
+        int score = 0, area = g->width * g->height;
+        double t = now();
+        int rc = pns_score(g, &s, &o, -area, area, &score, &r, NULL);
+        t = now() - t;
+        printf("othello score %-11s %s: %+d in %.2f s; df-pn %llu nodes (%.0f k/s), solver %llu nodes (%.1f M/s)\n",
+               runs[i][0], runs[i][1] ? "FFO #40" : "start", rc == 0 ? score : 999, t, (unsigned long long)r.nodes,
+               r.nodes / t / 1e3, (unsigned long long)r.endgame_nodes, r.endgame_nodes / t / 1e6);
+        game_close(g);
+    }
+}
+
 int main(void)
 {
     bench_perft("othello:8x8", 9);
@@ -245,5 +279,6 @@ int main(void)
     bench_ranking();
     bench_tablebase();
     bench_dfpn();
+    bench_othello();
     return 0;
 }
