@@ -237,7 +237,7 @@ static void bench_dfpn(void)
 }
 
 /* Othello scores as `prove --score` runs them (exact endgame solver below
- * 14 empties, weak sums, mobility): the 5x6 start and FFO #40 (20 empties). */
+ * 14 empties, mobility): the 5x6 start and FFO #40 (20 empties). */
 static void bench_othello(void)
 {
     static const char *const runs[][2] = {
@@ -256,7 +256,6 @@ static void bench_othello(void)
         pns_options o;
         pns_defaults(&o);
         o.exact_empties = 14;
-        o.weak = 1;
         o.mobility = 1;
         pns_result r;
         int score = 0, area = g->width * g->height;

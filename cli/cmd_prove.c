@@ -20,8 +20,7 @@ static const char help[] =
     "  --epsilon E               df-pn 1+epsilon trick (default 0.25; 0 = plain)\n"
     "  --init one|mobility       initial proof/disproof numbers (default one;\n"
     "                            mobility with --score)\n"
-    "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1);\n"
-    "                            default plain, weak with --score\n"
+    "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1)\n"
     "  --nodes N  --time S       limits; then the status is 'unknown' with pn/dn\n"
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
@@ -48,7 +47,7 @@ static const char help[] =
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, validate, score, exact_set, proof_exact_set, init_set, sum_set;
+    int question_set, json, no_tb, validate, score, exact_set, proof_exact_set, init_set;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
@@ -148,7 +147,6 @@ static int on_option(int opt, const char *arg, void *ctx)
         p->o.proof_exact_empties = (int)strtol(arg, &end, 10);
         return (!*arg || *end || p->o.proof_exact_empties < 0 || p->o.proof_exact_empties > PNS_PROOF_EXACT_MAX) ? -1 : 0;
     case OPT_SUM:
-        p->sum_set = 1;
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
         else return -1;
@@ -358,8 +356,6 @@ int cmd_prove(int argc, char **argv)
             p.o.exact_empties = 14;  /* 5x6: 11.1 s at 10, 5.1 s at 14, 9.0 s at 16 (README) */
         if (!p.proof_exact_set)
             p.o.proof_exact_empties = 12;  /* 5x6: 48,200 lines, 6.1 s + 4.1 s to verify; at 8: 590,781, 13.6 s + 1.7 s */
-        if (!p.sum_set)
-            p.o.weak = 1;  /* FFO #43: 7.2 s against 14.0 s plain; 5x6 4.9 s against 5.6 s (README) */
         if (!p.init_set)
             p.o.mobility = 1;  /* Othello 5x5: 36% fewer nodes, half the time (README) */
         int area = g->width * g->height > 0 ? g->width * g->height : 1;
