@@ -19,6 +19,11 @@ game_solver *othello_solver_new(const game *g, size_t bytes);
 int othello_solver_score(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
 void othello_solver_free(game_solver *x);
 
+/* Ostle positions from which one move that removes no piece leads to s's
+ * position (the forbidden move of s is ignored; theirs is none), into
+ * out[GAME_MAX_MOVES]; returns the count.  Groundwork of Ostle's tables. */
+int ostle_unmoves(const game *g, const game_state *s, game_state *out);
+
 /* Allocates a game object with the given ops and name; NULL on no memory. */
 game *game_alloc(const game_ops *ops, const char *name);
 

@@ -286,6 +286,60 @@ static void ostle_diagram(const game *g, const game_state *s, FILE *out)
     }
 }
 
+/* --- the position graph for retrograde analysis (issue 6, groundwork) -----
+ * Positions without their forbidden move: a builder that honours rule 8
+ * adds it back (README, "Ostle tables"). */
+
+int ostle_unmoves(const game *g, const game_state *s, game_state *out)
+{
+    const ostle_geom *gm = geom(g);
+    unsigned hole = hole_of(s);
+    int mover = !side_of(s), n = 0;  /* the side that made the move */
+    uint64_t occ = s->w[0] | s->w[1];
+    /* the hole came from an empty neighbour */
+    for (int d = 0; d < 4; d++) {
+        int from = gm->step[hole][d];
+        if (from >= 0 && !((occ >> from) & 1)) {
+            out[n] = *s;
+            set_meta(&out[n], (unsigned)from, mover, NO_MOVE);
+            n++;
+        }
+    }
+    /* a piece of the mover's stepped from an empty square sq in direction d,
+     * pushing the k - 1 pieces ahead of it one square on; the chain of k ends
+     * before an empty square or the run's end, never at the hole (that
+     * would have removed a piece) */
+    for (int sq = 0; sq < gm->cells; sq++) {
+        if ((unsigned)sq == hole || ((occ >> sq) & 1))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int first = gm->step[sq][d];
+            if (first < 0 || !((s->w[mover] >> first) & 1))
+                continue;
+            int at = first;
+            while (at >= 0 && (unsigned)at != hole && ((occ >> at) & 1)) {
+                /* pieces first .. at move back one square: first -> sq, and each
+                 * later one onto its predecessor's square */
+                game_state p = *s;
+                uint64_t moved[2] = { 0, 0 }, placed[2] = { 0, 0 };
+                for (int q = first, to = sq; ; to = q, q = gm->step[q][d]) {
+                    int c = (int)((s->w[1] >> q) & 1);
+                    moved[c] |= 1ULL << q;
+                    placed[c] |= 1ULL << to;
+                    if (q == at)
+                        break;
+                }
+                for (int c = 0; c < 2; c++)
+                    p.w[c] = (s->w[c] & ~moved[c]) | placed[c];
+                set_meta(&p, hole, mover, NO_MOVE);
+                out[n++] = p;
+                at = gm->step[at][d];
+            }
+        }
+    }
+    return n;
+}
+
 static void ostle_destroy(game *g) { free(g->data); }
 
 static const game_ops ostle_ops = {

@@ -2,6 +2,7 @@
  * easy to get wrong: rule 8, Othello passes and ends, the Jungle variants,
  * graph files. */
 #include "ref.h"
+#include "../games/game_impl.h"
 #include "suites.h"
 
 #include <stdlib.h>
@@ -324,6 +325,66 @@ static void test_graph(void)
     expect_graph_error("root A\nA or\n", ":2: expected");
 }
 
+/* Ostle's un-moves against the move generator, both ways, on positions of
+ * random games (5x5 and 4x4): every predecessor reaches the position by a
+ * move that removes nothing, and every such move's result lists its parent
+ * among its predecessors.  Forbidden moves are ignored: positions only. */
+static int same_position(const game_state *a, const game_state *b)
+{
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && (a->w[2] & 0x1FF) == (b->w[2] & 0x1FF);
+}
+
+static void test_ostle_unmoves(void)
+{
+    const char *specs[] = { "ostle", "ostle:4x4" };
+    unsigned long long seed = 99;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(specs[i], NULL);
+        long checked = 0;
+        for (int k = 0; k < 10000; k++) {
+            game_state s;
+            game_start(g, &s);
+            int plies = (int)(ref_rand(&seed) % 30);
+            game_move mv[GAME_MAX_MOVES];
+            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            if (game_result_of(g, &s) != GAME_ONGOING)
+                continue;
+            s.w[2] |= 0xFFFFULL << 16;  /* no forbidden move: every move is generated */
+            int pieces = __builtin_popcountll(s.w[0] | s.w[1]);
+            game_state pred[GAME_MAX_MOVES];
+            int np = ostle_unmoves(g, &s, pred);
+            for (int j = 0; j < np; j++) {  /* each predecessor leads here */
+                game_state p = pred[j];
+                CU_ASSERT_EQUAL(__builtin_popcountll(p.w[0] | p.w[1]), pieces);
+                int n = game_moves(g, &p, mv), found = 0;
+                for (int m = 0; m < n && !found; m++) {
+                    game_state c = p;
+                    game_play(g, &c, mv[m]);
+                    found = same_position(&c, &s);
+                }
+                CU_ASSERT(found);
+                checked++;
+            }
+            int n = game_moves(g, &s, mv);  /* each child that keeps all pieces lists s */
+            for (int m = 0; m < n; m++) {
+                game_state c = s;
+                game_play(g, &c, mv[m]);
+                if (__builtin_popcountll(c.w[0] | c.w[1]) != pieces)
+                    continue;
+                np = ostle_unmoves(g, &c, pred);
+                int found = 0;
+                for (int j = 0; j < np && !found; j++)
+                    found = same_position(&pred[j], &s);
+                CU_ASSERT(found);
+                checked++;
+            }
+        }
+        CU_ASSERT(checked > 20000);
+        game_close(g);
+    }
+}
+
 /* Othello's symmetric key against a by-hand image of the board: equal for
  * every image of a position (8 on square boards, 4 otherwise), and equal for
  * two positions of random games only when one is an image of the other. */
@@ -387,6 +448,7 @@ void suite_rules(void)
     CU_add_test(s, "notation round trips", test_round_trips);
     CU_add_test(s, "malformed input is rejected with one line", test_rejects);
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
+    CU_add_test(s, "ostle un-moves against the move generator", test_ostle_unmoves);
     CU_add_test(s, "ostle game ends", test_ostle_ends);
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
