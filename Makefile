@@ -82,5 +82,7 @@ fuzz: deps
 	mkdir -p build/fuzz/corpus && printf '\0001r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w' > build/fuzz/corpus/j && \
 	  printf '\001WWWWW/5/2H2/5/BBBBB b -' > build/fuzz/corpus/o && \
 	  printf '\005root A\nA: or B\nB: win\n' > build/fuzz/corpus/g && \
-	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 end\n' > build/fuzz/corpus/p
+	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 end\n' > build/fuzz/corpus/p && \
+	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 exact\n2 b4 sym 2\n' > build/fuzz/corpus/q && \
+	  printf '\003O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;' > build/fuzz/corpus/f
 	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=600 build/fuzz/corpus
