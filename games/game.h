@@ -56,6 +56,11 @@ typedef struct game_tb_ops {
     uint64_t (*size)(const game *g, int mat);
     uint64_t (*index)(const game *g, const game_state *s);
     void (*unindex)(const game *g, int mat, uint64_t index, game_state *s);
+    /* Optional, for speed: calls fn for each index of [first, end) in order
+     * with its state (as unindex gives it) and whether it is a twin (index()
+     * of the state is another); NULL: the builder unindexes every index. */
+    void (*each)(const game *g, int mat, uint64_t first, uint64_t end,
+                 void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx);
     /* distinct indices of the states from which a move that removes nothing
      * leads to s (same material); returns the count, at most GAME_MAX_MOVES */
     int (*unmoves)(const game *g, const game_state *s, uint64_t *pred);

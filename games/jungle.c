@@ -382,19 +382,43 @@ static uint64_t jtb_index(const game *g, const game_state *s)
     return rank_index_squares(square, (int)s->w[3]);
 }
 
+/* The game state of a ranked position. */
+static void state_of(const rank_position *p, game_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->w[2] = ~0ULL;
+    for (int i = 0; i < p->n; i++) {
+        unsigned sq = (unsigned)rank_square(p->loc[i]);
+        set_sq(s, p->piece[i], sq);
+        s->w[p->piece[i] & 1] |= 1ULL << sq;
+    }
+    s->w[3] = (uint64_t)p->side;
+}
+
 static void jtb_unindex(const game *g, int mat, uint64_t index, game_state *s)
 {
     (void)g;
     rank_position p;
     rank_unindex((rank_material)mat, index, &p);
-    memset(s, 0, sizeof *s);
-    s->w[2] = ~0ULL;
-    for (int i = 0; i < p.n; i++) {
-        unsigned sq = (unsigned)rank_square(p.loc[i]);
-        set_sq(s, p.piece[i], sq);
-        s->w[p.piece[i] & 1] |= 1ULL << sq;
-    }
-    s->w[3] = (uint64_t)p.side;
+    state_of(&p, s);
+}
+
+/* Enumeration by the Lehmer increment: a twin needs its first piece on file
+ * d (the mirror rule decides by the first piece off it), so only those pay
+ * for an index. */
+static void jtb_each(const game *g, int mat, uint64_t first, uint64_t end,
+                     void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx)
+{
+    if (first >= end)
+        return;
+    rank_iter it;
+    rank_iter_start(&it, (rank_material)mat, first, end);
+    do {
+        game_state s;
+        state_of(&it.pos, &s);
+        int twin = rank_square(it.pos.loc[0]) % 7 == 3 && jtb_index(g, &s) != it.index;
+        fn(ctx, it.index, &s, twin);
+    } while (rank_iter_next(&it));
 }
 
 /* Indices of the positions where one piece of colour c of s stands on an
@@ -462,6 +486,7 @@ static const game_tb_ops jungle_tb_ops = {
     .size = jtb_size,
     .index = jtb_index,
     .unindex = jtb_unindex,
+    .each = jtb_each,
     .unmoves = jtb_unmoves,
     .successors = jtb_successors,
 };

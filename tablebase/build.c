@@ -120,83 +120,106 @@ static long ext_rank(tb_entry e)
     return (e & 1) ? 3000000 - (e >> 1) : (e >> 1);
 }
 
+/* What one init chunk gathers besides the cells. */
+typedef struct {
+    builder *b;
+    int local_max;
+    /* Which outside distances occur, gathered per chunk: an atomic write per
+     * position to the shared flags would bounce their cache line between cores. */
+    uint8_t seen[256];
+} init_chunk;
+
+/* The best value among the moves of index i that leave the table, and
+ * whether it has moves that stay. */
+static void init_position(void *ctx, uint64_t i, const game_state *sp, int twin)
+{
+    init_chunk *ic = ctx;
+    builder *b = ic->b;
+    const game *g = b->g;
+    if (b->failed)
+        return;
+    if (twin) {
+        b->c[i].cnt = TWIN;
+        return;
+    }
+    game_state s = *sp;
+    game_move moves[GAME_MAX_MOVES];
+    char err[300];
+    int n = game_moves(g, &s, moves), nc = 0, mover = game_to_move(g, &s);
+    tb_entry best = 0;
+    for (int m = 0; m < n; m++) {
+        game_state t = s;
+        game_play(g, &t, moves[m]);
+        int cm = b->ops->material_of(g, &t);
+        tb_entry opt;
+        if (cm == b->mat) {
+            nc++;
+            continue;
+        } else if (cm < 0) {
+            game_result r = game_result_of(g, &t);
+            if (r == GAME_ONGOING) {
+                fail(b, "a live position has no table material");
+                return;
+            }
+            int o = game_outcome_for(r, mover);
+            opt = o == 0 ? EXT_DRAW : o > 0 ? TB_WIN_IN(1) : TB_LOSS_IN(1);
+        } else {
+            tb_value v;
+            int rc = tb_probe(b->smaller, &t, &v, err, sizeof err);
+            if (rc != 1) {
+                char name[32], msg[400];
+                b->ops->material_name(g, cm, name, sizeof name);
+                snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
+                fail(b, msg);
+                return;
+            }
+            opt = v.wdl == TB_DRAW ? EXT_DRAW : v.wdl == TB_WIN ? TB_LOSS_IN(v.distance + 1) : TB_WIN_IN(v.distance + 1);
+        }
+        if (ext_rank(opt) > ext_rank(best))
+            best = opt;
+    }
+    /* Counting distinct children costs an index each; it is put off until
+     * a loss pass needs it (positions that win first never pay).  With a
+     * win or a draw outside the table the counter is never read. */
+    b->c[i].cnt = nc ? UNCOUNTED : 0;
+    b->c[i].ext = best;
+    if (best && best != EXT_DRAW) {
+        int d = best >> 1, kind = (best & 1) ? 1 : 2;
+        if (d > TB_MAX_DISTANCE - 2) {
+            fail(b, "distance out of range");
+            return;
+        }
+        b->ext_ply[i] = d < 255 ? (uint8_t)d : 255;
+        if (d < 255)
+            ic->seen[d] |= (uint8_t)kind;
+        else
+            __atomic_or_fetch(&b->ext_at[d], kind, __ATOMIC_RELAXED);
+        if (d > ic->local_max)
+            ic->local_max = d;
+    }
+}
+
 static void init_range(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    const game *g = b->g;
-    game_move moves[GAME_MAX_MOVES];
-    char err[300];
-    int local_max = 0;
-    /* Which outside distances occur, gathered per chunk: an atomic write per
-     * position to the shared flags would bounce their cache line between cores. */
-    uint8_t seen[256] = { 0 };
     if (stopped(b))
         return;
-    for (uint64_t i = first; i < end; i++) {
-        game_state s;
-        b->ops->unindex(g, b->mat, i, &s);
-        if (b->ops->index(g, &s) != i) {
-            b->c[i].cnt = TWIN;
-            continue;
-        }
-        int n = game_moves(g, &s, moves), nc = 0, mover = game_to_move(g, &s);
-        tb_entry best = 0;
-        for (int m = 0; m < n; m++) {
-            game_state t = s;
-            game_play(g, &t, moves[m]);
-            int cm = b->ops->material_of(g, &t);
-            tb_entry opt;
-            if (cm == b->mat) {
-                nc++;
-                continue;
-            } else if (cm < 0) {
-                game_result r = game_result_of(g, &t);
-                if (r == GAME_ONGOING) {
-                    fail(b, "a live position has no table material");
-                    return;
-                }
-                int o = game_outcome_for(r, mover);
-                opt = o == 0 ? EXT_DRAW : o > 0 ? TB_WIN_IN(1) : TB_LOSS_IN(1);
-            } else {
-                tb_value v;
-                int rc = tb_probe(b->smaller, &t, &v, err, sizeof err);
-                if (rc != 1) {
-                    char name[32], msg[400];
-                    b->ops->material_name(g, cm, name, sizeof name);
-                    snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
-                    fail(b, msg);
-                    return;
-                }
-                opt = v.wdl == TB_DRAW ? EXT_DRAW : v.wdl == TB_WIN ? TB_LOSS_IN(v.distance + 1) : TB_WIN_IN(v.distance + 1);
-            }
-            if (ext_rank(opt) > ext_rank(best))
-                best = opt;
-        }
-        /* Counting distinct children costs an index each; it is put off until
-         * a loss pass needs it (positions that win first never pay).  With a
-         * win or a draw outside the table the counter is never read. */
-        b->c[i].cnt = nc ? UNCOUNTED : 0;
-        b->c[i].ext = best;
-        if (best && best != EXT_DRAW) {
-            int d = best >> 1, kind = (best & 1) ? 1 : 2;
-            if (d > TB_MAX_DISTANCE - 2) {
-                fail(b, "distance out of range");
-                return;
-            }
-            b->ext_ply[i] = d < 255 ? (uint8_t)d : 255;
-            if (d < 255)
-                seen[d] |= (uint8_t)kind;
-            else
-                __atomic_or_fetch(&b->ext_at[d], kind, __ATOMIC_RELAXED);
-            if (d > local_max)
-                local_max = d;
+    init_chunk ic = { .b = b };
+    if (b->ops->each) {
+        b->ops->each(b->g, b->mat, first, end, init_position, &ic);
+    } else {
+        for (uint64_t i = first; i < end; i++) {
+            game_state s;
+            b->ops->unindex(b->g, b->mat, i, &s);
+            init_position(&ic, i, &s, b->ops->index(b->g, &s) != i);
         }
     }
     for (int d = 0; d < 255; d++)
-        if (seen[d])
-            __atomic_or_fetch(&b->ext_at[d], seen[d], __ATOMIC_RELAXED);
+        if (ic.seen[d])
+            __atomic_or_fetch(&b->ext_at[d], ic.seen[d], __ATOMIC_RELAXED);
     int cur = __atomic_load_n(&b->max_ext, __ATOMIC_RELAXED);
-    while (local_max > cur && !__atomic_compare_exchange_n(&b->max_ext, &cur, local_max, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    while (ic.local_max > cur &&
+           !__atomic_compare_exchange_n(&b->max_ext, &cur, ic.local_max, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
     report(b, end - first);
 }
