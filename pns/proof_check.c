@@ -148,7 +148,7 @@ static int check_line(checker *C, char *text, const game_state *root)
         s = *root;
     } else {
         frame *p = &C->stack[depth - 1];
-        game_move m;
+        game_move m = 0;
         char why[256];
         if (game_parse_move(C->g, &p->s, w_move, &m, why, sizeof why) != 0)
             return fail(C, "illegal move '%s'", w_move);
