@@ -34,6 +34,7 @@ typedef struct {
 
 struct game_solver {
     uint64_t board;
+    uint64_t corners;    /* the board's four corners, first in the move order on a tie */
     uint64_t region[4];  /* the board's quadrants, for the parity order */
     slot *table;
     uint64_t mask;
@@ -85,6 +86,7 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
             x->region[(r >= H / 2) * 2 + (c >= W / 2)] |= 1ULL << (r * 8 + c);
     for (int i = 0; i < 4; i++)
         x->board |= x->region[i];
+    x->corners = 1ULL | 1ULL << (W - 1) | 1ULL << ((H - 1) * 8) | 1ULL << ((H - 1) * 8 + W - 1);
     return x;
 }
 
@@ -193,14 +195,13 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
     /* the children, ordered: table move, then fewest replies, corners first */
     uint64_t cp[64], co[64];
     int key[64], sqs[64], n = 0;
-    const uint64_t corners = 1ULL | 1ULL << 7 | 1ULL << 56 | 1ULL << 63;
     for (uint64_t m = moves; m; m &= m - 1) {
         unsigned sq = (unsigned)__builtin_ctzll(m);
         uint64_t f = othello_flips(p, o, sq);
         uint64_t np = p | f | (1ULL << sq), no = o & ~f;
         int k = sq == hint ? -1000 : 16 * __builtin_popcountll(othello_legal(no, np, x->board)) +
                                      __builtin_popcountll(around(np) & x->board & ~(np | no));
-        if (k >= 0 && (x->board & corners & (1ULL << sq)))
+        if (k >= 0 && (x->corners >> sq & 1))
             k -= 8;
         int j = n++;
         for (; j > 0 && key[j - 1] > k; j--) {
