@@ -119,11 +119,37 @@ static int solve_last(game_solver *x, uint64_t p, uint64_t o, unsigned sq)
     return final_score(x, p, o);
 }
 
+/* Two empty squares a and b left. */
+static int solve_two(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, unsigned a, unsigned b)
+{
+    x->nodes++;
+    int best = -1000;
+    uint64_t f;
+    if ((othello_around[a] & o) && (f = othello_flips(p, o, a))) {
+        best = -solve_last(x, o & ~f, p | f | 1ULL << a, b);
+        if (best >= beta)
+            return best;
+    }
+    if ((othello_around[b] & o) && (f = othello_flips(p, o, b))) {
+        int v = -solve_last(x, o & ~f, p | f | 1ULL << b, a);
+        return v > best ? v : best;
+    }
+    if (best > -1000)
+        return best;
+    if (!((othello_around[a] & p) && othello_flips(o, p, a)) && !((othello_around[b] & p) && othello_flips(o, p, b)))
+        return final_score(x, p, o);
+    return -solve_two(x, o, p, -beta, -alpha, a, b);  /* a pass: the other side can move */
+}
+
 static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
     uint64_t empty = x->board & ~(p | o);
     if (!(empty & (empty - 1)))
         return empty ? solve_last(x, p, o, (unsigned)__builtin_ctzll(empty)) : final_score(x, p, o);
+    if (__builtin_popcountll(empty) == 2) {
+        unsigned a = (unsigned)__builtin_ctzll(empty);
+        return solve_two(x, p, o, alpha, beta, a, (unsigned)__builtin_ctzll(empty & (empty - 1)));
+    }
     x->nodes++;
     uint64_t odd = 0;
     for (int i = 0; i < 4; i++)
