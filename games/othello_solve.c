@@ -6,10 +6,12 @@
  * bitboards, from the side to move's view (p: its discs, o: the other's).
  * Move order, as in the usual endgame solvers (Edax, Zebra):
  *   - above SHALLOW empties: the move of the table first, then fastest first
- *     (fewest replies for the opponent; corners first on a tie);
+ *     (fewest replies for the opponent, then fewest empty squares next to
+ *     the mover's discs; corners first on a tie); enhanced transposition
+ *     cutoffs from ETC_MIN empties;
  *   - at SHALLOW empties or fewer: no sorting, squares of regions with an odd
- *     number of empties first (parity), the last empty square played
- *     directly.
+ *     number of empties first (parity), the last two squares by their own
+ *     code.
  * The transposition table holds bounds under the exact position (both
  * bitboards, no hash-only identity) and keeps the deeper entry on a
  * collision.  It lives in the solver object, so the bounds carry over from one
