@@ -211,9 +211,11 @@ static void report(const game *g, const game_state *s, const char *value, const 
         game_format_move(g, s, r->pv[0], best, sizeof best);
     double nps = seconds > 0 ? nodes / seconds : 0;
     const char *status = strcmp(value, "unknown") == 0 ? "unknown" : "solved";
+    char text[GAME_TEXT_MAX];  /* notation has no quotes or backslashes to escape */
+    game_format(g, s, text, sizeof text);
     if (json) {
-        printf("{\"value\":\"%s\",\"best_move\":%s%s%s,\"pv\":[", value, *best ? "\"" : "", *best ? best : "null",
-               *best ? "\"" : "");
+        printf("{\"position\":\"%s\",\"value\":\"%s\",\"best_move\":%s%s%s,\"pv\":[", text, value,
+               *best ? "\"" : "", *best ? best : "null", *best ? "\"" : "");
         print_line(g, s, r, 1, stdout);
         printf("],\"nodes\":%llu,\"nodes_per_second\":%.0f,\"seconds\":%.3f,\"peak_bytes\":%zu,\"status\":\"%s\"",
                (unsigned long long)nodes, nps, seconds, peak, status);
@@ -226,6 +228,7 @@ static void report(const game *g, const game_state *s, const char *value, const 
         printf(",\"path_dependent\":%llu}\n", (unsigned long long)r->path_dependent);
         return;
     }
+    printf("position: %s\n", text);  /* with Ostle's forbidden move in force */
     printf("value: %s\n", value);
     if (score)
         printf("score: %d\n", *score);

@@ -97,7 +97,7 @@ fig=positions/ghi/kishimoto-fig3-2.graph
 check "prove graph" 0 "^value: win$" -- prove "graph:$fig"
 check "prove graph pns" 0 "^value: win$" -- prove "graph:$fig" --algo pns
 check "prove graph naive" 0 "^value: draw$" -- prove "graph:$fig" --ghi naive
-check "prove json" 0 '^\{"value":"win","best_move":"C","pv":\["C"' -- prove "graph:$fig" --json
+check "prove json" 0 '^\{"position":"A","value":"win","best_move":"C","pv":\["C"' -- prove "graph:$fig" --json
 check "prove question" 0 "^value: disproven$" -- prove graph:positions/ghi/two-cycle-draw.graph --question win
 check "prove limit" 0 "stopped by nodes; root pn" -- prove jungle --no-tb --nodes 2000
 check "prove bad algo" 2 "bad value 'bfs' for option '--algo'" -- prove jungle --algo bfs
@@ -131,6 +131,7 @@ check "othello 5x6 proof" 0 "^score: 10$" -- prove othello:5x6 --score --memory 
 check "othello 5x6 proof verifies" 0 "at least 10 ahead\?' proven .*at least 12 ahead\?' disproven" -- verify-proof "$tmp/o56"
 check "othello score checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 8 --nodes 20000 --memory 16 --checkpoint "$tmp/sck"
 check "othello score resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 8 --memory 16 --resume "$tmp/sck"
+check "prove ostle forbidden move" 0 "^position: WWWW1/B4/2H2/5/BBBB1 w c3D$" -- prove ostle --nodes 1000 --position "WWWW1/B4/2H2/5/BBBB1 w c3D"
 check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
 
 echo "cli: $pass passed, $fail failed"
