@@ -67,6 +67,10 @@ typedef struct game_tb_ops {
     /* distinct indices of the states that a move removing nothing leads to
      * from s (same material); returns the count, at most GAME_MAX_MOVES */
     int (*successors)(const game *g, const game_state *s, uint64_t *succ);
+    /* Optional, for speed: unmoves / successors of the state of an index of
+     * mat, without unindexing it to a state first; NULL: the builder does. */
+    int (*unmoves_index)(const game *g, int mat, uint64_t index, uint64_t *pred);
+    int (*successors_index)(const game *g, int mat, uint64_t index, uint64_t *succ);
 } game_tb_ops;
 
 typedef struct game_ops {

@@ -421,33 +421,23 @@ static void jtb_each(const game *g, int mat, uint64_t first, uint64_t end,
     } while (rank_iter_next(&it));
 }
 
-/* Indices of the positions where one piece of colour c of s stands on an
+/* Indices of the positions where one piece of colour c of the ranked
+ * position p (square sq[i] of piece i, occupied squares occ) stands on an
  * empty, non-den neighbour of its square and side is to move: the
  * predecessors (c the side that just moved) and the non-capturing children
- * (c the side to move).  Each differs from s by one piece: ranked
+ * (c the side to move).  Each differs from p by one piece: ranked
  * incrementally, then sorted and made distinct. */
-static int one_step_indices(const game_state *s, int c, int side, uint64_t *out)
+static int one_step_indices(const rank_position *p, const unsigned *sq, uint64_t occ, int c, int side, uint64_t *out)
 {
-    rank_position p = { .side = (int)s->w[3] };
-    int slot[8], n = 0;
-    for (int q = 0; q < 8; q++) {
-        unsigned sq = sq_of(s, q);
-        if (sq != JUNGLE_ABSENT) {
-            slot[q] = p.n;
-            p.piece[p.n] = (uint8_t)q;
-            p.loc[p.n++] = (uint8_t)rank_location((int)sq);
-        }
-    }
     rank_mover mv;
-    rank_mover_init(&mv, &p);
-    uint64_t empty = ~(s->w[0] | s->w[1]) & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
-    int folded = 0;
-    for (int q = c; q < 8; q += 2) {
-        unsigned at = sq_of(s, q);
-        if (at == JUNGLE_ABSENT)
+    rank_mover_init(&mv, p);
+    uint64_t empty = ~occ & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
+    int folded = 0, n = 0;
+    for (int i = 0; i < p->n; i++) {
+        if ((p->piece[i] & 1) != c)
             continue;
-        for (uint64_t to = neighbours(1ULL << at) & empty; to; to &= to - 1)
-            out[n++] = rank_mover_index(&mv, slot[q], rank_location(__builtin_ctzll(to)), side, &folded);
+        for (uint64_t to = neighbours(1ULL << sq[i]) & empty; to; to &= to - 1)
+            out[n++] = rank_mover_index(&mv, i, rank_location(__builtin_ctzll(to)), side, &folded);
     }
     if (!folded)
         return n;  /* distinct placements, no symmetry applied: distinct indices */
@@ -462,18 +452,80 @@ static int one_step_indices(const game_state *s, int c, int side, uint64_t *out)
     return u;
 }
 
+/* The ranked form of a state, with each piece's square and the occupancy. */
+static uint64_t ranked_of_state(const game_state *s, rank_position *p, unsigned *sq)
+{
+    p->n = 0;
+    p->side = (int)s->w[3];
+    for (int q = 0; q < 8; q++) {
+        unsigned at = sq_of(s, q);
+        if (at != JUNGLE_ABSENT) {
+            sq[p->n] = at;
+            p->piece[p->n] = (uint8_t)q;
+            p->loc[p->n++] = (uint8_t)rank_location((int)at);
+        }
+    }
+    return s->w[0] | s->w[1];
+}
+
+/* The squares and occupancy of a ranked position. */
+static uint64_t squares_of_ranked(const rank_position *p, unsigned *sq, uint64_t *colour)
+{
+    colour[0] = colour[1] = 0;
+    for (int i = 0; i < p->n; i++) {
+        sq[i] = (unsigned)rank_square(p->loc[i]);
+        colour[p->piece[i] & 1] |= 1ULL << sq[i];
+    }
+    return colour[0] | colour[1];
+}
+
 static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred)
 {
     (void)g;
-    int mover = 1 - (int)s->w[3];
-    return one_step_indices(s, mover, mover, pred);
+    rank_position p;
+    unsigned sq[8];
+    uint64_t occ = ranked_of_state(s, &p, sq);
+    int mover = 1 - p.side;
+    return one_step_indices(&p, sq, occ, mover, mover, pred);
 }
 
 static int jtb_successors(const game *g, const game_state *s, uint64_t *succ)
 {
     (void)g;
-    int side = (int)s->w[3];
-    return ended_by_last_move(s) ? 0 : one_step_indices(s, side, 1 - side, succ);
+    if (ended_by_last_move(s))
+        return 0;
+    rank_position p;
+    unsigned sq[8];
+    uint64_t occ = ranked_of_state(s, &p, sq);
+    return one_step_indices(&p, sq, occ, p.side, 1 - p.side, succ);
+}
+
+/* The same two from an index, without a board in between (the builder
+ * calls them for every frontier position and counted parent). */
+static int jtb_unmoves_index(const game *g, int mat, uint64_t index, uint64_t *pred)
+{
+    (void)g;
+    rank_position p;
+    unsigned sq[8];
+    uint64_t colour[2];
+    rank_unindex((rank_material)mat, index, &p);
+    uint64_t occ = squares_of_ranked(&p, sq, colour);
+    int mover = 1 - p.side;
+    return one_step_indices(&p, sq, occ, mover, mover, pred);
+}
+
+static int jtb_successors_index(const game *g, int mat, uint64_t index, uint64_t *succ)
+{
+    (void)g;
+    rank_position p;
+    unsigned sq[8];
+    uint64_t colour[2];
+    rank_unindex((rank_material)mat, index, &p);
+    uint64_t occ = squares_of_ranked(&p, sq, colour);
+    int c = p.side;
+    if ((colour[1 - c] >> den_of[c]) & 1 || colour[c] == 0)
+        return 0;  /* the last move ended the game (ended_by_last_move) */
+    return one_step_indices(&p, sq, occ, c, 1 - c, succ);
 }
 
 static const game_tb_ops jungle_tb_ops = {
@@ -489,4 +541,6 @@ static const game_tb_ops jungle_tb_ops = {
     .each = jtb_each,
     .unmoves = jtb_unmoves,
     .successors = jtb_successors,
+    .unmoves_index = jtb_unmoves_index,
+    .successors_index = jtb_successors_index,
 };

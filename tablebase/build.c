@@ -274,9 +274,14 @@ static int claim(builder *b, uint64_t i, tb_entry value)
  * are generated.  (Batching several frontier positions measured no faster.) */
 static int predecessors(builder *b, uint64_t j, uint64_t *pred)
 {
-    game_state s;
-    b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
-    int np = b->ops->unmoves(b->g, &s, pred);
+    int np;
+    if (b->ops->unmoves_index) {
+        np = b->ops->unmoves_index(b->g, b->mat, b->frontier->v[j], pred);
+    } else {
+        game_state s;
+        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+        np = b->ops->unmoves(b->g, &s, pred);
+    }
     for (int p = 0; p < np; p++)
         __builtin_prefetch(&b->c[pred[p]], 1);
     return np;
@@ -306,6 +311,8 @@ static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
 static int count_children(builder *b, uint64_t i)
 {
     uint64_t child[GAME_MAX_MOVES];
+    if (b->ops->successors_index)
+        return b->ops->successors_index(b->g, b->mat, i, child);
     game_state s;
     b->ops->unindex(b->g, b->mat, i, &s);
     return b->ops->successors(b->g, &s, child);

@@ -349,7 +349,8 @@ static int contains(const uint64_t *v, int n, uint64_t x)
 }
 
 /* successors() is the set of indexed same-material children from the move
- * generator; unmoves() is its exact inverse. */
+ * generator; unmoves() is its exact inverse; the _index forms agree with
+ * them. */
 static void test_tb_ops(void)
 {
     unsigned long long seed = 77;
@@ -401,6 +402,13 @@ static void test_tb_ops(void)
                 int nb = ops->successors(g, &u, back);
                 ok = contains(back, nb, self);
             }
+            /* the index forms give the same lists for the position's own index */
+            game_state canon;
+            ops->unindex(g, mat, self, &canon);
+            int nu = ops->unmoves(g, &canon, pred), nui = ops->unmoves_index(g, mat, self, back);
+            ok = ok && nu == nui && memcmp(pred, back, sizeof *pred * (size_t)nu) == 0;
+            int nc = ops->successors(g, &canon, succ), nci = ops->successors_index(g, mat, self, back);
+            ok = ok && nc == nci && memcmp(succ, back, sizeof *succ * (size_t)nc) == 0;
             if (!ok && bad++ < 3)
                 printf("\ntb ops disagree at %s\n", fen);
             checked++;
