@@ -521,7 +521,7 @@ void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_re
     dfpn_free(&D);
 }
 
-/* --- score questions: one table for the whole bisection ------------------ */
+/* --- score questions: one table for all of them ----------------------- */
 
 /* Makes D ask "at least target ahead?" next (entries keep their own target). */
 static void score_question(dfpn *D, pns_options *q, int target)
