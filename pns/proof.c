@@ -118,7 +118,7 @@ static int child_value(writer *W, const game_state *cs, child_t *c)
 }
 
 /* Does this proof end in 'exact' leaves? */
-static int o_exact(const pns_search *S)
+static int exact_leaves(const pns_search *S)
 {
     return S->o->question == PNS_SCORE && S->o->proof_exact_empties > 0 && S->g->ops->empties;
 }
@@ -138,7 +138,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         emit(W, "end\n");
         return OK;
     }
-    if (depth > 0 && o_exact(S) && g->ops->empties(g, s) <= S->o->proof_exact_empties) {
+    if (depth > 0 && exact_leaves(S) && g->ops->empties(g, s) <= S->o->proof_exact_empties) {
         emit(W, "exact\n");  /* the checker searches it; it shows the claim, or we were not called */
         return OK;
     }
