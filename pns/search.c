@@ -38,14 +38,15 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->t0 = search_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
-    if (o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new) {
+    int solver = o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new;
+    if (solver) {
         /* the solver's table: an eighth of the search's memory, from 1 MB */
         size_t bytes = o->memory / 8 > (1 << 20) ? o->memory / 8 : 1 << 20;
         S->solver = g->ops->solver_new(g, bytes);
         S->bytes += bytes;
     }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
-    if (!S->path || (!S->solver && o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new)) {
+    if (!S->path || (solver && !S->solver)) {
         search_free(S);
         return -1;
     }
