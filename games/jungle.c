@@ -54,11 +54,12 @@ static void target_masks(const game *g, const game_state *s, int c, uint64_t tar
 
 /* The game ended with the last move: the mover reached the den of the side
  * to move, or took its last piece. */
-static inline int ended_by_last_move(const game_state *s)
+static inline int ended_for(const uint64_t colour[2], int c)
 {
-    int c = (int)s->w[3];
-    return (s->w[1 - c] >> den_of[c]) & 1 || s->w[c] == 0;
+    return (colour[1 - c] >> den_of[c]) & 1 || colour[c] == 0;
 }
+
+static inline int ended_by_last_move(const game_state *s) { return ended_for(s->w, (int)s->w[3]); }
 
 static int jungle_count(const game *g, const game_state *s)
 {
@@ -452,8 +453,8 @@ static int one_step_indices(const rank_position *p, const unsigned *sq, uint64_t
     return u;
 }
 
-/* The ranked form of a state, with each piece's square and the occupancy. */
-static uint64_t ranked_of_state(const game_state *s, rank_position *p, unsigned *sq)
+/* The ranked form of a state, with each piece's square. */
+static void ranked_of_state(const game_state *s, rank_position *p, unsigned *sq)
 {
     p->n = 0;
     p->side = (int)s->w[3];
@@ -465,67 +466,59 @@ static uint64_t ranked_of_state(const game_state *s, rank_position *p, unsigned 
             p->loc[p->n++] = (uint8_t)rank_location((int)at);
         }
     }
-    return s->w[0] | s->w[1];
 }
 
-/* The squares and occupancy of a ranked position. */
-static uint64_t squares_of_ranked(const rank_position *p, unsigned *sq, uint64_t *colour)
+/* The squares and colour bitboards of a ranked position. */
+static void squares_of_ranked(const rank_position *p, unsigned *sq, uint64_t colour[2])
 {
     colour[0] = colour[1] = 0;
     for (int i = 0; i < p->n; i++) {
         sq[i] = (unsigned)rank_square(p->loc[i]);
         colour[p->piece[i] & 1] |= 1ULL << sq[i];
     }
-    return colour[0] | colour[1];
 }
 
-static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred)
+/* The indices of p's predecessors (children 0) or non-capturing children
+ * (children 1), none after a move that ended the game. */
+static int steps(const rank_position *p, const unsigned *sq, const uint64_t colour[2], int children, uint64_t *out)
 {
-    (void)g;
-    rank_position p;
-    unsigned sq[8];
-    uint64_t occ = ranked_of_state(s, &p, sq);
-    int mover = 1 - p.side;
-    return one_step_indices(&p, sq, occ, mover, mover, pred);
-}
-
-static int jtb_successors(const game *g, const game_state *s, uint64_t *succ)
-{
-    (void)g;
-    if (ended_by_last_move(s))
+    int c = p->side, moving = children ? c : 1 - c;  /* whose piece steps */
+    if (children && ended_for(colour, c))
         return 0;
-    rank_position p;
-    unsigned sq[8];
-    uint64_t occ = ranked_of_state(s, &p, sq);
-    return one_step_indices(&p, sq, occ, p.side, 1 - p.side, succ);
+    return one_step_indices(p, sq, colour[0] | colour[1], moving, 1 - c, out);
 }
 
-/* The same two from an index, without a board in between (the builder
- * calls them for every frontier position and counted parent). */
+static int state_steps(const game_state *s, int children, uint64_t *out)
+{
+    rank_position p;
+    unsigned sq[8];
+    ranked_of_state(s, &p, sq);
+    return steps(&p, sq, s->w, children, out);
+}
+
+/* From an index, without a board in between (the builder calls these for
+ * every frontier position and counted parent). */
+static int index_steps(int mat, uint64_t index, int children, uint64_t *out)
+{
+    rank_position p;
+    unsigned sq[8];
+    uint64_t colour[2];
+    rank_unindex((rank_material)mat, index, &p);
+    squares_of_ranked(&p, sq, colour);
+    return steps(&p, sq, colour, children, out);
+}
+
+static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred) { (void)g; return state_steps(s, 0, pred); }
+static int jtb_successors(const game *g, const game_state *s, uint64_t *succ) { (void)g; return state_steps(s, 1, succ); }
 static int jtb_unmoves_index(const game *g, int mat, uint64_t index, uint64_t *pred)
 {
     (void)g;
-    rank_position p;
-    unsigned sq[8];
-    uint64_t colour[2];
-    rank_unindex((rank_material)mat, index, &p);
-    uint64_t occ = squares_of_ranked(&p, sq, colour);
-    int mover = 1 - p.side;
-    return one_step_indices(&p, sq, occ, mover, mover, pred);
+    return index_steps(mat, index, 0, pred);
 }
-
 static int jtb_successors_index(const game *g, int mat, uint64_t index, uint64_t *succ)
 {
     (void)g;
-    rank_position p;
-    unsigned sq[8];
-    uint64_t colour[2];
-    rank_unindex((rank_material)mat, index, &p);
-    uint64_t occ = squares_of_ranked(&p, sq, colour);
-    int c = p.side;
-    if ((colour[1 - c] >> den_of[c]) & 1 || colour[c] == 0)
-        return 0;  /* the last move ended the game (ended_by_last_move) */
-    return one_step_indices(&p, sq, occ, c, 1 - c, succ);
+    return index_steps(mat, index, 1, succ);
 }
 
 static const game_tb_ops jungle_tb_ops = {
