@@ -10,8 +10,10 @@ static const char help[] =
     "usage: pnsolve verify-proof FILE [--tb-dir D]\n"
     "Checks a proof written by 'pnsolve prove --proof FILE' from the rules and\n"
     "the endgame tables (default ./tables) alone: every move legal, every\n"
-    "defence answered, every leaf a game end, a table value or a repetition on\n"
-    "its own path that supports the claim.  Exit 0: sound; 1: the first flaw.\n";
+    "defence answered, every leaf a game end, a table value, a repetition on\n"
+    "its own path, or (score proofs) a position the checker searches itself or\n"
+    "a symmetric image of a finished sibling, that supports the claim.\n"
+    "Exit 0: sound; 1: the first flaw.\n";
 
 enum { OPT_TBDIR = 256 };
 
