@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
 
 #include "../games/game.h"
 
@@ -37,11 +38,20 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
  * non-empty value in *(const char **)ctx. */
 int cli_store_string(int opt, const char *arg, void *ctx);
 
+/* Prints s as a JSON string (quoted, escaped). */
+void cli_json_string(FILE *out, const char *s);
+
+/* Writes s as an SVG diagram (title above, caption below) to path; 0, or
+ * an exit code after printing one line. */
+int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path);
+
 int cmd_perft(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify_proof(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_puzzles(int argc, char **argv);
+int cmd_solve_puzzle(int argc, char **argv);
 
 #endif

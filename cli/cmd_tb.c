@@ -100,22 +100,6 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     return 0;
 }
 
-/* Prints s as a JSON string. */
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 /* Prints one answer; returns 0, 1 (table problem) or 2 (bad position). */
 static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient)
 {
@@ -144,9 +128,9 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
             return cli_fail(code, "tb probe: %s%s", rc == -2 ? "bad position: " : "", err);
         if (json) {
             printf("{\"position\": ");
-            json_string(text);
+            cli_json_string(stdout, text);
             printf(", \"error\": ");
-            json_string(err);
+            cli_json_string(stdout, err);
             printf("}\n");
         } else
             printf("error %s\n", err);
@@ -155,7 +139,7 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
     const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
     if (json) {
         printf("{\"position\": ");
-        json_string(text);
+        cli_json_string(stdout, text);
         printf(", \"result\": \"%s\", \"distance\": %d}\n", word, v.distance);
     } else if (v.wdl == TB_DRAW)
         printf("draw\n");

@@ -32,6 +32,23 @@ typedef enum {
     GAME_DRAW
 } game_result;
 
+/* What a move does, for puzzle motifs (game_ops.move_motifs). */
+enum {
+    GAME_MOTIF_CAPTURE = 1,    /* removes an opponent's piece */
+    GAME_MOTIF_APPROACH = 2,   /* brings the piece nearer the opponent's den */
+    GAME_MOTIF_RETREAT = 4,    /* takes the piece further from the opponent's den */
+    GAME_MOTIF_OFFER = 8,      /* leaves the moved piece where the opponent can take it */
+    GAME_MOTIF_SELF_PUSH = 16, /* pushes out one of the mover's own pieces */
+    GAME_MOTIF_HOLE = 32       /* moves the hole */
+};
+
+/* One square of a board diagram (game_ops.square). */
+typedef struct {
+    int player;   /* owner of the piece on it, -1 if empty */
+    char letter;  /* the piece's letter, 0 for a plain disc */
+    int marked;   /* a special square (a den, the hole): drawn shaded */
+} game_square;
+
 typedef struct game game;
 typedef struct game_solver game_solver;  /* a game's exact endgame solver */
 
@@ -121,6 +138,14 @@ typedef struct game_ops {
     game_solver *(*solver_new)(const game *g, size_t bytes);
     int (*solver_score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
     void (*solver_free)(game_solver *x);
+    /* GAME_MOTIF_* flags of move m in s (NULL: the game names none). */
+    unsigned (*move_motifs)(const game *g, const game_state *s, game_move m);
+    /* s with no move forbidden into *out, returning 1 if s had one (Ostle's
+     * rule 8); NULL when no state ever forbids a move. */
+    int (*unrestricted)(const game *g, const game_state *s, game_state *out);
+    /* The square of s at file (0 = left) and rank (0 = bottom) of the
+     * width x height board, for drawn diagrams (NULL: no board to draw). */
+    void (*square)(const game *g, const game_state *s, int file, int rank, game_square *out);
     const game_tb_ops *tb;  /* NULL: the game has no endgame tables */
 } game_ops;
 

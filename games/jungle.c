@@ -269,6 +269,37 @@ static void jungle_diagram(const game *g, const game_state *s, FILE *out)
     fputs("  a b c d e f g\n", out);
 }
 
+/* Steps from sq to the opponent's den of side c (the board's own metric). */
+static int den_distance(unsigned sq, int c)
+{
+    unsigned den = (unsigned)den_of[1 - c];
+    return abs((int)(sq % 7) - (int)(den % 7)) + abs((int)(sq / 7) - (int)(den / 7));
+}
+
+static unsigned jungle_move_motifs(const game *g, const game_state *s, game_move m)
+{
+    unsigned from = m & 63, to = (m >> 6) & 63, p = m >> 12;
+    int c = (int)(p & 1), before = den_distance(from, c), after = den_distance(to, c);
+    unsigned f = ((s->w[1 - c] >> to) & 1) ? GAME_MOTIF_CAPTURE : 0;
+    f |= after < before ? GAME_MOTIF_APPROACH : after > before ? GAME_MOTIF_RETREAT : 0;
+    game_state t = *s;
+    jungle_play(g, &t, m);
+    game_move reply[GAME_MAX_MOVES];
+    int n = jungle_moves(g, &t, reply);
+    for (int i = 0; i < n; i++)
+        if (((reply[i] >> 6) & 63) == to)
+            return f | GAME_MOTIF_OFFER;
+    return f;
+}
+
+static void jungle_square(const game *g, const game_state *s, int file, int rank, game_square *out)
+{
+    (void)g;
+    unsigned sq = (unsigned)(rank * 7 + file);
+    int p = piece_at(s, sq);
+    *out = (game_square){ p < 0 ? -1 : p & 1, p < 0 ? 0 : piece_letters[p], sq == DEN_WHITE || sq == DEN_BLACK };
+}
+
 static const game_tb_ops jungle_tb_ops;
 
 static const game_ops jungle_ops = {
@@ -287,6 +318,8 @@ static const game_ops jungle_ops = {
     .format = jungle_format,
     .format_move = jungle_format_move,
     .diagram = jungle_diagram,
+    .move_motifs = jungle_move_motifs,
+    .square = jungle_square,
     .tb = &jungle_tb_ops,
 };
 

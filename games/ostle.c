@@ -342,6 +342,79 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out)
 
 static void ostle_destroy(game *g) { free(g->data); }
 
+static unsigned ostle_move_motifs(const game *g, const game_state *s, game_move m)
+{
+    if (m >> 2 == hole_of(s))
+        return GAME_MOTIF_HOLE;
+    game_state t = *s;
+    ostle_play(g, &t, m);
+    int me = side_of(s);
+    unsigned f = 0;
+    if (__builtin_popcountll(t.w[!me]) < __builtin_popcountll(s->w[!me]))
+        f |= GAME_MOTIF_CAPTURE;
+    if (__builtin_popcountll(t.w[me]) < __builtin_popcountll(s->w[me]))
+        f |= GAME_MOTIF_SELF_PUSH;
+    return f;
+}
+
+static int ostle_unrestricted(const game *g, const game_state *s, game_state *out)
+{
+    (void)g;
+    *out = *s;
+    if (forbidden_of(s) == NO_MOVE)
+        return 0;
+    set_meta(out, hole_of(s), side_of(s), NO_MOVE);
+    return 1;
+}
+
+static void ostle_square(const game *g, const game_state *s, int file, int rank, game_square *out)
+{
+    unsigned sq = (unsigned)(rank * geom(g)->w + file);
+    int p = (s->w[0] >> sq) & 1 ? 0 : (s->w[1] >> sq) & 1 ? 1 : -1;
+    *out = (game_square){ p, 0, sq == hole_of(s) };
+}
+
+/* Image of square sq under symmetry k (bit 0 mirror files, bit 1 mirror
+ * ranks, bit 2 transpose; transposing only on square boards). */
+static unsigned sym_square(const ostle_geom *gm, int k, unsigned sq)
+{
+    int f = (int)sq % gm->w, r = (int)sq / gm->w;
+    if (k & 1) f = gm->w - 1 - f;
+    if (k & 2) r = gm->h - 1 - r;
+    if (k & 4) { int t = f; f = r; r = t; }
+    return (unsigned)(r * gm->w + f);
+}
+
+/* The least key over the board's symmetries and the colour swap (colours
+ * exchanged, ranks mirrored, the other side to move): Ostle's rules are the
+ * same seen from either side. */
+static game_key ostle_symmetric_key(const game *g, const game_state *s)
+{
+    const ostle_geom *gm = geom(g);
+    game_key best = { UINT64_MAX, UINT64_MAX };
+    for (int swap = 0; swap < 2; swap++)
+        for (int k = 0; k < (gm->w == gm->h ? 8 : 4); k++) {
+            int kk = swap ? k ^ 2 : k;  /* the swap mirrors the ranks */
+            game_state t;
+            memset(&t, 0, sizeof t);
+            for (int c = 0; c < 2; c++)
+                for (uint64_t b = s->w[c]; b; b &= b - 1)
+                    t.w[c ^ swap] |= 1ULL << sym_square(gm, kk, (unsigned)__builtin_ctzll(b));
+            unsigned f = forbidden_of(s), tf = NO_MOVE;
+            if (f != NO_MOVE) {
+                unsigned from = sym_square(gm, kk, f >> 2), to = sym_square(gm, kk, (unsigned)gm->step[f >> 2][f & 3]);
+                for (unsigned d = 0; d < 4; d++)
+                    if (gm->step[from][d] == (int)to)
+                        tf = from * 4 + d;
+            }
+            set_meta(&t, sym_square(gm, kk, hole_of(s)), side_of(s) ^ swap, tf);
+            game_key key = ostle_key(g, &t);
+            if (key.lo < best.lo)
+                best = key;
+        }
+    return best;
+}
+
 static const game_ops ostle_ops = {
     .name = "ostle",
     .player = { "Black", "White" },
@@ -359,6 +432,10 @@ static const game_ops ostle_ops = {
     .format_move = ostle_format_move,
     .diagram = ostle_diagram,
     .destroy = ostle_destroy,
+    .symmetric_key = ostle_symmetric_key,
+    .move_motifs = ostle_move_motifs,
+    .unrestricted = ostle_unrestricted,
+    .square = ostle_square,
 };
 
 game *ostle_open(const char *args, const char *variant, char *err, size_t errlen)

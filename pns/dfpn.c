@@ -254,7 +254,9 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
     uint8_t orig[GAME_MAX_MOVES];
     for (int i = 0; i < n; i++)
         orig[i] = (uint8_t)i;
-    if (depth == 0 && g->ops->symmetric_key)
+    /* Only where positions cannot recur: elsewhere two image children can
+     * differ through a repetition of the (not symmetric) root. */
+    if (depth == 0 && g->ops->symmetric_key && g->ops->empties)
         n = distinct_moves(g, st, mv, orig, n);
     if (path_push(S, self->key) != 0)
         return;

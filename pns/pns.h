@@ -122,6 +122,129 @@ typedef struct {
 int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uint64_t seed, const pns_options *o,
                  pns_validation *v, FILE *log, char *err, size_t errlen);
 
+/* --- mate in N: depth-bounded search (puzzles) ------------------------------
+ * "Does the side to move win within d plies whatever the defence?"  Results
+ * are properties of the state, repetitions aside: a shortest win never
+ * repeats a position, so from a root without history the shortest distance
+ * is the game's own, the one the tables store (README, "Puzzles"). */
+
+typedef struct pns_mate pns_mate;
+
+/* A searcher over g with an exact-key table of about `bytes`, probing tb
+ * where it has a table (NULL: none); NULL when out of memory. */
+pns_mate *pns_mate_new(const game *g, tb_set *tb, size_t bytes);
+/* Frees m; NULL is allowed. */
+void pns_mate_free(pns_mate *m);
+/* Searches stop with -1 (error "interrupted") once *stop is non-zero. */
+void pns_mate_set_stop(pns_mate *m, volatile int *stop);
+/* 1 if the side to move in s wins within d plies, 0 if not, -1 on a table
+ * error or a stop (pns_mate_error). */
+int pns_mate_win(pns_mate *m, const game_state *s, int d);
+/* 1 if every move of the side to move in s loses within d plies, 0 if not, -1. */
+int pns_mate_loss(pns_mate *m, const game_state *s, int d);
+/* Shortest win of the side to move in s within max plies (odd), 0 if none, -1. */
+int pns_mate_distance(pns_mate *m, const game_state *s, int max);
+/* Shortest d <= max such that the side to move in s loses within d, 0 if none, -1. */
+int pns_mate_loss_distance(pns_mate *m, const game_state *s, int max);
+/* The exact value of s when the game is over there or a table knows it: 1
+ * with *v, 0 unknown, -1 table error. */
+int pns_mate_value(pns_mate *m, const game_state *s, tb_value *v);
+/* Positions searched so far. */
+uint64_t pns_mate_nodes(const pns_mate *m);
+/* The game m searches. */
+const game *pns_mate_game(const pns_mate *m);
+/* Why the last call answered -1, or NULL. */
+const char *pns_mate_error(const pns_mate *m);
+
+/* --- puzzles: mate-in-N problems ------------------------------------------ */
+
+#define PNS_PUZZLE_MAX_TRIES 16
+#define PNS_PUZZLE_MAX_DUALS 64
+#define PNS_PUZZLE_MAX_COOKS 16
+
+typedef enum { PNS_UNIQUE_SHORTEST, PNS_UNIQUE_STRICT } pns_unique;
+
+/* Motifs of a puzzle beyond the key's own GAME_MOTIF_* flags. */
+enum {
+    PNS_MOTIF_KO = 1u << 16,        /* a defence the forbidden move bars would last longer */
+    PNS_MOTIF_QUIET = 1u << 17,     /* the key neither captures nor approaches the den */
+    PNS_MOTIF_SACRIFICE = 1u << 18  /* the key offers a piece or pushes out its own */
+};
+
+typedef enum {
+    PNS_TRY_NO_WIN_IN_TIME, /* the attacker wins in no way within the stipulation */
+    PNS_TRY_SLOWER,         /* a win, but only in `distance` plies */
+    PNS_TRY_DRAW,
+    PNS_TRY_LOSS            /* the attacker loses */
+} pns_try_outcome;
+
+typedef struct {
+    game_move move;         /* the try: a natural first move that is not the key */
+    unsigned motifs;
+    game_move refutation;   /* the defence that beats it (when has_refutation) */
+    int has_refutation;
+    pns_try_outcome outcome;
+    int distance;           /* PNS_TRY_SLOWER: plies of the attacker's win from the start */
+} pns_try;
+
+typedef struct {
+    int ply;                /* 0-based ply of the main line it could replace */
+    game_move move;
+} pns_dual;
+
+typedef struct {
+    int n;                  /* the stipulation: win within n plies */
+    int distance;           /* the attacker's shortest win, 0 if none within n */
+    pns_unique unique;
+    int sound;              /* 1 sound, 0 not (cooks or no win in exactly n), -1 undecided */
+    game_move key;
+    int ncooks;             /* other first moves that win (in time, or at all if strict) */
+    game_move cooks[PNS_PUZZLE_MAX_COOKS];
+    int line_len;           /* main line: longest defence, shortest attack */
+    game_move line[PNS_MAX_PV];
+    int nduals;
+    pns_dual duals[PNS_PUZZLE_MAX_DUALS];
+    int ntries;
+    pns_try tries[PNS_PUZZLE_MAX_TRIES];
+    unsigned motifs;        /* the key's GAME_MOTIF_* flags, PNS_MOTIF_* */
+    double score;           /* interestingness (README, "Puzzles") */
+} pns_puzzle;
+
+/* Checks "the side to move in s wins in n plies" as a problem: the exact
+ * distance, the key and its uniqueness, cooks, the main line and its duals,
+ * tries with their refutations, motifs and the score.  Strict uniqueness of
+ * a first move that the tables do not decide asks df-pn with options o
+ * (NULL: undecided).  0, or -1 with err on a table error or a stop. */
+int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique, const pns_options *o,
+                     pns_puzzle *p, char *err, size_t errlen);
+
+/* What pns_puzzles_find looks for. */
+typedef struct {
+    int n;                  /* the stipulation: wins in exactly n plies (odd) */
+    pns_unique unique;
+    unsigned motifs;        /* every one of these flags on the puzzle (0: any) */
+    int side;               /* the player to move, -1 either */
+    int pieces;             /* tables: pieces on the board (0: any the tables have) */
+    int material;           /* tables: this material only (-1: any with `pieces`) */
+    uint64_t count;         /* stop after this many puzzles */
+    uint64_t max_samples;   /* stop after this many positions looked at (0: 1e9) */
+    uint64_t seed;
+    int playout_plies;      /* without tables: random games of up to this many plies */
+    const pns_options *o;   /* for strict uniqueness beyond the tables (NULL ok) */
+    volatile int *stop;
+    /* called for each sound, new puzzle; return non-zero to stop */
+    int (*found)(const game_state *s, const pns_puzzle *p, void *ctx);
+    void *ctx;
+} pns_puzzle_search;
+
+/* Draws random positions (seeded, reproducible) - from the tables of
+ * m's tb set when the game has them for the material asked, else from random
+ * games from the start - keeps those the side to move wins in exactly n,
+ * checks them (pns_puzzle_check), and passes each sound one whose symmetric
+ * and colour-swapped images were not passed before to q->found.  Returns
+ * the number of positions looked at, or -1 with err. */
+int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, char *err, size_t errlen);
+
 /* --- proofs ------------------------------------------------------------- */
 
 /* Searches o->question and, if it is solved, writes the solution tree to out

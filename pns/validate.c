@@ -3,17 +3,7 @@
 
 #include <string.h>
 
-static uint64_t next_random(uint64_t *x)
-{
-    /* splitmix64: a reproducible stream from any seed */
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A random live position of mat that is its own canonical entry. */
-static int draw_position(const game *g, int mat, uint64_t *rng, game_state *s)
+int draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s)
 {
     const game_tb_ops *ops = g->ops->tb;
     uint64_t size = ops->size(g, mat);
@@ -61,7 +51,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         uint64_t share = count / (uint64_t)n + ((uint64_t)k < count % (uint64_t)n);
         for (uint64_t j = 0; j < share && !(o->stop && *o->stop); j++) {
             game_state s;
-            if (draw_position(g, mats[k], &rng, &s) != 0)
+            if (draw_canonical(g, mats[k], &rng, &s) != 0)
                 break;
             tb_value tv;
             if (tb_probe(full, &s, &tv, err, errlen) != 1) {

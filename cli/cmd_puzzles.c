@@ -1,0 +1,544 @@
+/* cli/cmd_puzzles.c - `pnsolve puzzles GAME` composes mate-in-N problems;
+ * `pnsolve solve-puzzle GAME` checks one. */
+#include "cli.h"
+#include "../pns/pns.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static const char puzzles_help[] =
+    "usage: pnsolve puzzles GAME --mate-in N [options]\n"
+    "Finds positions where the side to move wins in exactly N plies (N odd)\n"
+    "against the longest defence, with a unique key, and prints them by score\n"
+    "(README, \"Puzzles\").  From the endgame tables where the game has them,\n"
+    "else from random games and the depth-bounded search.\n"
+    "  --mate-in N               the stipulation in plies (odd, 1..99)\n"
+    "  --unique shortest|strict  no other first move wins within N (default) |\n"
+    "                            at all\n"
+    "  --motif M[,M...]          keep puzzles with all of: sacrifice, quiet,\n"
+    "                            retreat, capture, approach, hole, self-push, ko\n"
+    "  --count K                 puzzles to find (default 10)\n"
+    "  --seed S                  random seed (default 1): the same S, the same puzzles\n"
+    "  --pieces P|MATERIAL       tables: pieces on the board or one material\n"
+    "                            (default: the most pieces the tables have)\n"
+    "  --side PLAYER             the player to move (e.g. White, Black)\n"
+    "  --samples N               give up after N positions (default 1e9)\n"
+    "  --plies L                 without tables: random games of up to L plies (60)\n"
+    "  --tb-dir D  --no-tb       endgame tables (default ./tables) or none\n"
+    "  --memory MB               search table (default 256)\n"
+    "  --json                    one JSON object per puzzle, one per line\n"
+    "  --svg DIR                 also one SVG diagram per puzzle in DIR\n";
+
+static const char solve_help[] =
+    "usage: pnsolve solve-puzzle GAME --position P --mate-in N [options]\n"
+    "Checks the claim 'the side to move wins in N plies': proves it, lists every\n"
+    "cook (another key), the duals of the main line and the tries, and says\n"
+    "whether the problem is sound (exit 0) or not (exit 1).\n"
+    "  --unique shortest|strict  what counts as a cook (default shortest)\n"
+    "  --tb-dir D  --no-tb       endgame tables (default ./tables) or none\n"
+    "  --memory MB               search table (default 256)\n"
+    "  --json                    one JSON object\n";
+
+typedef struct {
+    int n, json, no_tb, side_set, count_set;
+    pns_unique unique;
+    unsigned motifs;
+    uint64_t count, seed, samples;
+    int plies;
+    size_t memory;
+    const char *tb_dir, *svg, *pieces, *side;
+} puzzle_opts;
+
+enum { OPT_MATE = 256, OPT_UNIQUE, OPT_MOTIF, OPT_COUNT, OPT_SEED, OPT_PIECES, OPT_SIDE, OPT_SAMPLES, OPT_PLIES,
+       OPT_TBDIR, OPT_NOTB, OPT_MEMORY, OPT_JSON, OPT_SVG };
+
+static const struct option puzzle_long[] = {
+    { "mate-in", required_argument, NULL, OPT_MATE },
+    { "unique", required_argument, NULL, OPT_UNIQUE },
+    { "motif", required_argument, NULL, OPT_MOTIF },
+    { "count", required_argument, NULL, OPT_COUNT },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "pieces", required_argument, NULL, OPT_PIECES },
+    { "side", required_argument, NULL, OPT_SIDE },
+    { "samples", required_argument, NULL, OPT_SAMPLES },
+    { "plies", required_argument, NULL, OPT_PLIES },
+    { "tb-dir", required_argument, NULL, OPT_TBDIR },
+    { "no-tb", no_argument, NULL, OPT_NOTB },
+    { "memory", required_argument, NULL, OPT_MEMORY },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "svg", required_argument, NULL, OPT_SVG },
+    { NULL, 0, NULL, 0 },
+};
+
+static const struct { const char *name; unsigned flag; } motif_names[] = {
+    { "sacrifice", PNS_MOTIF_SACRIFICE }, { "quiet", PNS_MOTIF_QUIET }, { "retreat", GAME_MOTIF_RETREAT },
+    { "capture", GAME_MOTIF_CAPTURE }, { "approach", GAME_MOTIF_APPROACH }, { "hole", GAME_MOTIF_HOLE },
+    { "self-push", GAME_MOTIF_SELF_PUSH }, { "ko", PNS_MOTIF_KO },
+};
+
+static int parse_motifs(const char *arg, unsigned *out)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    *out = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        size_t i = 0;
+        while (i < sizeof motif_names / sizeof motif_names[0] && strcmp(tok, motif_names[i].name) != 0)
+            i++;
+        if (i == sizeof motif_names / sizeof motif_names[0])
+            return -1;
+        *out |= motif_names[i].flag;
+    }
+    return *out ? 0 : -1;
+}
+
+static int on_option(int opt, const char *arg, void *ctx)
+{
+    puzzle_opts *p = ctx;
+    char *end;
+    switch (opt) {
+    case OPT_MATE:
+        p->n = (int)strtol(arg, &end, 10);
+        return (!*arg || *end || p->n < 1 || p->n > 99 || p->n % 2 == 0) ? -1 : 0;
+    case OPT_UNIQUE:
+        if (strcmp(arg, "shortest") == 0) p->unique = PNS_UNIQUE_SHORTEST;
+        else if (strcmp(arg, "strict") == 0) p->unique = PNS_UNIQUE_STRICT;
+        else return -1;
+        return 0;
+    case OPT_MOTIF: return parse_motifs(arg, &p->motifs);
+    case OPT_COUNT:
+    case OPT_SEED:
+    case OPT_SAMPLES: {
+        unsigned long long v = strtoull(arg, &end, 10);
+        if (!*arg || *end || *arg == '-' || (opt != OPT_SEED && v == 0)) return -1;
+        *(opt == OPT_COUNT ? &p->count : opt == OPT_SEED ? &p->seed : &p->samples) = v;
+        return 0;
+    }
+    case OPT_PLIES:
+        p->plies = (int)strtol(arg, &end, 10);
+        return (!*arg || *end || p->plies < 0 || p->plies > 10000) ? -1 : 0;
+    case OPT_PIECES: p->pieces = arg; return *arg ? 0 : -1;
+    case OPT_SIDE: p->side = arg; return *arg ? 0 : -1;
+    case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
+    case OPT_NOTB: p->no_tb = 1; return 0;
+    case OPT_JSON: p->json = 1; return 0;
+    case OPT_SVG: p->svg = arg; return *arg ? 0 : -1;
+    case OPT_MEMORY: {
+        long v = strtol(arg, &end, 10);
+        if (!*arg || *end || v < 1 || v > (1L << 20)) return -1;
+        p->memory = (size_t)v << 20;
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+/* --- printing --------------------------------------------------------------- */
+
+static void move_text(const game *g, const game_state *s, game_move m, char *buf, size_t len)
+{
+    game_format_move(g, s, m, buf, len);
+}
+
+static void stipulation(const game *g, const game_state *s, const pns_puzzle *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s to move wins in %d", g->ops->player[game_to_move(g, s)], p->n);
+}
+
+/* "1. c2c3 d6d5 2. e2e3 ..." with the attacker's moves numbered. */
+static void line_text(const game *g, const game_state *s, const pns_puzzle *p, char *buf, size_t len)
+{
+    game_state t = *s;
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < p->line_len && used + 32 < len; i++) {
+        char mv[GAME_TEXT_MAX];
+        move_text(g, &t, p->line[i], mv, sizeof mv);
+        if (i % 2 == 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s%d. ", i ? " " : "", i / 2 + 1);
+        else
+            used += (size_t)snprintf(buf + used, len - used, " ");
+        used += (size_t)snprintf(buf + used, len - used, "%s", mv);
+        game_play(g, &t, p->line[i]);
+    }
+}
+
+/* The state before ply `ply` of the main line. */
+static game_state line_state(const game *g, const game_state *s, const pns_puzzle *p, int ply)
+{
+    game_state t = *s;
+    for (int i = 0; i < ply; i++)
+        game_play(g, &t, p->line[i]);
+    return t;
+}
+
+static const char *try_outcome(pns_try_outcome o)
+{
+    return o == PNS_TRY_LOSS ? "loses" : o == PNS_TRY_DRAW ? "draws" : o == PNS_TRY_SLOWER ? "wins only later"
+                                                                                              : "no win in time";
+}
+
+static void motif_list(unsigned f, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof motif_names / sizeof motif_names[0]; i++)
+        if (f & motif_names[i].flag)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", motif_names[i].name);
+}
+
+static void print_text(const game *g, const game_state *s, const pns_puzzle *p, int number)
+{
+    char text[GAME_TEXT_MAX], stip[128], line[4096], motifs[256], mv[GAME_TEXT_MAX], rf[GAME_TEXT_MAX];
+    game_format(g, s, text, sizeof text);
+    stipulation(g, s, p, stip, sizeof stip);
+    line_text(g, s, p, line, sizeof line);
+    motif_list(p->motifs, motifs, sizeof motifs);
+    if (number)
+        printf("Puzzle %d  (score %.0f)\n", number, p->score);
+    game_diagram(g, s, stdout);
+    printf("position: %s\n%s\n", text, stip);
+    move_text(g, s, p->key, mv, sizeof mv);
+    printf("key: %s%s%s%s\n", mv, *motifs ? "  (" : "", motifs, *motifs ? ")" : "");
+    printf("solution: %s\n", line);
+    if (p->nduals == 0)
+        printf("duals: none\n");
+    for (int i = 0; i < p->nduals; i++) {
+        game_state t = line_state(g, s, p, p->duals[i].ply);
+        move_text(g, &t, p->duals[i].move, mv, sizeof mv);
+        move_text(g, &t, p->line[p->duals[i].ply], rf, sizeof rf);
+        printf("dual: ply %d %s (as well as %s)\n", p->duals[i].ply + 1, mv, rf);
+    }
+    printf("tries: %d\n", p->ntries);
+    for (int i = 0; i < p->ntries; i++) {
+        const pns_try *t = &p->tries[i];
+        game_state a = *s;
+        move_text(g, &a, t->move, mv, sizeof mv);
+        game_play(g, &a, t->move);
+        if (t->has_refutation) {
+            move_text(g, &a, t->refutation, rf, sizeof rf);
+            if (t->outcome == PNS_TRY_SLOWER)
+                printf("  try %s? %s! (%s: in %d)\n", mv, rf, try_outcome(t->outcome), t->distance);
+            else
+                printf("  try %s? %s! (%s)\n", mv, rf, try_outcome(t->outcome));
+        } else {
+            printf("  try %s? (%s at once)\n", mv, try_outcome(t->outcome));
+        }
+    }
+    putchar('\n');
+}
+
+static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
+{
+    char text[GAME_TEXT_MAX], stip[128], mv[GAME_TEXT_MAX];
+    game_format(g, s, text, sizeof text);
+    stipulation(g, s, p, stip, sizeof stip);
+    printf("{\"position\":");
+    cli_json_string(stdout, text);
+    printf(",\"stipulation\":");
+    cli_json_string(stdout, stip);
+    printf(",\"mate_in\":%d,\"distance\":%d,\"sound\":%s,\"key\":", p->n, p->distance,
+           p->sound == 1 ? "true" : p->sound == 0 ? "false" : "null");
+    move_text(g, s, p->key, mv, sizeof mv);
+    cli_json_string(stdout, mv);
+    printf(",\"main_line\":[");
+    game_state t = *s;
+    for (int i = 0; i < p->line_len; i++) {
+        move_text(g, &t, p->line[i], mv, sizeof mv);
+        printf("%s", i ? "," : "");
+        cli_json_string(stdout, mv);
+        game_play(g, &t, p->line[i]);
+    }
+    printf("],\"duals\":[");
+    for (int i = 0; i < p->nduals; i++) {
+        game_state u = line_state(g, s, p, p->duals[i].ply);
+        move_text(g, &u, p->duals[i].move, mv, sizeof mv);
+        printf("%s{\"ply\":%d,\"move\":", i ? "," : "", p->duals[i].ply + 1);
+        cli_json_string(stdout, mv);
+        putchar('}');
+    }
+    printf("],\"cooks\":[");
+    for (int i = 0; i < p->ncooks; i++) {
+        move_text(g, s, p->cooks[i], mv, sizeof mv);
+        printf("%s", i ? "," : "");
+        cli_json_string(stdout, mv);
+    }
+    printf("],\"tries\":[");
+    for (int i = 0; i < p->ntries; i++) {
+        const pns_try *tr = &p->tries[i];
+        game_state a = *s;
+        move_text(g, &a, tr->move, mv, sizeof mv);
+        printf("%s{\"move\":", i ? "," : "");
+        cli_json_string(stdout, mv);
+        game_play(g, &a, tr->move);
+        printf(",\"outcome\":\"%s\"", try_outcome(tr->outcome));
+        if (tr->outcome == PNS_TRY_SLOWER)
+            printf(",\"distance\":%d", tr->distance);
+        if (tr->has_refutation) {
+            move_text(g, &a, tr->refutation, mv, sizeof mv);
+            printf(",\"refutation\":");
+            cli_json_string(stdout, mv);
+        }
+        putchar('}');
+    }
+    printf("],\"motifs\":[");
+    int k = 0;
+    for (size_t i = 0; i < sizeof motif_names / sizeof motif_names[0]; i++)
+        if (p->motifs & motif_names[i].flag)
+            printf("%s\"%s\"", k++ ? "," : "", motif_names[i].name);
+    printf("],\"score\":%.0f}\n", p->score);
+}
+
+static int write_svg(const game *g, const game_state *s, const pns_puzzle *p, const char *dir, int number)
+{
+    char path[4200], stip[128], line[4096], caption[4096 + GAME_TEXT_MAX + 32], mv[GAME_TEXT_MAX];
+    snprintf(path, sizeof path, "%s/puzzle-%03d.svg", dir, number);
+    stipulation(g, s, p, stip, sizeof stip);
+    line_text(g, s, p, line, sizeof line);
+    move_text(g, s, p->key, mv, sizeof mv);
+    snprintf(caption, sizeof caption, "Key %s. Solution: %s", mv, line);
+    return cli_svg_write(g, s, stip, caption, path);
+}
+
+/* --- shared setup ----------------------------------------------------------- */
+
+static tb_set *open_tables(const game *g, const puzzle_opts *p)
+{
+    if (p->no_tb || !g->ops->tb)
+        return NULL;
+    struct stat st;
+    const char *dir = p->tb_dir ? p->tb_dir : "tables";
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return NULL;
+    return tb_open(g, dir);
+}
+
+/* The most pieces of any table file present in dir, 0 if none. */
+static int most_pieces(const game *g, const char *dir)
+{
+    int mats[4096], n = g->ops->tb->materials(g, 8, mats, 4096), best = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4200];
+        struct stat st;
+        tb_path(g, dir, mats[i], path, sizeof path);
+        int k = g->ops->tb->material_pieces(g, mats[i]);
+        if (k > best && stat(path, &st) == 0)
+            best = k;
+    }
+    return best;
+}
+
+typedef struct {
+    game_state s;
+    pns_puzzle p;
+    uint64_t order;
+} found_puzzle;
+
+typedef struct {
+    found_puzzle *v;
+    size_t n, cap;
+} found_list;
+
+static int on_found(const game_state *s, const pns_puzzle *p, void *ctx)
+{
+    found_list *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        found_puzzle *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return 1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n] = (found_puzzle){ *s, *p, l->n };
+    l->n++;
+    return 0;
+}
+
+/* Higher score first; the order found breaks ties (reproducible output). */
+static int by_score(const void *a, const void *b)
+{
+    const found_puzzle *x = a, *y = b;
+    if (x->p.score != y->p.score)
+        return x->p.score < y->p.score ? 1 : -1;
+    return x->order < y->order ? -1 : 1;
+}
+
+static int parse_common(int argc, char **argv, puzzle_opts *p, cli_game_opts *go, int *first)
+{
+    memset(p, 0, sizeof *p);
+    p->count = 10;
+    p->seed = 1;
+    p->plies = 60;
+    p->memory = (size_t)256 << 20;
+    return cli_parse(argc, argv, go, puzzle_long, on_option, p, first);
+}
+
+int cmd_puzzles(int argc, char **argv)
+{
+    cli_game_opts go;
+    puzzle_opts p;
+    int first;
+    if (parse_common(argc, argv, &p, &go, &first) != 0)
+        return EXIT_USAGE;
+    if (go.help)
+        return fputs(puzzles_help, stdout), 0;
+    if (argc - first != 1)
+        return cli_fail(EXIT_USAGE, "puzzles: expected GAME (try 'pnsolve puzzles --help')");
+    if (!p.n)
+        return cli_fail(EXIT_USAGE, "puzzles: --mate-in N is required");
+    if (go.position)
+        return cli_fail(EXIT_USAGE, "puzzles: --position is for solve-puzzle");
+    game *g;
+    game_state s;
+    int rc = cli_open_game(argv[first], go.variant, NULL, &g, &s);
+    if (rc)
+        return rc;
+    pns_puzzle_search q = { .n = p.n, .unique = p.unique, .motifs = p.motifs, .side = -1, .material = -1,
+                            .count = p.count, .max_samples = p.samples, .seed = p.seed, .playout_plies = p.plies,
+                            .stop = &cli_stop };
+    if (p.side) {
+        q.side = strcasecmp(p.side, g->ops->player[0]) == 0 ? 0 : strcasecmp(p.side, g->ops->player[1]) == 0 ? 1 : -2;
+        if (q.side == -2) {
+            rc = cli_fail(EXIT_USAGE, "puzzles: --side must be %s or %s", g->ops->player[0], g->ops->player[1]);
+            goto out_game;
+        }
+    }
+    tb_set *tb = open_tables(g, &p);
+    if (tb) {
+        const char *dir = p.tb_dir ? p.tb_dir : "tables";
+        char *end;
+        long k = p.pieces ? strtol(p.pieces, &end, 10) : 0;
+        if (p.pieces && *end == 0 && k >= 2 && k <= 8)
+            q.pieces = (int)k;
+        else if (p.pieces && (q.material = g->ops->tb->material_parse(g, p.pieces)) < 0) {
+            rc = cli_fail(EXIT_USAGE, "puzzles: --pieces '%s' is neither a piece count (2-8) nor a material", p.pieces);
+            goto out_tb;
+        } else if (!p.pieces && !(q.pieces = most_pieces(g, dir))) {
+            tb_close(tb);
+            tb = NULL;  /* no tables there: compose from random games */
+        }
+    } else if (p.pieces) {
+        rc = cli_fail(EXIT_USAGE, "puzzles: --pieces needs endgame tables (--tb-dir)");
+        goto out_game;
+    }
+    pns_options o;
+    pns_defaults(&o);
+    o.tb = tb;
+    o.stop = &cli_stop;
+    o.max_seconds = 10;  /* strict uniqueness beyond the tables: a bounded question */
+    q.o = &o;
+    if (p.svg && mkdir(p.svg, 0777) != 0 && errno != EEXIST) {
+        rc = cli_fail(1, "puzzles: cannot create '%s': %s", p.svg, strerror(errno));
+        goto out_tb;
+    }
+    pns_mate *m = pns_mate_new(g, tb, p.memory);
+    if (!m) {
+        rc = cli_fail(1, "puzzles: out of memory");
+        goto out_tb;
+    }
+    pns_mate_set_stop(m, &cli_stop);
+    cli_catch_interrupt();
+    found_list found = { 0 };
+    q.found = on_found;
+    q.ctx = &found;
+    char err[512];
+    int64_t samples = pns_puzzles_find(m, tb, &q, err, sizeof err);
+    if (samples < 0 && !cli_stop)
+        rc = cli_fail(1, "puzzles: %s", err);
+    qsort(found.v, found.n, sizeof *found.v, by_score);
+    for (size_t i = 0; i < found.n && rc == 0; i++) {
+        if (p.json)
+            print_json(g, &found.v[i].s, &found.v[i].p);
+        else
+            print_text(g, &found.v[i].s, &found.v[i].p, (int)i + 1);
+        if (p.svg)
+            rc = write_svg(g, &found.v[i].s, &found.v[i].p, p.svg, (int)i + 1);
+    }
+    if (rc == 0)
+        fprintf(stderr, "puzzles: %zu found in %lld positions looked at%s\n", found.n, (long long)(samples < 0 ? 0 : samples),
+                cli_stop ? " (interrupted)" : found.n < p.count ? " (gave up: --samples)" : "");
+    if (rc == 0 && cli_stop)
+        rc = EXIT_INTERRUPTED;
+    free(found.v);
+    pns_mate_free(m);
+out_tb:
+    tb_close(tb);
+out_game:
+    game_close(g);
+    return rc;
+}
+
+int cmd_solve_puzzle(int argc, char **argv)
+{
+    cli_game_opts go;
+    puzzle_opts p;
+    int first;
+    if (parse_common(argc, argv, &p, &go, &first) != 0)
+        return EXIT_USAGE;
+    if (go.help)
+        return fputs(solve_help, stdout), 0;
+    if (argc - first != 1)
+        return cli_fail(EXIT_USAGE, "solve-puzzle: expected GAME (try 'pnsolve solve-puzzle --help')");
+    if (!p.n || !go.position)
+        return cli_fail(EXIT_USAGE, "solve-puzzle: --position P and --mate-in N are required");
+    if (p.motifs || p.svg || p.pieces || p.side)
+        return cli_fail(EXIT_USAGE, "solve-puzzle: --motif, --svg, --pieces and --side are for puzzles");
+    game *g;
+    game_state s;
+    int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
+    if (rc)
+        return rc;
+    if (game_result_of(g, &s) != GAME_ONGOING) {
+        game_close(g);
+        return cli_fail(EXIT_USAGE, "solve-puzzle: the game is already over in that position");
+    }
+    tb_set *tb = open_tables(g, &p);
+    pns_options o;
+    pns_defaults(&o);
+    o.tb = tb;
+    o.stop = &cli_stop;
+    pns_mate *m = pns_mate_new(g, tb, p.memory);
+    if (!m) {
+        tb_close(tb);
+        game_close(g);
+        return cli_fail(1, "solve-puzzle: out of memory");
+    }
+    pns_mate_set_stop(m, &cli_stop);
+    cli_catch_interrupt();
+    pns_puzzle pz;
+    char err[512];
+    if (pns_puzzle_check(m, &s, p.n, p.unique, &o, &pz, err, sizeof err) != 0) {
+        rc = cli_fail(cli_stop ? EXIT_INTERRUPTED : 1, "solve-puzzle: %s", err);
+    } else if (p.json) {
+        print_json(g, &s, &pz);
+        rc = pz.sound == 1 ? 0 : 1;
+    } else {
+        char stip[128], mv[GAME_TEXT_MAX];
+        stipulation(g, &s, &pz, stip, sizeof stip);
+        printf("claim: %s\n", stip);
+        if (pz.distance == 0)
+            printf("claim: disproven (no win within %d plies)\n", p.n);
+        else if (pz.distance < p.n)
+            printf("claim: the win is shorter: in %d\n", pz.distance);
+        else
+            printf("claim: proven (and no win within %d)\n", p.n - 2);
+        for (int i = 0; i < pz.ncooks; i++) {
+            move_text(g, &s, pz.cooks[i], mv, sizeof mv);
+            printf("cook: %s\n", mv);
+        }
+        if (pz.distance) {
+            print_text(g, &s, &pz, 0);
+            printf("nodes: %llu\n", (unsigned long long)pns_mate_nodes(m));
+        }
+        printf("sound: %s\n", pz.sound == 1 ? "yes" : pz.sound == 0 ? "no" : "undecided (df-pn stayed open)");
+        rc = pz.sound == 1 ? 0 : 1;
+    }
+    pns_mate_free(m);
+    tb_close(tb);
+    game_close(g);
+    return rc;
+}

@@ -1,0 +1,97 @@
+/* cli/svg.c - a board diagram as a standalone SVG file (game_ops.square). */
+#include "cli.h"
+
+#include <string.h>
+
+enum { CELL = 48, MARGIN = 28 };
+
+static void svg_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<') fputs("&lt;", out);
+        else if (*s == '>') fputs("&gt;", out);
+        else if (*s == '&') fputs("&amp;", out);
+        else if (*s == '"') fputs("&quot;", out);
+        else fputc(*s, out);
+    }
+}
+
+/* Lines of at most width characters, broken at spaces. */
+static int wrap(const char *text, int width, char lines[][128], int max)
+{
+    int n = 0;
+    while (*text && n < max) {
+        int len = (int)strlen(text);
+        if (len > width) {
+            len = width;
+            while (len > 0 && text[len] != ' ')
+                len--;
+            if (len == 0)
+                len = width;
+        }
+        snprintf(lines[n++], 128, "%.*s", len, text);
+        text += len;
+        while (*text == ' ')
+            text++;
+    }
+    return n;
+}
+
+int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path)
+{
+    if (!g->ops->square)
+        return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return cli_fail(1, "cannot write '%s'", path);
+    int W = g->width, H = g->height;
+    char lines[16][128];
+    int width = W * CELL + 2 * MARGIN;
+    int ncap = wrap(caption, (width - 16) / 7, lines, 16);
+    if (width < 360) {
+        width = 360;
+        ncap = wrap(caption, (width - 16) / 7, lines, 16);
+    }
+    int x0 = (width - W * CELL) / 2, y0 = MARGIN + 24;
+    int height = y0 + H * CELL + MARGIN + 18 * ncap + 8;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                 "font-family=\"DejaVu Sans, Arial, sans-serif\">\n", width, height, width, height);
+    fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">", width / 2,
+            MARGIN + 4);
+    svg_text(out, title);
+    fputs("</text>\n", out);
+    for (int rank = 0; rank < H; rank++)
+        for (int file = 0; file < W; file++) {
+            game_square sq;
+            g->ops->square(g, s, file, rank, &sq);
+            int x = x0 + file * CELL, y = y0 + (H - 1 - rank) * CELL;
+            const char *fill = sq.marked ? "#9db8a0" : (file + rank) % 2 ? "#f3e7c9" : "#e6d3a8";
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#6b5a3a\"/>\n", x, y,
+                    CELL, CELL, fill);
+            if (sq.player < 0)
+                continue;
+            int light = strcmp(g->ops->player[sq.player], "White") == 0;
+            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"2\"/>\n",
+                    x + CELL / 2, y + CELL / 2, CELL * 2 / 5, light ? "#fafafa" : "#303030");
+            if (sq.letter)
+                fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" font-weight=\"bold\" text-anchor=\"middle\" "
+                             "fill=\"%s\">%c</text>\n", x + CELL / 2, y + CELL / 2 + 7, light ? "#222222" : "#fafafa",
+                        sq.letter);
+        }
+    for (int file = 0; file < W; file++)
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%c</text>\n",
+                x0 + file * CELL + CELL / 2, y0 + H * CELL + 14, 'a' + file);
+    for (int rank = 0; rank < H; rank++)
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%d</text>\n", x0 - 10,
+                y0 + (H - 1 - rank) * CELL + CELL / 2 + 4, rank + 1);
+    for (int i = 0; i < ncap; i++) {
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", 8, y0 + H * CELL + MARGIN + 10 + 18 * i);
+        svg_text(out, lines[i]);
+        fputs("</text>\n", out);
+    }
+    fputs("</svg>\n", out);
+    if (fclose(out) != 0)
+        return cli_fail(1, "writing '%s' failed", path);
+    return 0;
+}
