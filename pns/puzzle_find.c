@@ -95,20 +95,42 @@ static int draw_from_tables(pns_mate *m, const table_pool *pool, int n, uint64_t
     return v.wdl == TB_WIN && v.distance == n;
 }
 
-/* A random position of a random game from the start whose side to move
- * wins in exactly n. */
+/* A random move of s that does not lose at once, if it has one: random
+ * games that throw themselves away end before anything happens (Ostle). */
+static game_move sensible_move(const game *g, const game_state *s, const game_move *mv, int n, uint64_t *rng)
+{
+    int keep[GAME_MAX_MOVES], k = 0, me = game_to_move(g, s);
+    for (int i = 0; i < n; i++) {
+        game_state t = *s;
+        game_play(g, &t, mv[i]);
+        game_result r = game_result_of(g, &t);
+        if (r == GAME_ONGOING || game_outcome_for(r, me) >= 0)
+            keep[k++] = i;
+    }
+    return k ? mv[keep[next_random(rng) % (uint64_t)k]] : mv[next_random(rng) % (uint64_t)n];
+}
+
+/* A position of a random game from the start - a few plies before its end,
+ * where short wins are, or after q->playout_plies if it lasts longer -
+ * whose side to move wins in exactly n. */
 static int draw_from_playouts(pns_mate *m, const pns_puzzle_search *q, uint64_t *rng, game_state *s, game_key *id)
 {
     const game *g = pns_mate_game(m);
-    game_start(g, s);
-    int plies = (int)(next_random(rng) % (uint64_t)(q->playout_plies + 1));
+    game_state line[64];  /* the last plies of the game, as a ring */
+    int len = 0;
+    game_start(g, &line[0]);
     game_move mv[GAME_MAX_MOVES];
-    for (int i = 0; i < plies; i++) {
-        int k = game_moves(g, s, mv);
-        if (k == 0)
-            return 0;
-        game_play(g, s, mv[next_random(rng) % (uint64_t)k]);
+    while (len < q->playout_plies && game_result_of(g, &line[len % 64]) == GAME_ONGOING) {
+        const game_state *cur = &line[len % 64];
+        int n = game_moves(g, cur, mv);
+        game_state next = *cur;
+        game_play(g, &next, sensible_move(g, cur, mv, n, rng));
+        line[++len % 64] = next;
     }
+    int back = 1 + (int)(next_random(rng) % (uint64_t)(q->n + 2 < 63 ? q->n + 2 : 63));
+    if (back > len)
+        back = len;
+    *s = line[(len - back) % 64];
     if (game_result_of(g, s) != GAME_ONGOING)
         return 0;
     int w = pns_mate_win(m, s, q->n);

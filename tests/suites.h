@@ -11,6 +11,7 @@ void suite_rules(void);
 void suite_ranking(void);
 void suite_tablebase(void);
 void suite_pns(void);
+void suite_puzzle(void);
 
 /* Opens a game or fails the test run loudly (test set-up, not a test). */
 game *test_open(const char *spec, const char *variant);
