@@ -38,6 +38,9 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
  * non-empty value in *(const char **)ctx. */
 int cli_store_string(int opt, const char *arg, void *ctx);
 
+/* mkdir -p: 0, or -1 with errno. */
+int cli_make_dir(const char *dir);
+
 /* Prints s as a JSON string (quoted, escaped). */
 void cli_json_string(FILE *out, const char *s);
 

@@ -294,12 +294,14 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
 
 static int write_svg(const game *g, const game_state *s, const pns_puzzle *p, const char *dir, int number)
 {
-    char path[4200], stip[128], line[4096], caption[4096 + GAME_TEXT_MAX + 32], mv[GAME_TEXT_MAX];
+    char path[4200], stip[128], line[4096], caption[4096 + 2 * GAME_TEXT_MAX + 32], mv[GAME_TEXT_MAX],
+        text[GAME_TEXT_MAX];
     snprintf(path, sizeof path, "%s/puzzle-%03d.svg", dir, number);
     stipulation(g, s, p, stip, sizeof stip);
     line_text(g, s, p, line, sizeof line);
     move_text(g, s, p->key, mv, sizeof mv);
-    snprintf(caption, sizeof caption, "Key %s. Solution: %s", mv, line);
+    game_format(g, s, text, sizeof text);
+    snprintf(caption, sizeof caption, "%s. Key %s. Solution: %s", text, mv, line);
     return cli_svg_write(g, s, stip, caption, path);
 }
 
@@ -431,7 +433,7 @@ int cmd_puzzles(int argc, char **argv)
     o.stop = &cli_stop;
     o.max_seconds = 10;  /* strict uniqueness beyond the tables: a bounded question */
     q.o = &o;
-    if (p.svg && mkdir(p.svg, 0777) != 0 && errno != EEXIST) {
+    if (p.svg && cli_make_dir(p.svg) != 0) {
         rc = cli_fail(1, "puzzles: cannot create '%s': %s", p.svg, strerror(errno));
         goto out_tb;
     }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <getopt.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 volatile int cli_stop;
 
@@ -110,4 +112,21 @@ void cli_json_string(FILE *out, const char *s)
             fputc(c, out);
     }
     fputc('"', out);
+}
+
+int cli_make_dir(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1;; p++) {
+        char c = *p;
+        if (c == '/' || c == 0) {
+            *p = 0;
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = c;
+        }
+        if (!c)
+            return 0;
+    }
 }

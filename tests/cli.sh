@@ -73,6 +73,34 @@ check "tb probe den step wins in 1" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/
 check "tb probe cannot stop the rat" 0 "^loss 2$" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
 check "tb probe colour-swapped" 0 "^win 1$" -- tb probe jungle "7/7/7/7/7/3r3/R6 b" --dir "$tb"
 check "tb probe finished game" 0 "^loss 0$" -- tb probe jungle "3R3/7/7/7/7/7/6r b" --dir "$tb"
+
+# Puzzles: from the two-piece tables, from Ostle's random games, and checked.
+check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
+check "puzzles needs mate-in" 2 "--mate-in N is required" -- puzzles jungle --tb-dir "$tb"
+check "puzzles even mate-in" 2 "bad value '4' for option '--mate-in'" -- puzzles jungle --mate-in 4
+check "puzzles bad motif" 2 "bad value 'pretty' for option '--motif'" -- puzzles jungle --mate-in 3 --motif pretty
+check "puzzles bad side" 2 "--side must be White or Black" -- puzzles jungle --mate-in 3 --side red --tb-dir "$tb"
+check "puzzles bad pieces" 2 "neither a piece count" -- puzzles jungle --mate-in 3 --pieces XYZ --tb-dir "$tb"
+check "puzzles pieces without tables" 2 "needs endgame tables" -- puzzles ostle --mate-in 3 --pieces 8
+check "puzzles jungle from tables" 0 "^key: " -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
+check "puzzles found line" 0 "2 found in" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
+check "puzzles jungle json" 0 '"main_line":\["[a-g][1-7][a-g][1-7]"' -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4 --json
+"$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 9 --json >"$tmp/pz1" 2>/dev/null
+"$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 9 --json >"$tmp/pz2" 2>/dev/null
+cmp -s "$tmp/pz1" "$tmp/pz2" && [ "$(wc -l <"$tmp/pz1")" = 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: puzzles not reproducible by seed"; }
+check "puzzles side" 0 "Black to move wins in 3" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --side black
+check "puzzles svg" 0 "^key: " -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --svg "$tmp/svg/a"
+grep -q '</svg>' "$tmp/svg/a/puzzle-002.svg" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: no SVG diagram written"; }
+check "puzzles ostle" 0 "^key: " -- puzzles ostle --mate-in 3 --count 2
+pos=$(sed -n '1s/^{"position":"\([^"]*\)".*/\1/p' "$tmp/pz1")
+check "solve-puzzle sound" 0 "^sound: yes$" -- solve-puzzle jungle --position "$pos" --mate-in 3 --no-tb
+check "solve-puzzle too long a claim" 1 "the win is shorter: in 3" -- solve-puzzle jungle --position "$pos" --mate-in 5 --no-tb
+check "solve-puzzle cooked" 1 "^cook: e7d7$" -- solve-puzzle jungle --position "2R1D2/7/7/7/7/7/6r w" --mate-in 1 --no-tb
+check "solve-puzzle no win" 1 "disproven" -- solve-puzzle jungle --position "7/7/7/7/7/7/R5r w" --mate-in 3 --no-tb
+check "solve-puzzle json" 1 '"sound":false' -- solve-puzzle jungle --position "2R1D2/7/7/7/7/7/6r w" --mate-in 1 --json --no-tb
+check "solve-puzzle needs position" 2 "--position P and --mate-in N are required" -- solve-puzzle jungle --mate-in 3
+check "solve-puzzle bad position" 2 "bad position" -- solve-puzzle jungle --position "8/7 w" --mate-in 3
+check "solve-puzzle game over" 2 "already over" -- solve-puzzle jungle --position "3R3/7/7/7/7/7/6r b" --mate-in 3
 check "tb probe json" 0 '"result": "loss", "distance": 2' -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --json
 check "tb probe bad position" 2 "bad position" -- tb probe jungle "7/7/7 w" --dir "$tb"
 check "tb probe missing table" 1 "no table for material RrD" -- tb probe jungle "7/7/7/7/7/3r3/RD5 w" --dir "$tb"
