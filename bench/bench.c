@@ -269,6 +269,63 @@ static void bench_othello(void)
     }
 }
 
+static int count_puzzle(const game_state *s, const pns_puzzle *p, void *ctx)
+{
+    (void)s; (void)p;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* Composing: 100 Jungle mate-in-9 problems from the tables in
+ * $PNSOLVE_TABLES (five pieces) or, without it, from three-piece tables built
+ * here; 10 Ostle mate-in-7 problems from random games. */
+static void bench_puzzles(void)
+{
+    char dir[64], err[512];
+    const char *env = getenv("PNSOLVE_TABLES");
+    int pieces = env ? 5 : 3;
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-bench-pz-%d", (int)getpid());
+    game *g = game_open("jungle", NULL, err, sizeof err);
+    if (!env) {
+        tb_build_options o = { .threads = 2 };
+        if (tb_build(g, dir, 3, &o, err, sizeof err) != 0) {
+            printf("puzzles: tb build failed: %s\n", err);
+            return;
+        }
+    }
+    tb_set *tb = tb_open(g, env ? env : dir);
+    pns_mate *m = pns_mate_new(g, tb, 64 << 20);
+    int found = 0;
+    pns_puzzle_search q = { .n = 9, .side = -1, .pieces = pieces, .material = -1, .count = 100, .seed = 1,
+                            .found = count_puzzle, .ctx = &found };
+    double t0 = now();
+    int64_t looked = pns_puzzles_find(m, tb, &q, err, sizeof err);
+    double t = now() - t0;
+    printf("puzzles jungle mate-in-9, %d pieces (%s): %d sound in %.2f s, %lld positions looked at\n", pieces,
+           env ? env : "scratch tables", found, t, (long long)looked);
+    pns_mate_free(m);
+    tb_close(tb);
+    game_close(g);
+    if (!env) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench: could not remove %s\n", dir);
+    }
+    g = game_open("ostle", NULL, err, sizeof err);
+    m = pns_mate_new(g, NULL, 64 << 20);
+    found = 0;
+    q = (pns_puzzle_search){ .n = 7, .side = -1, .material = -1, .count = 10, .seed = 1, .playout_plies = 60,
+                             .found = count_puzzle, .ctx = &found };
+    t0 = now();
+    looked = pns_puzzles_find(m, NULL, &q, err, sizeof err);
+    t = now() - t0;
+    printf("puzzles ostle mate-in-7 (random games): %d sound in %.2f s, %lld positions looked at, %.2f M nodes/s\n", found,
+           t, (long long)looked, (double)pns_mate_nodes(m) / t / 1e6);
+    pns_mate_free(m);
+    game_close(g);
+}
+
 int main(void)
 {
     bench_perft("othello:8x8", 9);
@@ -279,5 +336,6 @@ int main(void)
     bench_tablebase();
     bench_dfpn();
     bench_othello();
+    bench_puzzles();
     return 0;
 }

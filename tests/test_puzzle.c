@@ -89,9 +89,9 @@ static void test_mate_vs_minimax(void)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         game *g = test_open(cases[c].spec, NULL);
-        pns_mate *m = pns_mate_new(g, NULL, 1 << 20);
+        pns_mate *m = pns_mate_new(g, NULL, 1 << 20), *down = pns_mate_new(g, NULL, 1 << 20);
         unsigned long long rng = 12345 + c;
-        int wins = 0, done = 0;
+        int wins = 0, done = 0, losses = 0;
         while (done < cases[c].positions) {
             game_state s;
             if (!random_position(g, &rng, cases[c].plies, &s))
@@ -102,9 +102,30 @@ static void test_mate_vs_minimax(void)
             wins += want > 0;
             for (int d = 1; d <= cases[c].max - 1; d++)
                 CU_ASSERT_EQUAL(pns_mate_loss(m, &s, d), naive_loss(g, &s, d));
+            /* longest bound first: the table then holds results for longer
+             * bounds than the one asked, which must not be misread */
+            for (int d = cases[c].max - 1; d >= 1; d--)
+                CU_ASSERT_EQUAL(pns_mate_loss(down, &s, d), naive_loss(g, &s, d));
+            if (!want)
+                continue;
+            /* a won position's children: lost ones among them */
+            game_move mv[GAME_MAX_MOVES];
+            int n = game_moves(g, &s, mv);
+            for (int i = 0; i < n; i++) {
+                game_state t = s;
+                game_play(g, &t, mv[i]);
+                if (game_result_of(g, &t) != GAME_ONGOING)
+                    continue;
+                for (int d = cases[c].max - 1; d >= 1; d--) {
+                    int lost = naive_loss(g, &t, d);
+                    losses += lost;
+                    CU_ASSERT_EQUAL(pns_mate_loss(down, &t, d), lost);
+                }
+            }
         }
-        CU_ASSERT(wins > 0);  /* the sample has wins to find, not only failures */
+        CU_ASSERT(wins > 0 && losses > 0);  /* the sample has wins and losses to find, not only failures */
         pns_mate_free(m);
+        pns_mate_free(down);
         game_close(g);
     }
 }
@@ -158,7 +179,7 @@ static void test_puzzles_from_tables(void)
     pns_mate *with = pns_mate_new(g, tb, 1 << 20), *without = pns_mate_new(g, NULL, 4 << 20);
     for (int n = 3; n <= 9; n += 2) {
         collected *c = calloc(1, sizeof *c);
-        pns_puzzle_search q = { .n = n, .side = -1, .pieces = 3, .material = -1, .count = 6, .seed = (uint64_t)n,
+        pns_puzzle_search q = { .n = n, .side = -1, .pieces = 3, .material = -1, .count = 6, .max_samples = 200000, .seed = (uint64_t)n,
                                 .found = collect, .ctx = c };
         int64_t looked = pns_puzzles_find(with, tb, &q, err, sizeof err);
         CU_ASSERT(looked > 0);
@@ -199,7 +220,7 @@ static void test_ostle_puzzles(void)
     game *g = test_open("ostle", NULL);
     pns_mate *m = pns_mate_new(g, NULL, 8 << 20), *fresh = pns_mate_new(g, NULL, 8 << 20);
     collected *c = calloc(1, sizeof *c);
-    pns_puzzle_search q = { .n = 5, .side = -1, .material = -1, .count = 5, .seed = 7, .playout_plies = 60,
+    pns_puzzle_search q = { .n = 5, .side = -1, .material = -1, .count = 5, .max_samples = 20000, .seed = 7, .playout_plies = 60,
                             .found = collect, .ctx = c };
     CU_ASSERT(pns_puzzles_find(m, NULL, &q, err, sizeof err) > 0);
     CU_ASSERT_EQUAL(c->n, 5);
