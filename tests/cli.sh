@@ -101,6 +101,15 @@ check "solve-puzzle json" 1 '"sound":false' -- solve-puzzle jungle --position "2
 check "solve-puzzle needs position" 2 "--position P and --mate-in N are required" -- solve-puzzle jungle --mate-in 3
 check "solve-puzzle bad position" 2 "bad position" -- solve-puzzle jungle --position "8/7 w" --mate-in 3
 check "solve-puzzle game over" 2 "already over" -- solve-puzzle jungle --position "3R3/7/7/7/7/7/6r b" --mate-in 3
+# The curated sets, each problem re-proved from scratch without tables.
+for game in jungle ostle; do
+    while read -r line; do
+        pos=$(printf '%s\n' "$line" | sed 's/^{"position":"\([^"]*\)".*"mate_in":\([0-9]*\).*/\1/')
+        n=$(printf '%s\n' "$line" | sed 's/.*"mate_in":\([0-9]*\).*/\1/')
+        key=$(printf '%s\n' "$line" | sed 's/.*"key":"\([^"]*\)".*/\1/')
+        check "curated $game mate in $n" 0 "^key: $key" -- solve-puzzle $game --position "$pos" --mate-in "$n" --no-tb --memory 512
+    done <"$(dirname "$0")/../positions/puzzles/$game.jsonl"
+done
 check "tb probe json" 0 '"result": "loss", "distance": 2' -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --json
 check "tb probe bad position" 2 "bad position" -- tb probe jungle "7/7/7 w" --dir "$tb"
 check "tb probe missing table" 1 "no table for material RrD" -- tb probe jungle "7/7/7/7/7/3r3/RD5 w" --dir "$tb"
