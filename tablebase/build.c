@@ -51,6 +51,11 @@ typedef struct {
     uint64_t n;
     cell *c;
     uint8_t *ext_ply;        /* distance of ext if a win or loss (255: look at the cell), else 0 */
+    /* The indices with ext_ply d, in order, at ext_list[ext_start[d] ..
+     * ext_start[d + 1]) (tables under 2^32 positions): a ply's ext pass reads
+     * its own positions instead of scanning the table. */
+    uint32_t *ext_list;
+    uint64_t ext_start[257];
     uint8_t *ext_at;         /* ext_at[d]: 1 win, 2 loss, 3 both: some ext at distance d */
     int max_ext;
     tb_set *smaller;
@@ -355,28 +360,64 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
     report(b, resolved);
 }
 
-/* Positions resolved at ply k by ext alone (no frontier reaches them).  The
- * scan reads one byte per position, not the cells. */
+/* Resolves position i at ply k by its ext alone if it can be. */
+static void ext_one(builder *b, local_list *mine, uint64_t i, tb_entry w, tb_entry l)
+{
+    tb_entry e = b->c[i].ext;
+    if (e != w && e != l)
+        return;
+    if (b->c[i].cnt == TWIN || (e == l && __atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) != 0))
+        return;
+    if (claim(b, i, e))
+        push(b, mine, i);
+}
+
+/* Positions resolved at ply k by ext alone (no frontier reaches them): from
+ * the ply's list, or (distances from 255 on, or no lists) a scan of one byte
+ * per position. */
 static void ext_scan(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
     local_list mine;
     mine.n = 0;
     int k = b->ply;
-    uint8_t key = k < 255 ? (uint8_t)k : 255;
     tb_entry w = TB_WIN_IN(k), l = TB_LOSS_IN(k);
-    for (uint64_t i = first; i < end; i++) {
-        if (b->ext_ply[i] != key)
-            continue;
-        tb_entry e = b->c[i].ext;
-        if (e != w && e != l)
-            continue;
-        if (b->c[i].cnt == TWIN || (e == l && __atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) != 0))
-            continue;
-        if (claim(b, i, e))
-            push(b, &mine, i);
+    if (b->ext_list && k < 255) {
+        for (uint64_t j = b->ext_start[k] + first; j < b->ext_start[k] + end; j++)
+            ext_one(b, &mine, b->ext_list[j], w, l);
+    } else {
+        uint8_t key = k < 255 ? (uint8_t)k : 255;
+        for (uint64_t i = first; i < end; i++)
+            if (b->ext_ply[i] == key)
+                ext_one(b, &mine, i, w, l);
     }
     spill(b, &mine);
+}
+
+/* Buckets the positions by ext distance (a counting sort, in index order);
+ * without the memory the passes scan instead. */
+static void ext_lists(builder *b)
+{
+    if (b->n >= (1ULL << 32))
+        return;
+    uint64_t count[256] = { 0 };
+    for (uint64_t i = 0; i < b->n; i++)
+        count[b->ext_ply[i]]++;
+    uint64_t total = 0;
+    for (int d = 1; d < 255; d++) {
+        b->ext_start[d] = total;
+        total += count[d];
+    }
+    b->ext_start[255] = total;
+    if (!(b->ext_list = malloc((total ? total : 1) * sizeof *b->ext_list)))
+        return;
+    uint64_t at[256];
+    memcpy(at, b->ext_start, sizeof at);
+    for (uint64_t i = 0; i < b->n; i++) {
+        uint8_t d = b->ext_ply[i];
+        if (d && d < 255)
+            b->ext_list[at[d]++] = (uint32_t)i;
+    }
 }
 
 static void copy_twins(void *ctx, uint64_t first, uint64_t end)
@@ -399,8 +440,10 @@ static void pass(builder *b, const idx_list *prev, idx_list *next, void (*fn)(vo
     b->out = *next;
     b->out.n = 0;
     tb_parallel(b->threads, prev->n, fn, b);
-    if (b->ply <= b->max_ext && (b->ext_at[b->ply] & kind))
-        tb_parallel(b->threads, b->n, ext_scan, b);
+    if (b->ply <= b->max_ext && (b->ext_at[b->ply] & kind)) {
+        int listed = b->ext_list && b->ply < 255;
+        tb_parallel(b->threads, listed ? b->ext_start[b->ply + 1] - b->ext_start[b->ply] : b->n, ext_scan, b);
+    }
     *next = b->out;
 }
 
@@ -420,6 +463,7 @@ static int build_one(builder *b, char *err, size_t errlen)
     b->ply = 0;
     double t = now();
     tb_parallel(b->threads, n, init_range, b);
+    ext_lists(b);
     b->t_init = now() - t;
     t = now();
     b->prog.phase = "plies";
@@ -458,8 +502,10 @@ out:
     free(new_losses.v);
     free(b->ext_at);
     free(b->ext_ply);
+    free(b->ext_list);
     b->ext_at = NULL;
     b->ext_ply = NULL;
+    b->ext_list = NULL;
     return rc;
 }
 
