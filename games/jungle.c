@@ -18,6 +18,10 @@
 #define DEN_WHITE 3   /* d1 */
 #define DEN_BLACK 45  /* d7 */
 
+/* Canonical material of each piece set, filled when a game opens: the
+ * builder asks for every child of every position. */
+static uint8_t canonical_of[256];
+
 static const char piece_letters[] = "RrDdTtEe";
 static const int den_of[2] = { DEN_WHITE, DEN_BLACK };
 
@@ -349,6 +353,8 @@ game *jungle_open(const char *args, const char *variant, char *err, size_t errle
     }
     g->width = g->height = 7;
     g->variant = classic;
+    for (unsigned m = 0; m < 256; m++)  /* the same values on every open */
+        canonical_of[m] = (uint8_t)rank_material_canonical(m);
     return g;
 }
 
@@ -379,11 +385,15 @@ static int jtb_material_of(const game *g, const game_state *s)
     (void)g;
     if (ended_by_last_move(s))
         return -1;
-    unsigned m = 0;
-    for (int q = 0; q < 8; q++)
-        if (sq_of(s, q) != JUNGLE_ABSENT)
-            m |= 1u << q;
-    return (int)rank_material_canonical(m);
+    /* Bit q set iff piece q's byte is not JUNGLE_ABSENT: fold each byte of
+     * the complement onto its low bit, then gather the eight low bits (the
+     * multiplier's partial products never overlap, so nothing carries). */
+    uint64_t x = ~s->w[2];
+    x |= x >> 4;
+    x |= x >> 2;
+    x |= x >> 1;
+    x &= 0x0101010101010101ULL;
+    return canonical_of[(x * 0x0102040810204080ULL) >> 56];
 }
 
 static int jtb_material_pieces(const game *g, int mat) { (void)g; return __builtin_popcount((unsigned)mat); }
