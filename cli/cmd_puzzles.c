@@ -369,35 +369,47 @@ static int by_score(const void *a, const void *b)
     return x->order < y->order ? -1 : 1;
 }
 
-static int parse_common(int argc, char **argv, puzzle_opts *p, cli_game_opts *go, int *first)
+/* Both commands' options and their one argument, GAME: 0 to go on, else
+ * the exit code (after the help or one line of error). */
+static int parse_common(int argc, char **argv, const char *help, puzzle_opts *p, cli_game_opts *go, int *first,
+                        int *exit_code)
 {
     memset(p, 0, sizeof *p);
     p->count = 10;
     p->seed = 1;
     p->plies = 60;
     p->memory = (size_t)256 << 20;
-    return cli_parse(argc, argv, go, puzzle_long, on_option, p, first);
+    *exit_code = EXIT_USAGE;
+    if (cli_parse(argc, argv, go, puzzle_long, on_option, p, first) != 0)
+        return -1;
+    if (go->help) {
+        fputs(help, stdout);
+        *exit_code = 0;
+        return -1;
+    }
+    if (argc - *first != 1) {
+        cli_fail(EXIT_USAGE, "%s: expected GAME (try 'pnsolve %s --help')", argv[0], argv[0]);
+        return -1;
+    }
+    if (!p->n) {
+        cli_fail(EXIT_USAGE, "%s: --mate-in N is required", argv[0]);
+        return -1;
+    }
+    return 0;
 }
 
 int cmd_puzzles(int argc, char **argv)
 {
     cli_game_opts go;
     puzzle_opts p;
-    int first;
-    if (parse_common(argc, argv, &p, &go, &first) != 0)
-        return EXIT_USAGE;
-    if (go.help)
-        return fputs(puzzles_help, stdout), 0;
-    if (argc - first != 1)
-        return cli_fail(EXIT_USAGE, "puzzles: expected GAME (try 'pnsolve puzzles --help')");
-    if (!p.n)
-        return cli_fail(EXIT_USAGE, "puzzles: --mate-in N is required");
+    int first, rc;
+    if (parse_common(argc, argv, puzzles_help, &p, &go, &first, &rc) != 0)
+        return rc;
     if (go.position)
         return cli_fail(EXIT_USAGE, "puzzles: --position is for solve-puzzle");
     game *g;
     game_state s;
-    int rc = cli_open_game(argv[first], go.variant, NULL, &g, &s);
-    if (rc)
+    if ((rc = cli_open_game(argv[first], go.variant, NULL, &g, &s)) != 0)
         return rc;
     pns_puzzle_search q = { .n = p.n, .unique = p.unique, .motifs = p.motifs, .side = -1, .material = -1,
                             .count = p.count, .max_samples = p.samples, .seed = p.seed, .playout_plies = p.plies,
@@ -478,21 +490,16 @@ int cmd_solve_puzzle(int argc, char **argv)
 {
     cli_game_opts go;
     puzzle_opts p;
-    int first;
-    if (parse_common(argc, argv, &p, &go, &first) != 0)
-        return EXIT_USAGE;
-    if (go.help)
-        return fputs(solve_help, stdout), 0;
-    if (argc - first != 1)
-        return cli_fail(EXIT_USAGE, "solve-puzzle: expected GAME (try 'pnsolve solve-puzzle --help')");
-    if (!p.n || !go.position)
-        return cli_fail(EXIT_USAGE, "solve-puzzle: --position P and --mate-in N are required");
+    int first, rc;
+    if (parse_common(argc, argv, solve_help, &p, &go, &first, &rc) != 0)
+        return rc;
+    if (!go.position)
+        return cli_fail(EXIT_USAGE, "solve-puzzle: --position P is required");
     if (p.motifs || p.svg || p.pieces || p.side)
         return cli_fail(EXIT_USAGE, "solve-puzzle: --motif, --svg, --pieces and --side are for puzzles");
     game *g;
     game_state s;
-    int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
-    if (rc)
+    if ((rc = cli_open_game(argv[first], go.variant, go.position, &g, &s)) != 0)
         return rc;
     if (game_result_of(g, &s) != GAME_ONGOING) {
         game_close(g);

@@ -24,6 +24,13 @@ void othello_solver_free(game_solver *x);
  * out[GAME_MAX_MOVES]; returns the count.  Groundwork of Ostle's tables. */
 int ostle_unmoves(const game *g, const game_state *s, game_state *out);
 
+/* The moves that rule 8 can forbid in s's position: those some state with a
+ * move into it leaves forbidden (the hole moved back; a chain pushed back
+ * from its far end, which is the side to move's piece), into
+ * out[GAME_MAX_MOVES]; returns the count.  The states of a position are it
+ * with none or one of these forbidden: the index space of a rule-8 builder. */
+int ostle_forbiddable(const game *g, const game_state *s, game_move *out);
+
 /* Allocates a game object with the given ops and name; NULL on no memory. */
 game *game_alloc(const game_ops *ops, const char *name);
 

@@ -340,6 +340,35 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out)
     return n;
 }
 
+int ostle_forbiddable(const game *g, const game_state *s, game_move *out)
+{
+    const ostle_geom *gm = geom(g);
+    unsigned hole = hole_of(s);
+    int me = side_of(s), n = 0;
+    uint64_t occ = s->w[0] | s->w[1];
+    /* the opponent moved the hole here from an empty neighbour */
+    for (unsigned d = 0; d < 4; d++) {
+        int to = gm->step[hole][d];
+        if (to >= 0 && !((occ >> to) & 1))
+            out[n++] = hole * 4 + d;
+    }
+    /* the opponent pushed a chain ending in my piece sq, from the square
+     * after the run's last piece (the pusher's, so the opponent's) */
+    for (uint64_t own = s->w[me]; own; own &= own - 1) {
+        unsigned sq = (unsigned)__builtin_ctzll(own);
+        for (unsigned d = 0; d < 4; d++) {
+            int last = (int)sq, next = gm->step[sq][d];
+            while (next >= 0 && (unsigned)next != hole && ((occ >> next) & 1)) {
+                last = next;
+                next = gm->step[next][d];
+            }
+            if (last != (int)sq && ((s->w[!me] >> last) & 1) && next >= 0 && (unsigned)next != hole)
+                out[n++] = sq * 4 + d;
+        }
+    }
+    return n;
+}
+
 static void ostle_destroy(game *g) { free(g->data); }
 
 static unsigned ostle_move_motifs(const game *g, const game_state *s, game_move m)

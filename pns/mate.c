@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { WIN_Q, LOSS_Q };  /* the two questions: wins within d, loses within d */
+
 typedef struct {
     game_key key;
     uint8_t used;
-    uint8_t win_yes, win_no;    /* wins within win_yes; does not win within win_no */
-    uint8_t loss_yes, loss_no;  /* loses within loss_yes; does not lose within loss_no */
+    uint8_t yes[2];  /* per question: true within yes (0: not known) */
+    uint8_t no[2];   /* per question: false within no */
 } mate_entry;
 
 struct pns_mate {
@@ -141,23 +143,45 @@ static void order_by_replies(const game *g, const game_state *s, game_move *move
     }
 }
 
-/* 1 if the side to move in live s wins within d plies, 0 if not, -1 stop. */
-static int win_within(pns_mate *m, const game_state *s, int d)
+/* Question q about live s within d plies answered without search (by the
+ * table or a stored bound): 1 or 0, -1 on an error or a stop, 2 when it
+ * needs a search (then the node is counted). */
+static int known(pns_mate *m, const game_state *s, int q, int d, game_key *k)
 {
     if (d < 1)
         return 0;
     tb_value v;
     int rc = mate_probe(m, s, &v);
     if (rc)
-        return rc < 0 ? -1 : (v.wdl == TB_WIN && v.distance <= d);
-    game_key k = game_key_of(m->g, s);
-    mate_entry *e = entry_of(m, k, 0);
-    if (e && e->win_yes && e->win_yes <= d)
+        return rc < 0 ? -1 : (v.wdl == (q == WIN_Q ? TB_WIN : TB_LOSS) && v.distance <= d);
+    *k = game_key_of(m->g, s);
+    mate_entry *e = entry_of(m, *k, 0);
+    if (e && e->yes[q] && e->yes[q] <= d)
         return 1;
-    if (e && e->win_no >= d)
+    if (e && e->no[q] >= d)
         return 0;
     if ((++m->nodes & 1023) == 0 && stopped(m))
         return -1;
+    return 2;
+}
+
+/* Stores the answer to question q within `within` plies (true) or d (false). */
+static void remember(pns_mate *m, game_key k, int q, int answer, int within, int d)
+{
+    mate_entry *e = entry_of(m, k, 1);
+    if (answer && (!e->yes[q] || e->yes[q] > within))
+        e->yes[q] = clamp_d(within);
+    if (!answer && e->no[q] < d)
+        e->no[q] = clamp_d(d);
+}
+
+/* 1 if the side to move in live s wins within d plies, 0 if not, -1 stop. */
+static int win_within(pns_mate *m, const game_state *s, int d)
+{
+    game_key k;
+    int rc = known(m, s, WIN_Q, d, &k);
+    if (rc != 2)
+        return rc;
     game_move moves[GAME_MAX_MOVES];
     int n = game_moves(m->g, s, moves), live = 0, won = 0;
     for (int i = 0; i < n && !won; i++) {
@@ -181,31 +205,17 @@ static int win_within(pns_mate *m, const game_state *s, int d)
             found = r;
         }
     }
-    e = entry_of(m, k, 1);
-    if (found && (!e->win_yes || e->win_yes > d))
-        e->win_yes = clamp_d(found && won ? 1 : d);
-    if (!found && e->win_no < d)
-        e->win_no = clamp_d(d);
+    remember(m, k, WIN_Q, found, won ? 1 : d, d);
     return found;
 }
 
 /* 1 if every move of the side to move in live s loses within d plies. */
 static int loss_within(pns_mate *m, const game_state *s, int d)
 {
-    if (d < 1)
-        return 0;
-    tb_value v;
-    int rc = mate_probe(m, s, &v);
-    if (rc)
-        return rc < 0 ? -1 : (v.wdl == TB_LOSS && v.distance <= d);
-    game_key k = game_key_of(m->g, s);
-    mate_entry *e = entry_of(m, k, 0);
-    if (e && e->loss_yes && e->loss_yes <= d)
-        return 1;
-    if (e && e->loss_no >= d)
-        return 0;
-    if ((++m->nodes & 1023) == 0 && stopped(m))
-        return -1;
+    game_key k;
+    int rc = known(m, s, LOSS_Q, d, &k);
+    if (rc != 2)
+        return rc;
     game_move moves[GAME_MAX_MOVES];
     int n = game_moves(m->g, s, moves), live = 0, refuted = 0;
     int me = game_to_move(m->g, s);
@@ -225,7 +235,7 @@ static int loss_within(pns_mate *m, const game_state *s, int d)
         game_state t = *s;
         game_play(m->g, &t, moves[i]);
         mate_entry *c = entry_of(m, game_key_of(m->g, &t), 0);
-        if (c && c->win_no >= d - 1)
+        if (c && c->no[WIN_Q] >= d - 1)
             refuted = 1;
     }
     /* Fewest attacker replies first: like df-pn's disproof numbers, the
@@ -239,11 +249,7 @@ static int loss_within(pns_mate *m, const game_state *s, int d)
             return -1;
         refuted = !r;
     }
-    e = entry_of(m, k, 1);
-    if (!refuted && (!e->loss_yes || e->loss_yes > d))
-        e->loss_yes = clamp_d(d);
-    if (refuted && e->loss_no < d)
-        e->loss_no = clamp_d(d);
+    remember(m, k, LOSS_Q, !refuted, d, d);
     return !refuted;
 }
 

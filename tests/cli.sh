@@ -98,7 +98,8 @@ check "solve-puzzle too long a claim" 1 "the win is shorter: in 3" -- solve-puzz
 check "solve-puzzle cooked" 1 "^cook: e7d7$" -- solve-puzzle jungle --position "2R1D2/7/7/7/7/7/6r w" --mate-in 1 --no-tb
 check "solve-puzzle no win" 1 "disproven" -- solve-puzzle jungle --position "7/7/7/7/7/7/R5r w" --mate-in 3 --no-tb
 check "solve-puzzle json" 1 '"sound":false' -- solve-puzzle jungle --position "2R1D2/7/7/7/7/7/6r w" --mate-in 1 --json --no-tb
-check "solve-puzzle needs position" 2 "--position P and --mate-in N are required" -- solve-puzzle jungle --mate-in 3
+check "solve-puzzle needs position" 2 "--position P is required" -- solve-puzzle jungle --mate-in 3
+check "solve-puzzle needs mate-in" 2 "solve-puzzle: --mate-in N is required" -- solve-puzzle jungle --position "7/7/7/7/7/7/R5r w"
 check "solve-puzzle bad position" 2 "bad position" -- solve-puzzle jungle --position "8/7 w" --mate-in 3
 check "solve-puzzle game over" 2 "already over" -- solve-puzzle jungle --position "3R3/7/7/7/7/7/6r b" --mate-in 3
 # The curated sets, each problem re-proved from scratch without tables.

@@ -385,6 +385,56 @@ static void test_ostle_unmoves(void)
     }
 }
 
+/* Rule 8's possible forbidden moves of a position, both ways: every move
+ * into the position (from every predecessor, by every move that removes
+ * nothing) leaves none or one of them forbidden, and each of them is left
+ * forbidden by some such move. */
+static void test_ostle_forbiddable(void)
+{
+    const char *specs[] = { "ostle", "ostle:4x4" };
+    unsigned long long seed = 7;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(specs[i], NULL);
+        long realised = 0, listed = 0;
+        for (int k = 0; k < 20000; k++) {
+            game_state s;
+            game_start(g, &s);
+            int plies = (int)(ref_rand(&seed) % 30);
+            game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
+            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            if (game_result_of(g, &s) != GAME_ONGOING)
+                continue;
+            int nf = ostle_forbiddable(g, &s, f);
+            listed += nf;
+            int seen[GAME_MAX_MOVES] = { 0 };
+            game_state pred[GAME_MAX_MOVES];
+            int np = ostle_unmoves(g, &s, pred);
+            for (int j = 0; j < np; j++) {
+                int n = game_moves(g, &pred[j], mv);
+                for (int m = 0; m < n; m++) {
+                    game_state c = pred[j];
+                    game_play(g, &c, mv[m]);
+                    if (!same_position(&c, &s))
+                        continue;
+                    unsigned forbidden = (unsigned)(c.w[2] >> 16) & 0xFFFF;
+                    if (forbidden == 0xFFFF)
+                        continue;
+                    int at = 0;
+                    while (at < nf && f[at] != forbidden)
+                        at++;
+                    CU_ASSERT(at < nf);  /* a forbidden move it does not list */
+                    if (at < nf && !seen[at]++)
+                        realised++;
+                }
+            }
+        }
+        CU_ASSERT_EQUAL(realised, listed);  /* each listed one arises */
+        CU_ASSERT(listed > 5000);
+        game_close(g);
+    }
+}
+
 /* Othello's symmetric key against a by-hand image of the board: equal for
  * every image of a position (8 on square boards, 4 otherwise), and equal for
  * two positions of random games only when one is an image of the other. */
@@ -449,6 +499,7 @@ void suite_rules(void)
     CU_add_test(s, "malformed input is rejected with one line", test_rejects);
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
     CU_add_test(s, "ostle un-moves against the move generator", test_ostle_unmoves);
+    CU_add_test(s, "ostle rule-8 forbiddable moves against every move into the position", test_ostle_forbiddable);
     CU_add_test(s, "ostle game ends", test_ostle_ends);
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
