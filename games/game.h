@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #define GAME_MAX_MOVES 256 /* no state of any game has more legal moves */
+#define GAME_MAX_PREDECESSORS 4096 /* nor more predecessors in a table (Ostle's states) */
 #define GAME_TEXT_MAX 512  /* buffer size that fits any printed state or move */
 
 typedef struct { uint64_t w[4]; } game_state; /* opaque; layout is the game's */
@@ -79,7 +80,8 @@ typedef struct game_tb_ops {
     void (*each)(const game *g, int mat, uint64_t first, uint64_t end,
                  void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx);
     /* distinct indices of the states from which a move that removes nothing
-     * leads to s (same material); returns the count, at most GAME_MAX_MOVES */
+     * leads to s (same material); returns the count, at most
+     * GAME_MAX_PREDECESSORS */
     int (*unmoves)(const game *g, const game_state *s, uint64_t *pred);
     /* distinct indices of the states that a move removing nothing leads to
      * from s (same material); returns the count, at most GAME_MAX_MOVES */

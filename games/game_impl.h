@@ -21,8 +21,9 @@ void othello_solver_free(game_solver *x);
 
 /* Ostle positions from which one move that removes no piece leads to s's
  * position (the forbidden move of s is ignored; theirs is none), into
- * out[GAME_MAX_MOVES]; returns the count.  Groundwork of Ostle's tables. */
-int ostle_unmoves(const game *g, const game_state *s, game_state *out);
+ * out[GAME_MAX_MOVES], and that move into moves[] unless it is NULL; returns
+ * the count. */
+int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move *moves);
 
 /* The moves that rule 8 can forbid in s's position: those some state with a
  * move into it leaves forbidden (the hole moved back; a chain pushed back

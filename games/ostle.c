@@ -13,30 +13,12 @@
  * each side starts on its back rank with W pieces, the hole on the centre
  * square (rounded down), and a side loses when it is down to W-2 pieces.
  */
-#include "game_impl.h"
+#include "ostle_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_MOVE 0xFFFFu
-enum { DIR_U, DIR_D, DIR_L, DIR_R };
 static const char dir_letters[] = "UDLR";
-
-typedef struct {
-    int w, h, cells, lose_at;
-    int8_t step[25][4];   /* neighbour square in a direction, -1 off the board */
-    uint32_t nbr[25];     /* all neighbours as a mask */
-} ostle_geom;
-
-static inline const ostle_geom *geom(const game *g) { return g->data; }
-static inline unsigned hole_of(const game_state *s) { return (unsigned)(s->w[2] & 0xFF); }
-static inline int side_of(const game_state *s) { return (int)((s->w[2] >> 8) & 1); }
-static inline unsigned forbidden_of(const game_state *s) { return (unsigned)(s->w[2] >> 16) & 0xFFFF; }
-
-static inline void set_meta(game_state *s, unsigned hole, int side, unsigned forbidden)
-{
-    s->w[2] = hole | (uint64_t)side << 8 | (uint64_t)forbidden << 16;
-}
 
 static game_result ostle_result(const game *g, const game_state *s)
 {
@@ -290,7 +272,7 @@ static void ostle_diagram(const game *g, const game_state *s, FILE *out)
  * Positions without their forbidden move: a builder that honours rule 8
  * adds it back (README, "Ostle tables"). */
 
-int ostle_unmoves(const game *g, const game_state *s, game_state *out)
+int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move *moves)
 {
     const ostle_geom *gm = geom(g);
     unsigned hole = hole_of(s);
@@ -302,6 +284,8 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out)
         if (from >= 0 && !((occ >> from) & 1)) {
             out[n] = *s;
             set_meta(&out[n], (unsigned)from, mover, NO_MOVE);
+            if (moves)
+                moves[n] = (unsigned)from * 4 + ((unsigned)d ^ 1);
             n++;
         }
     }
@@ -332,6 +316,8 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out)
                 for (int c = 0; c < 2; c++)
                     p.w[c] = (s->w[c] & ~moved[c]) | placed[c];
                 set_meta(&p, hole, mover, NO_MOVE);
+                if (moves)
+                    moves[n] = (unsigned)sq * 4 + (unsigned)d;
                 out[n++] = p;
                 at = gm->step[at][d];
             }
@@ -369,7 +355,11 @@ int ostle_forbiddable(const game *g, const game_state *s, game_move *out)
     return n;
 }
 
-static void ostle_destroy(game *g) { free(g->data); }
+static void ostle_destroy(game *g)
+{
+    ostle_tb_free(geom(g)->tb);
+    free(g->data);
+}
 
 static unsigned ostle_move_motifs(const game *g, const game_state *s, game_move m)
 {
@@ -465,6 +455,7 @@ static const game_ops ostle_ops = {
     .move_motifs = ostle_move_motifs,
     .unrestricted = ostle_unrestricted,
     .square = ostle_square,
+    .tb = &ostle_tb_ops,
 };
 
 game *ostle_open(const char *args, const char *variant, char *err, size_t errlen)
@@ -483,8 +474,12 @@ game *ostle_open(const char *args, const char *variant, char *err, size_t errlen
         snprintf(name, sizeof name, "ostle");
     game *g = game_alloc(&ostle_ops, name);
     ostle_geom *gm = calloc(1, sizeof *gm);
-    if (!g || !gm) {
+    if (gm)
+        gm->tb = ostle_tb_new(w, h);
+    if (!g || !gm || !gm->tb) {
         free(g);
+        if (gm)
+            ostle_tb_free(gm->tb);
         free(gm);
         game_error(err, errlen, "out of memory");
         return NULL;

@@ -298,7 +298,7 @@ static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
     builder *b = ctx;
     local_list mine;
     mine.n = 0;
-    uint64_t pred[GAME_MAX_MOVES], resolved = 0;
+    uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
     tb_entry w = TB_WIN_IN(b->ply);
     for (uint64_t j = first; j < end; j++) {
         int np = predecessors(b, j, pred);
@@ -329,7 +329,7 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
     builder *b = ctx;
     local_list mine;
     mine.n = 0;
-    uint64_t pred[GAME_MAX_MOVES], resolved = 0;
+    uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
     int k = b->ply;
     for (uint64_t j = first; j < end; j++) {
         int np = predecessors(b, j, pred);
@@ -549,8 +549,14 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
             tb_file_close(&f);
             continue;
         }
+        uint64_t size = ops->size(g, mats[i]);
+        if (size == 0) {
+            char name[32];
+            ops->material_name(g, mats[i], name, sizeof name);
+            return game_error(err, errlen, "table %s cannot be indexed here (too large)", name);
+        }
         todo[ntodo++] = mats[i];
-        total += (double)ops->size(g, mats[i]);
+        total += (double)size;
     }
     tb_set *smaller = tb_open(g, dir);
     if (!smaller)

@@ -74,6 +74,17 @@ check "tb probe cannot stop the rat" 0 "^loss 2$" -- tb probe jungle "7/7/7/7/7/
 check "tb probe colour-swapped" 0 "^win 1$" -- tb probe jungle "7/7/7/7/7/3r3/R6 b" --dir "$tb"
 check "tb probe finished game" 0 "^loss 0$" -- tb probe jungle "3R3/7/7/7/7/7/6r b" --dir "$tb"
 
+# Ostle tables (states: rule 8's forbidden move is part of the entry), 3x3.
+ot="$tmp/ostle-tables"
+check "tb build ostle 3x3" 0 "all tables with at most 6 pieces" -- tb build ostle:3x3 --pieces 6 --dir "$ot"
+check "tb probe ostle, a move forbidden" 0 "^loss 12$" -- tb probe ostle:3x3 "WW1/1HW/BBB b c1U" --dir "$ot"
+check "tb probe ostle, nothing forbidden" 0 "^win 13$" -- tb probe ostle:3x3 "WW1/1HW/BBB b -" --dir "$ot"
+check "prove ostle agrees without tables" 0 "^value: loss$" -- prove ostle:3x3 --position "WW1/1HW/BBB b c1U" --no-tb
+check "prove ostle agrees, the other state" 0 "^value: win$" -- prove ostle:3x3 --position "WW1/1HW/BBB b -" --no-tb
+check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot"
+check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"
+check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1BB w c2L" --dir "$ot" --json
+
 # Puzzles: from the two-piece tables, from Ostle's random games, and checked.
 check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
 check "puzzles needs mate-in" 2 "--mate-in N is required" -- puzzles jungle --tb-dir "$tb"

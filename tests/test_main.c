@@ -37,6 +37,7 @@ int main(void)
     suite_tablebase();
     suite_pns();
     suite_puzzle();
+    suite_ostle_tb();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -353,7 +353,7 @@ static void test_ostle_unmoves(void)
             s.w[2] |= 0xFFFFULL << 16;  /* no forbidden move: every move is generated */
             int pieces = __builtin_popcountll(s.w[0] | s.w[1]);
             game_state pred[GAME_MAX_MOVES];
-            int np = ostle_unmoves(g, &s, pred);
+            int np = ostle_unmoves(g, &s, pred, NULL);
             for (int j = 0; j < np; j++) {  /* each predecessor leads here */
                 game_state p = pred[j];
                 CU_ASSERT_EQUAL(__builtin_popcountll(p.w[0] | p.w[1]), pieces);
@@ -372,7 +372,7 @@ static void test_ostle_unmoves(void)
                 game_play(g, &c, mv[m]);
                 if (__builtin_popcountll(c.w[0] | c.w[1]) != pieces)
                     continue;
-                np = ostle_unmoves(g, &c, pred);
+                np = ostle_unmoves(g, &c, pred, NULL);
                 int found = 0;
                 for (int j = 0; j < np && !found; j++)
                     found = same_position(&pred[j], &s);
@@ -409,7 +409,7 @@ static void test_ostle_forbiddable(void)
             listed += nf;
             int seen[GAME_MAX_MOVES] = { 0 };
             game_state pred[GAME_MAX_MOVES];
-            int np = ostle_unmoves(g, &s, pred);
+            int np = ostle_unmoves(g, &s, pred, NULL);
             for (int j = 0; j < np; j++) {
                 int n = game_moves(g, &pred[j], mv);
                 for (int m = 0; m < n; m++) {

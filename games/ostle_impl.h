@@ -1,0 +1,34 @@
+/* games/ostle_impl.h - private to games/: Ostle's state layout, shared by
+ * the rules (ostle.c) and the tables' state index (ostle_tb.c). */
+#ifndef PNSOLVE_OSTLE_IMPL_H
+#define PNSOLVE_OSTLE_IMPL_H
+
+#include "game_impl.h"
+
+#define NO_MOVE 0xFFFFu
+enum { DIR_U, DIR_D, DIR_L, DIR_R };
+
+typedef struct {
+    int w, h, cells, lose_at;
+    int8_t step[25][4];   /* neighbour square in a direction, -1 off the board */
+    uint32_t nbr[25];     /* all neighbours as a mask */
+    struct ostle_tb *tb;  /* the state index of the tables, made on first use */
+} ostle_geom;
+
+static inline ostle_geom *geom(const game *g) { return g->data; }
+static inline unsigned hole_of(const game_state *s) { return (unsigned)(s->w[2] & 0xFF); }
+static inline int side_of(const game_state *s) { return (int)((s->w[2] >> 8) & 1); }
+static inline unsigned forbidden_of(const game_state *s) { return (unsigned)(s->w[2] >> 16) & 0xFFFF; }
+
+static inline void set_meta(game_state *s, unsigned hole, int side, unsigned forbidden)
+{
+    s->w[2] = hole | (uint64_t)side << 8 | (uint64_t)forbidden << 16;
+}
+
+/* The tables' operations (ostle_tb.c) and what they keep. */
+extern const game_tb_ops ostle_tb_ops;
+/* What the tables keep for a board size: NULL when out of memory. */
+struct ostle_tb *ostle_tb_new(int w, int h);
+void ostle_tb_free(struct ostle_tb *t);
+
+#endif

@@ -1,0 +1,311 @@
+/* games/ostle_tb.c - Ostle's tables: a state index for the generic builder.
+ *
+ * Rule 8 makes a state's value depend on its forbidden move, so the tables
+ * index states, not positions: per canonical position of ranking/'s index
+ * (colour-free: mover's set, other's set, hole) first the state with nothing
+ * forbidden, then one per move rule 8 can forbid there, in the order of
+ * ostle_forbiddable.  An offset per position, made when a material is first
+ * used (one pass over its positions), maps positions to states.  A material
+ * is a pair of piece counts {a, b}, a <= b; with a < b its table holds both
+ * orientations (the side to move with a pieces first, then with b), because
+ * a move that removes nothing turns one into the other.  Of the images of a
+ * state on a symmetric position the least slot is the entry, the others are
+ * twins (the builder's contract).
+ */
+#include "ostle_impl.h"
+#include "../ranking/ranking.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAT(a, b) ((a) * 8 + (b))
+
+typedef struct {
+    uint32_t *off;   /* first state of each position index; n_pos + 1 entries */
+    uint64_t n_pos;  /* positions in the table */
+    uint64_t split;  /* [0, split): the side to move has a pieces */
+} mat_index;
+
+struct ostle_tb {
+    pthread_mutex_t lock;
+    rank_ostle r;
+    mat_index *m[64];
+};
+
+struct ostle_tb *ostle_tb_new(int w, int h)
+{
+    struct ostle_tb *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    pthread_mutex_init(&t->lock, NULL);
+    rank_ostle_init(&t->r, w, h);
+    return t;
+}
+
+void ostle_tb_free(struct ostle_tb *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < 64; i++)
+        if (t->m[i]) {
+            free(t->m[i]->off);
+            free(t->m[i]);
+        }
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+static int side_pieces(const ostle_geom *gm, int k) { return k > gm->lose_at && k <= gm->w; }
+
+/* The board of position index i of material (a, b): side 0 to move. */
+static void board_of(const struct ostle_tb *t, int a, int b, const mat_index *mi, uint64_t i, game_state *s)
+{
+    int mover = i < mi->split ? a : b, other = i < mi->split ? b : a;
+    unsigned hole;
+    uint32_t ms, os;
+    rank_ostle_unindex(&t->r, mover, other, i < mi->split ? i : i - mi->split, &hole, &ms, &os);
+    memset(s, 0, sizeof *s);
+    s->w[0] = ms;
+    s->w[1] = os;
+    set_meta(s, hole, 0, NO_MOVE);
+}
+
+/* Is position index i, whose board is s, its own least index? */
+static int canonical(const struct ostle_tb *t, const mat_index *mi, uint64_t i, const game_state *s)
+{
+    return rank_ostle_index(&t->r, hole_of(s), (uint32_t)s->w[0], (uint32_t)s->w[1]) == (i < mi->split ? i : i - mi->split);
+}
+
+/* The material's index, made on first use; NULL if it has no table or is
+ * too large for 32-bit offsets. */
+static const mat_index *index_of(const game *g, int mat)
+{
+    ostle_geom *gm = geom(g);
+    struct ostle_tb *t = gm->tb;
+    int a = mat / 8, b = mat % 8;
+    if (mat < 0 || mat >= 64 || a > b || !side_pieces(gm, a) || !side_pieces(gm, b))
+        return NULL;
+    pthread_mutex_lock(&t->lock);
+    mat_index *mi = t->m[mat];
+    if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
+        mi->split = rank_ostle_size(&t->r, a, b);
+        mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
+        mi->off = malloc((mi->n_pos + 1) * sizeof *mi->off);
+        uint64_t total = 0;
+        for (uint64_t i = 0; mi->off && i < mi->n_pos && total < UINT32_MAX; i++) {
+            game_state s;
+            game_move f[GAME_MAX_MOVES];
+            board_of(t, a, b, mi, i, &s);
+            mi->off[i] = (uint32_t)total;
+            if (canonical(t, mi, i, &s))
+                total += 1 + (uint64_t)ostle_forbiddable(g, &s, f);
+        }
+        if (!mi->off || total >= UINT32_MAX) {
+            free(mi->off);
+            free(mi);
+            mi = NULL;
+        } else {
+            mi->off[mi->n_pos] = (uint32_t)total;
+            t->m[mat] = mi;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    return mi;
+}
+
+/* Image of move f (a square and a direction whose step stays on the board)
+ * under symmetry k. */
+static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsigned f)
+{
+    unsigned from = r->map[k][f >> 2], to = r->map[k][gm->step[f >> 2][f & 3]];
+    for (unsigned d = 0; d < 4; d++)
+        if (gm->step[from][d] == (int)to)
+            return from * 4 + d;
+    return NO_MOVE;
+}
+
+static uint64_t ostle_index(const game *g, const game_state *s)
+{
+    const ostle_geom *gm = geom(g);
+    const struct ostle_tb *t = gm->tb;
+    int side = side_of(s);
+    uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side];
+    int a = __builtin_popcount(ms), b = __builtin_popcount(os);
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    const mat_index *mi = index_of(g, MAT(lo, hi));
+    uint64_t j = rank_ostle_index(&t->r, hole_of(s), ms, os);
+    uint64_t i = a == lo ? j : mi->split + j;
+    unsigned f = forbidden_of(s);
+    if (f == NO_MOVE)
+        return mi->off[i];
+    /* the canonical board, and the symmetries that take s's board onto it */
+    game_state c;
+    board_of(t, lo, hi, mi, i, &c);
+    game_move list[GAME_MAX_MOVES];
+    int n = ostle_forbiddable(g, &c, list), best = n;
+    for (int k = 0; k < t->r.nsym; k++) {
+        if (t->r.map[k][hole_of(s)] != hole_of(&c))
+            continue;
+        uint32_t m2 = 0, o2 = 0;
+        for (uint32_t x = ms; x; x &= x - 1)
+            m2 |= 1u << t->r.map[k][__builtin_ctz(x)];
+        for (uint32_t x = os; x; x &= x - 1)
+            o2 |= 1u << t->r.map[k][__builtin_ctz(x)];
+        if (m2 != (uint32_t)c.w[0] || o2 != (uint32_t)c.w[1])
+            continue;
+        unsigned fk = map_move(gm, &t->r, k, f);
+        for (int q = 0; q < best; q++)
+            if (list[q] == fk)
+                best = q;
+    }
+    return mi->off[i] + 1 + (uint64_t)best;  /* best == n cannot happen for a reachable state */
+}
+
+static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
+{
+    const struct ostle_tb *t = geom(g)->tb;
+    const mat_index *mi = index_of(g, mat);
+    uint64_t lo = 0, hi = mi->n_pos;  /* the last position whose first state is <= index */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (mi->off[mid] <= index)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    while (lo + 1 < mi->n_pos && mi->off[lo + 1] <= index)
+        lo++;
+    board_of(t, mat / 8, mat % 8, mi, lo, s);
+    uint64_t slot = index - mi->off[lo];
+    if (slot) {
+        game_move list[GAME_MAX_MOVES];
+        ostle_forbiddable(g, s, list);
+        set_meta(s, hole_of(s), 0, list[slot - 1]);
+    }
+}
+
+static int ostle_materials(const game *g, int max_pieces, int *out, int cap)
+{
+    const ostle_geom *gm = geom(g);
+    int n = 0;
+    for (int total = 2 * (gm->lose_at + 1); total <= max_pieces; total++)
+        for (int a = gm->lose_at + 1; 2 * a <= total; a++)
+            if (side_pieces(gm, total - a) && n < cap)
+                out[n++] = MAT(a, total - a);
+    return n;
+}
+
+static int ostle_material_deps(const game *g, int mat, int *out)
+{
+    const ostle_geom *gm = geom(g);
+    int a = mat / 8, b = mat % 8, n = 0;
+    if (side_pieces(gm, a - 1))
+        out[n++] = MAT(a - 1, b);
+    if (side_pieces(gm, b - 1) && a != b)
+        out[n++] = a <= b - 1 ? MAT(a, b - 1) : MAT(b - 1, a);
+    return n;
+}
+
+static int ostle_material_of(const game *g, const game_state *s)
+{
+    const ostle_geom *gm = geom(g);
+    int a = __builtin_popcountll(s->w[0]), b = __builtin_popcountll(s->w[1]);
+    if (!side_pieces(gm, a) || !side_pieces(gm, b))
+        return -1;
+    return a < b ? MAT(a, b) : MAT(b, a);
+}
+
+static int ostle_material_pieces(const game *g, int mat) { (void)g; return mat / 8 + mat % 8; }
+
+static void ostle_material_name(const game *g, int mat, char *buf, size_t len)
+{
+    (void)g;
+    snprintf(buf, len, "%d+%d", mat / 8, mat % 8);
+}
+
+static int ostle_material_parse(const game *g, const char *name)
+{
+    int a, b;
+    char extra;
+    if (sscanf(name, "%d+%d%c", &a, &b, &extra) != 2 || a > b || !side_pieces(geom(g), a) || !side_pieces(geom(g), b))
+        return -1;
+    return MAT(a, b);
+}
+
+static uint64_t ostle_size(const game *g, int mat)
+{
+    const mat_index *mi = index_of(g, mat);
+    return mi ? mi->off[mi->n_pos] : 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Sorts v[0..n) and drops repeats; returns the new count. */
+static int distinct(uint64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (!m || v[m - 1] != v[i])
+            v[m++] = v[i];
+    return m;
+}
+
+/* States from which a move that removes nothing leads to state s: the
+ * un-moves whose move leaves s's forbidden move (or none) forbidden, each
+ * from every state of its position that allows the move. */
+static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pred)
+{
+    game_state from[GAME_MAX_MOVES];
+    game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
+    int np = ostle_unmoves(g, s, from, mv), n = 0;
+    for (int j = 0; j < np; j++) {
+        game_state c = from[j];
+        game_play(g, &c, mv[j]);
+        if (forbidden_of(&c) != forbidden_of(s))
+            continue;
+        int nf = ostle_forbiddable(g, &from[j], f);
+        for (int q = -1; q < nf && n < GAME_MAX_PREDECESSORS; q++) {
+            unsigned forbid = q < 0 ? NO_MOVE : f[q];
+            if (forbid == mv[j])
+                continue;
+            game_state p = from[j];
+            set_meta(&p, hole_of(&p), side_of(&p), forbid);
+            pred[n++] = ostle_index(g, &p);
+        }
+    }
+    return distinct(pred, n);
+}
+
+static int ostle_successors_states(const game *g, const game_state *s, uint64_t *succ)
+{
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv), k = 0;
+    uint64_t pieces = (uint64_t)__builtin_popcountll(s->w[0] | s->w[1]);
+    for (int i = 0; i < n; i++) {
+        game_state c = *s;
+        game_play(g, &c, mv[i]);
+        if ((uint64_t)__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
+            succ[k++] = ostle_index(g, &c);
+    }
+    return distinct(succ, k);
+}
+
+const game_tb_ops ostle_tb_ops = {
+    .materials = ostle_materials,
+    .material_deps = ostle_material_deps,
+    .material_of = ostle_material_of,
+    .material_pieces = ostle_material_pieces,
+    .material_name = ostle_material_name,
+    .material_parse = ostle_material_parse,
+    .size = ostle_size,
+    .index = ostle_index,
+    .unindex = ostle_unindex_state,
+    .unmoves = ostle_unmoves_states,
+    .successors = ostle_successors_states,
+};

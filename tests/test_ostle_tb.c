@@ -1,0 +1,244 @@
+/* tests/test_ostle_tb.c - Ostle's tables against a brute-force retrograde
+ * solver over explicit states (position, previous position) of the naive
+ * reference rules: rule 8 there is the reference's own comparison with the
+ * position two plies back, not a stored move, and there is no index, no
+ * symmetry and no frontier. */
+#include "ref.h"
+#include "suites.h"
+#include "../tablebase/tablebase.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include <unistd.h>
+
+typedef struct {
+    char key[2 * REF_TEXT + 2];  /* "position|previous" */
+    int id;
+    UT_hash_handle hh;
+} state_entry;
+
+typedef struct {
+    state_entry *map;
+    char (*pos)[REF_TEXT], (*prev)[REF_TEXT];  /* prev "" for none */
+    int n, cap;
+} state_set;
+
+static int state_id(state_set *S, const char *pos, const char *prev, int create)
+{
+    char key[2 * REF_TEXT + 2];
+    snprintf(key, sizeof key, "%s|%s", pos, prev);
+    state_entry *e;
+    HASH_FIND_STR(S->map, key, e);
+    if (e || !create)
+        return e ? e->id : -1;
+    if (S->n == S->cap) {
+        S->cap = S->cap ? 2 * S->cap : 4096;
+        S->pos = realloc(S->pos, (size_t)S->cap * sizeof *S->pos);
+        S->prev = realloc(S->prev, (size_t)S->cap * sizeof *S->prev);
+    }
+    e = calloc(1, sizeof *e);
+    strcpy(e->key, key);
+    e->id = S->n;
+    strcpy(S->pos[S->n], pos);
+    strcpy(S->prev[S->n], prev);
+    HASH_ADD_STR(S->map, key, e);
+    return S->n++;
+}
+
+static int pieces(const char *pos, char p)
+{
+    int n = 0;
+    for (; *pos != ' '; pos++)
+        n += *pos == p;
+    return n;
+}
+
+/* Every live position of the w x h board with each side between lose_at+1
+ * and max_side pieces, either side to move, written the reference's way. */
+static void all_positions(int w, int h, int max_side, state_set *S)
+{
+    int cells = w * h, lose_at = w - 2;
+    for (int code = 0; code < 1 << (2 * cells); code++) {
+        /* two bits per cell: empty, B, W, H */
+        char g[25];
+        int holes = 0, nb = 0, nw = 0;
+        for (int c = 0; c < cells; c++) {
+            int v = (code >> (2 * c)) & 3;
+            g[c] = ".BWH"[v];
+            holes += v == 3;
+            nb += v == 1;
+            nw += v == 2;
+        }
+        if (holes != 1 || nb <= lose_at || nw <= lose_at || nb > max_side || nw > max_side)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            char text[REF_TEXT];
+            int n = 0;
+            for (int r = h - 1; r >= 0; r--) {
+                int e = 0;
+                for (int c = 0; c < w; c++) {
+                    if (g[r * w + c] == '.') { e++; continue; }
+                    if (e) text[n++] = (char)('0' + e);
+                    e = 0;
+                    text[n++] = g[r * w + c];
+                }
+                if (e) text[n++] = (char)('0' + e);
+                if (r) text[n++] = '/';
+            }
+            sprintf(text + n, " %c", side ? 'w' : 'b');
+            state_id(S, text, "", 1);
+        }
+    }
+}
+
+/* Brute-force values of every state: +d win in d, -d loss in d, 0 draw. */
+static int *solve(int w, int h, state_set *S)
+{
+    int lose_at = w - 2, positions = S->n;
+    ref_child kids[REF_MAX];
+    char result;
+    for (int i = 0; i < positions; i++) {  /* the states a move leads to */
+        char from[REF_TEXT];  /* S->pos moves when the set grows */
+        strcpy(from, S->pos[i]);
+        int n = ref_ostle_children(w, h, from, NULL, kids, &result);
+        for (int k = 0; k < n; k++)
+            if (pieces(kids[k].after, 'B') > lose_at && pieces(kids[k].after, 'W') > lose_at)
+                state_id(S, kids[k].after, from, 1);
+    }
+    /* each state's children: a state id, or -1 a win for the mover, -2 a loss */
+    size_t count = (size_t)(unsigned)S->n;
+    int **child = calloc(count, sizeof *child), *nchild = calloc(count, sizeof *nchild);
+    for (int i = 0; i < S->n; i++) {
+        int n = ref_ostle_children(w, h, S->pos[i], S->prev[i][0] ? S->prev[i] : NULL, kids, &result);
+        char mine = S->pos[i][strlen(S->pos[i]) - 1] == 'b' ? 'B' : 'W', theirs = mine == 'B' ? 'W' : 'B';
+        child[i] = malloc((size_t)(n ? n : 1) * sizeof **child);
+        for (int k = 0; k < n; k++) {
+            const char *a = kids[k].after;
+            int id = state_id(S, a, S->pos[i], 0);
+            child[i][k] = pieces(a, mine) <= lose_at ? -2 : pieces(a, theirs) <= lose_at ? -1 : id < 0 ? -3 : id;
+            CU_ASSERT_FATAL(child[i][k] != -3);
+        }
+        nchild[i] = n;
+    }
+    int *val = calloc(count, sizeof *val);
+    for (int k = 1, quiet = 0; quiet < 2; k++) {
+        int changed = 0;
+        for (int i = 0; i < S->n; i++) {
+            if (val[i])
+                continue;
+            int win = 0, all_lost = nchild[i] > 0, longest = 0;
+            for (int c = 0; c < nchild[i]; c++) {
+                int x = child[i][c], v = x == -1 ? -0x7fff : x == -2 ? 0x7fff : val[x];
+                if (x == -1 ? k == 1 : (x >= 0 && v == -(k - 1) && k > 1))
+                    win = 1;
+                if (x == -2)
+                    longest = longest > 1 ? longest : 1;
+                else if (x >= 0 && v > 0 && v <= k - 1)
+                    longest = longest > v + 1 ? longest : v + 1;
+                else
+                    all_lost = 0;
+            }
+            if (win) {
+                val[i] = k;
+                changed = 1;
+            } else if (all_lost && longest == k) {
+                val[i] = -k;
+                changed = 1;
+            }
+        }
+        quiet = changed ? 0 : quiet + 1;
+    }
+    for (int i = 0; i < S->n; i++)
+        free(child[i]);
+    free(child);
+    free(nchild);
+    return val;
+}
+
+/* The engine's state for brute-force state i: the previous position, then
+ * the move that leads to the position (so the forbidden move is the engine's). */
+static int engine_state(const game *g, const state_set *S, int i, game_state *s)
+{
+    char text[REF_TEXT + 4], err[256];
+    if (!S->prev[i][0]) {
+        snprintf(text, sizeof text, "%s -", S->pos[i]);
+        return game_parse(g, text, s, err, sizeof err);
+    }
+    game_state p;
+    snprintf(text, sizeof text, "%s -", S->prev[i]);
+    if (game_parse(g, text, &p, err, sizeof err) != 0)
+        return -1;
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, &p, mv);
+    for (int k = 0; k < n; k++) {
+        game_state c = p;
+        game_play(g, &c, mv[k]);
+        char out[GAME_TEXT_MAX];
+        game_format(g, &c, out, sizeof out);
+        if (strncmp(out, S->pos[i], strlen(S->pos[i])) == 0 && out[strlen(S->pos[i])] == ' ') {
+            *s = c;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static void check_board(int w, int h, int max_side)
+{
+    char spec[32], dir[64], err[512];
+    snprintf(spec, sizeof spec, "ostle:%dx%d", w, h);
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-ostle-tb-%d", (int)getpid());
+    game *g = test_open(spec, NULL);
+    tb_build_options bo = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 2 * max_side, &bo, err, sizeof err), 0);
+    FILE *quiet = fopen("/dev/null", "w");
+    CU_ASSERT_EQUAL(tb_verify(g, dir, 2, quiet, err, sizeof err), 0);
+    fclose(quiet);
+    state_set S = { 0 };
+    all_positions(w, h, max_side, &S);
+    int *val = solve(w, h, &S);
+    tb_set *tb = tb_open(g, dir);
+    long agree = 0, draws = 0, ko = 0;
+    for (int i = 0; i < S.n; i++) {
+        game_state s;
+        CU_ASSERT_FATAL(engine_state(g, &S, i, &s) == 0);
+        tb_value v;
+        CU_ASSERT_EQUAL_FATAL(tb_probe(tb, &s, &v, err, sizeof err), 1);
+        int want = val[i], got = v.wdl == TB_WIN ? v.distance : v.wdl == TB_LOSS ? -v.distance : 0;
+        CU_ASSERT_EQUAL(got, want);
+        agree += got == want;
+        draws += want == 0;
+        ko += S.prev[i][0] && ((s.w[2] >> 16) & 0xFFFF) != 0xFFFF;
+    }
+    CU_ASSERT_EQUAL(agree, S.n);
+    fprintf(stderr, "    %s: %ld of %d states agree with brute force (%ld draws, %ld with a forbidden move)\n", spec,
+            agree, S.n, draws, ko);
+    CU_ASSERT(draws > 0 && ko > 0);  /* the sample has draws and states with a forbidden move */
+    tb_close(tb);
+    free(val);
+    state_entry *e, *tmp;
+    HASH_ITER(hh, S.map, e, tmp) {
+        HASH_DEL(S.map, e);
+        free(e);
+    }
+    free(S.pos);
+    free(S.prev);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_close(g);
+}
+
+static void test_ostle_tables(void)
+{
+    check_board(3, 3, 3);
+    check_board(3, 4, 3);
+}
+
+void suite_ostle_tb(void)
+{
+    CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
+    CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
+}
