@@ -86,8 +86,11 @@ static const mat_index *index_of(const game *g, int mat)
     int a = mat / 8, b = mat % 8;
     if (mat < 0 || mat >= 64 || a > b || !side_pieces(gm, a) || !side_pieces(gm, b))
         return NULL;
+    mat_index *mi = __atomic_load_n(&t->m[mat], __ATOMIC_ACQUIRE);
+    if (mi)
+        return mi;  /* every index and unindex asks: no lock once it exists */
     pthread_mutex_lock(&t->lock);
-    mat_index *mi = t->m[mat];
+    mi = t->m[mat];
     if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
         mi->split = rank_ostle_size(&t->r, a, b);
         mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
@@ -107,7 +110,7 @@ static const mat_index *index_of(const game *g, int mat)
             mi = NULL;
         } else {
             mi->off[mi->n_pos] = (uint32_t)total;
-            t->m[mat] = mi;
+            __atomic_store_n(&t->m[mat], mi, __ATOMIC_RELEASE);
         }
     }
     pthread_mutex_unlock(&t->lock);
