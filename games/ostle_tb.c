@@ -128,10 +128,22 @@ static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsig
     return NO_MOVE;
 }
 
-static uint64_t ostle_index(const game *g, const game_state *s)
+/* A position's place in its table: where its states start and, made when
+ * first needed, its canonical board's forbiddable moves (the slots' order)
+ * and the symmetries that take the position onto that board; once for all
+ * the states of a position (the un-moves of a state name up to a dozen). */
+typedef struct {
+    uint64_t first;
+    const game_state *s;
+    int n, nk;  /* n < 0: the rest not made yet (only a forbidden move needs it) */
+    game_move list[GAME_MAX_MOVES];
+    uint8_t k[8];
+    game_state board;
+} pos_ref;
+
+static void locate(const game *g, const game_state *s, pos_ref *pr)
 {
-    const ostle_geom *gm = geom(g);
-    const struct ostle_tb *t = gm->tb;
+    const struct ostle_tb *t = geom(g)->tb;
     int side = side_of(s);
     uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side];
     int a = __builtin_popcount(ms), b = __builtin_popcount(os);
@@ -139,30 +151,58 @@ static uint64_t ostle_index(const game *g, const game_state *s)
     const mat_index *mi = index_of(g, MAT(lo, hi));
     uint64_t j = rank_ostle_index(&t->r, hole_of(s), ms, os);
     uint64_t i = a == lo ? j : mi->split + j;
-    unsigned f = forbidden_of(s);
-    if (f == NO_MOVE)
-        return mi->off[i];
-    /* the canonical board, and the symmetries that take s's board onto it */
-    game_state c;
-    board_of(t, lo, hi, mi, i, &c);
-    game_move list[GAME_MAX_MOVES];
-    int n = ostle_forbiddable(g, &c, list), best = n;
+    pr->first = mi->off[i];
+    pr->s = s;
+    pr->n = -1;
+    board_of(t, lo, hi, mi, i, &pr->board);
+}
+
+/* The slots' order and the symmetries onto the canonical board. */
+static void locate_rest(const game *g, pos_ref *pr)
+{
+    const struct ostle_tb *t = geom(g)->tb;
+    const game_state *s = pr->s, *c = &pr->board;
+    int side = side_of(s);
+    uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side];
+    pr->n = ostle_forbiddable(g, c, pr->list);
+    pr->nk = 0;
     for (int k = 0; k < t->r.nsym; k++) {
-        if (t->r.map[k][hole_of(s)] != hole_of(&c))
+        if (t->r.map[k][hole_of(s)] != hole_of(c))
             continue;
         uint32_t m2 = 0, o2 = 0;
         for (uint32_t x = ms; x; x &= x - 1)
             m2 |= 1u << t->r.map[k][__builtin_ctz(x)];
         for (uint32_t x = os; x; x &= x - 1)
             o2 |= 1u << t->r.map[k][__builtin_ctz(x)];
-        if (m2 != (uint32_t)c.w[0] || o2 != (uint32_t)c.w[1])
-            continue;
-        unsigned fk = map_move(gm, &t->r, k, f);
-        for (int q = 0; q < best; q++)
-            if (list[q] == fk)
-                best = q;
+        if (m2 == (uint32_t)c->w[0] && o2 == (uint32_t)c->w[1])
+            pr->k[pr->nk++] = (uint8_t)k;
     }
-    return mi->off[i] + 1 + (uint64_t)best;  /* best == n cannot happen for a reachable state */
+}
+
+/* The entry of the position's state with move f (in the position's own
+ * frame) forbidden: the least slot over its images. */
+static uint64_t state_entry(const game *g, pos_ref *pr, unsigned f)
+{
+    if (f == NO_MOVE)
+        return pr->first;
+    if (pr->n < 0)
+        locate_rest(g, pr);
+    const ostle_geom *gm = geom(g);
+    int best = pr->n;
+    for (int q = 0; q < pr->nk; q++) {
+        unsigned fk = map_move(gm, &gm->tb->r, pr->k[q], f);
+        for (int x = 0; x < best; x++)
+            if (pr->list[x] == fk)
+                best = x;
+    }
+    return pr->first + 1 + (uint64_t)best;  /* best == n cannot happen for a reachable state */
+}
+
+static uint64_t ostle_index(const game *g, const game_state *s)
+{
+    pos_ref pr;
+    locate(g, s, &pr);
+    return state_entry(g, &pr, forbidden_of(s));
 }
 
 static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
@@ -273,13 +313,12 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
         if (forbidden_of(&c) != forbidden_of(s))
             continue;
         int nf = ostle_forbiddable(g, &from[j], f);
+        pos_ref pr;
+        locate(g, &from[j], &pr);
         for (int q = -1; q < nf && n < GAME_MAX_PREDECESSORS; q++) {
             unsigned forbid = q < 0 ? NO_MOVE : f[q];
-            if (forbid == mv[j])
-                continue;
-            game_state p = from[j];
-            set_meta(&p, hole_of(&p), side_of(&p), forbid);
-            pred[n++] = ostle_index(g, &p);
+            if (forbid != mv[j])
+                pred[n++] = state_entry(g, &pr, forbid);
         }
     }
     return distinct(pred, n);
