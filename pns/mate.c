@@ -175,6 +175,27 @@ static void remember(pns_mate *m, game_key k, int q, int answer, int within, int
         e->no[q] = clamp_d(d);
 }
 
+/* Keeps the moves of s that leave the game on in moves[] and returns their
+ * count; *best is the best end for the mover among the others (+1 win,
+ * 0 draw, -1 loss; -2 if every move leaves the game on). */
+static int live_moves(pns_mate *m, const game_state *s, game_move *moves, int *best)
+{
+    int n = game_moves(m->g, s, moves), live = 0, me = game_to_move(m->g, s);
+    *best = -2;
+    for (int i = 0; i < n; i++) {
+        game_state t = *s;
+        game_play(m->g, &t, moves[i]);
+        game_result r = game_result_of(m->g, &t);
+        if (r == GAME_ONGOING) {
+            moves[live++] = moves[i];
+        } else {
+            int o = game_outcome_for(r, me);
+            *best = o > *best ? o : *best;
+        }
+    }
+    return live;
+}
+
 /* 1 if the side to move in live s wins within d plies, 0 if not, -1 stop. */
 static int win_within(pns_mate *m, const game_state *s, int d)
 {
@@ -183,17 +204,7 @@ static int win_within(pns_mate *m, const game_state *s, int d)
     if (rc != 2)
         return rc;
     game_move moves[GAME_MAX_MOVES];
-    int n = game_moves(m->g, s, moves), live = 0, won = 0;
-    for (int i = 0; i < n && !won; i++) {
-        game_state t = *s;
-        game_play(m->g, &t, moves[i]);
-        game_result r = game_result_of(m->g, &t);
-        if (r == GAME_ONGOING)
-            moves[live++] = moves[i];
-        else
-            won = game_outcome_for(r, game_to_move(m->g, s)) > 0;
-    }
-    int found = won;
+    int best, live = live_moves(m, s, moves, &best), won = best > 0, found = won;
     if (!found && d >= 3) {
         order_by_replies(m->g, s, moves, live);
         for (int i = 0; i < live && !found; i++) {
@@ -217,17 +228,7 @@ static int loss_within(pns_mate *m, const game_state *s, int d)
     if (rc != 2)
         return rc;
     game_move moves[GAME_MAX_MOVES];
-    int n = game_moves(m->g, s, moves), live = 0, refuted = 0;
-    int me = game_to_move(m->g, s);
-    for (int i = 0; i < n && !refuted; i++) {
-        game_state t = *s;
-        game_play(m->g, &t, moves[i]);
-        game_result r = game_result_of(m->g, &t);
-        if (r == GAME_ONGOING)
-            moves[live++] = moves[i];
-        else
-            refuted = game_outcome_for(r, me) >= 0;  /* a draw or a win escapes */
-    }
+    int best, live = live_moves(m, s, moves, &best), refuted = best >= 0;  /* a draw or a win escapes */
     if (live && d < 2)
         refuted = 1;
     /* A reply already known not to lose in time refutes at no cost. */
