@@ -84,6 +84,9 @@ check "prove ostle agrees, the other state" 0 "^value: win$" -- prove ostle:3x3 
 check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot"
 check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"
 check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1BB w c2L" --dir "$ot" --json
+"$bin" puzzles ostle:3x3 --mate-in 5 --tb-dir "$ot" --count 2 --json >"$tmp/opz" 2>/dev/null
+opos=$(sed -n '1s/^{"position":"\([^"]*\)".*/\1/p' "$tmp/opz")
+check "ostle puzzle from tables, re-proved without" 0 "^sound: yes$" -- solve-puzzle ostle:3x3 --position "$opos" --mate-in 5 --no-tb
 
 # Puzzles: from the two-piece tables, from Ostle's random games, and checked.
 check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
