@@ -138,11 +138,6 @@ static int on_option(int opt, const char *arg, void *ctx)
 
 /* --- printing --------------------------------------------------------------- */
 
-static void move_text(const game *g, const game_state *s, game_move m, char *buf, size_t len)
-{
-    game_format_move(g, s, m, buf, len);
-}
-
 static void stipulation(const game *g, const game_state *s, const pns_puzzle *p, char *buf, size_t len)
 {
     snprintf(buf, len, "%s to move wins in %d", g->ops->player[game_to_move(g, s)], p->n);
@@ -156,7 +151,7 @@ static void line_text(const game *g, const game_state *s, const pns_puzzle *p, c
     buf[0] = 0;
     for (int i = 0; i < p->line_len && used + 32 < len; i++) {
         char mv[GAME_TEXT_MAX];
-        move_text(g, &t, p->line[i], mv, sizeof mv);
+        game_format_move(g, &t, p->line[i], mv, sizeof mv);
         if (i % 2 == 0)
             used += (size_t)snprintf(buf + used, len - used, "%s%d. ", i ? " " : "", i / 2 + 1);
         else
@@ -201,25 +196,25 @@ static void print_text(const game *g, const game_state *s, const pns_puzzle *p, 
         printf("Puzzle %d  (score %.0f)\n", number, p->score);
     game_diagram(g, s, stdout);
     printf("position: %s\n%s\n", text, stip);
-    move_text(g, s, p->key, mv, sizeof mv);
+    game_format_move(g, s, p->key, mv, sizeof mv);
     printf("key: %s%s%s%s\n", mv, *motifs ? "  (" : "", motifs, *motifs ? ")" : "");
     printf("solution: %s\n", line);
     if (p->nduals == 0)
         printf("duals: none\n");
     for (int i = 0; i < p->nduals; i++) {
         game_state t = line_state(g, s, p, p->duals[i].ply);
-        move_text(g, &t, p->duals[i].move, mv, sizeof mv);
-        move_text(g, &t, p->line[p->duals[i].ply], rf, sizeof rf);
+        game_format_move(g, &t, p->duals[i].move, mv, sizeof mv);
+        game_format_move(g, &t, p->line[p->duals[i].ply], rf, sizeof rf);
         printf("dual: ply %d %s (as well as %s)\n", p->duals[i].ply + 1, mv, rf);
     }
     printf("tries: %d\n", p->ntries);
     for (int i = 0; i < p->ntries; i++) {
         const pns_try *t = &p->tries[i];
         game_state a = *s;
-        move_text(g, &a, t->move, mv, sizeof mv);
+        game_format_move(g, &a, t->move, mv, sizeof mv);
         game_play(g, &a, t->move);
         if (t->has_refutation) {
-            move_text(g, &a, t->refutation, rf, sizeof rf);
+            game_format_move(g, &a, t->refutation, rf, sizeof rf);
             if (t->outcome == PNS_TRY_SLOWER)
                 printf("  try %s? %s! (%s: in %d)\n", mv, rf, try_outcome(t->outcome), t->distance);
             else
@@ -242,12 +237,12 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
     cli_json_string(stdout, stip);
     printf(",\"mate_in\":%d,\"distance\":%d,\"sound\":%s,\"key\":", p->n, p->distance,
            p->sound == 1 ? "true" : p->sound == 0 ? "false" : "null");
-    move_text(g, s, p->key, mv, sizeof mv);
+    game_format_move(g, s, p->key, mv, sizeof mv);
     cli_json_string(stdout, mv);
     printf(",\"main_line\":[");
     game_state t = *s;
     for (int i = 0; i < p->line_len; i++) {
-        move_text(g, &t, p->line[i], mv, sizeof mv);
+        game_format_move(g, &t, p->line[i], mv, sizeof mv);
         printf("%s", i ? "," : "");
         cli_json_string(stdout, mv);
         game_play(g, &t, p->line[i]);
@@ -255,14 +250,14 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
     printf("],\"duals\":[");
     for (int i = 0; i < p->nduals; i++) {
         game_state u = line_state(g, s, p, p->duals[i].ply);
-        move_text(g, &u, p->duals[i].move, mv, sizeof mv);
+        game_format_move(g, &u, p->duals[i].move, mv, sizeof mv);
         printf("%s{\"ply\":%d,\"move\":", i ? "," : "", p->duals[i].ply + 1);
         cli_json_string(stdout, mv);
         putchar('}');
     }
     printf("],\"cooks\":[");
     for (int i = 0; i < p->ncooks; i++) {
-        move_text(g, s, p->cooks[i], mv, sizeof mv);
+        game_format_move(g, s, p->cooks[i], mv, sizeof mv);
         printf("%s", i ? "," : "");
         cli_json_string(stdout, mv);
     }
@@ -270,7 +265,7 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
     for (int i = 0; i < p->ntries; i++) {
         const pns_try *tr = &p->tries[i];
         game_state a = *s;
-        move_text(g, &a, tr->move, mv, sizeof mv);
+        game_format_move(g, &a, tr->move, mv, sizeof mv);
         printf("%s{\"move\":", i ? "," : "");
         cli_json_string(stdout, mv);
         game_play(g, &a, tr->move);
@@ -278,7 +273,7 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
         if (tr->outcome == PNS_TRY_SLOWER)
             printf(",\"distance\":%d", tr->distance);
         if (tr->has_refutation) {
-            move_text(g, &a, tr->refutation, mv, sizeof mv);
+            game_format_move(g, &a, tr->refutation, mv, sizeof mv);
             printf(",\"refutation\":");
             cli_json_string(stdout, mv);
         }
@@ -299,7 +294,7 @@ static int write_svg(const game *g, const game_state *s, const pns_puzzle *p, co
     snprintf(path, sizeof path, "%s/puzzle-%03d.svg", dir, number);
     stipulation(g, s, p, stip, sizeof stip);
     line_text(g, s, p, line, sizeof line);
-    move_text(g, s, p->key, mv, sizeof mv);
+    game_format_move(g, s, p->key, mv, sizeof mv);
     game_format(g, s, text, sizeof text);
     snprintf(caption, sizeof caption, "%s. Key %s. Solution: %s", text, mv, line);
     return cli_svg_write(g, s, stip, caption, path);
@@ -536,7 +531,7 @@ int cmd_solve_puzzle(int argc, char **argv)
         else
             printf("claim: proven (and no win within %d)\n", p.n - 2);
         for (int i = 0; i < pz.ncooks; i++) {
-            move_text(g, &s, pz.cooks[i], mv, sizeof mv);
+            game_format_move(g, &s, pz.cooks[i], mv, sizeof mv);
             printf("cook: %s\n", mv);
         }
         if (pz.distance) {

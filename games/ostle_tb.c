@@ -217,8 +217,6 @@ static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_sta
         else
             hi = mid;
     }
-    while (lo + 1 < mi->n_pos && mi->off[lo + 1] <= index)
-        lo++;
     board_of(t, mat / 8, mat % 8, mi, lo, s);
     uint64_t slot = index - mi->off[lo];
     if (slot) {
