@@ -90,6 +90,10 @@ typedef struct game_tb_ops {
      * mat, without unindexing it to a state first; NULL: the builder does. */
     int (*unmoves_index)(const game *g, int mat, uint64_t index, uint64_t *pred);
     int (*successors_index)(const game *g, int mat, uint64_t index, uint64_t *succ);
+    /* Optional, for speed: the moves of s that leave its material (captures,
+     * moves that end the game), their count returned, and *stays = 1 if some
+     * other move exists; NULL: the builder plays every move to find them. */
+    int (*exits)(const game *g, const game_state *s, game_move *out, int *stays);
 } game_tb_ops;
 
 typedef struct game_ops {

@@ -564,6 +564,29 @@ static int jtb_successors_index(const game *g, int mat, uint64_t index, uint64_t
     return index_steps(mat, index, 1, succ);
 }
 
+/* Captures and den entries only: the builder's first pass asks this of every
+ * position, and most moves stay in the table. */
+static int jtb_exits(const game *g, const game_state *s, game_move *out, int *stays)
+{
+    *stays = 0;
+    if (ended_by_last_move(s))
+        return 0;
+    int c = (int)s->w[3], n = 0;
+    uint64_t target[4], leave = s->w[1 - c] | 1ULL << den_of[1 - c];
+    target_masks(g, s, c, target);
+    for (int strength = 0; strength < 4; strength++) {
+        int p = 2 * strength + c;
+        unsigned sq = sq_of(s, p);
+        if (sq == JUNGLE_ABSENT)
+            continue;
+        uint64_t to = neighbours(1ULL << sq) & target[strength];
+        *stays |= (to & ~leave) != 0;
+        for (to &= leave; to; to &= to - 1)
+            out[n++] = sq | (unsigned)__builtin_ctzll(to) << 6 | (unsigned)p << 12;
+    }
+    return n;
+}
+
 static const game_tb_ops jungle_tb_ops = {
     .materials = jtb_materials,
     .material_deps = jtb_material_deps,
@@ -579,4 +602,5 @@ static const game_tb_ops jungle_tb_ops = {
     .successors = jtb_successors,
     .unmoves_index = jtb_unmoves_index,
     .successors_index = jtb_successors_index,
+    .exits = jtb_exits,
 };

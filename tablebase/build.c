@@ -150,7 +150,8 @@ static void init_position(void *ctx, uint64_t i, const game_state *sp, int twin)
     game_state s = *sp;
     game_move moves[GAME_MAX_MOVES];
     char err[300];
-    int n = game_moves(g, &s, moves), nc = 0, mover = game_to_move(g, &s);
+    int nc = 0, mover = game_to_move(g, &s);
+    int n = b->ops->exits ? b->ops->exits(g, &s, moves, &nc) : game_moves(g, &s, moves);
     tb_entry best = 0;
     for (int m = 0; m < n; m++) {
         game_state t = s;
@@ -450,8 +451,8 @@ static void pass(builder *b, const idx_list *prev, idx_list *next, void (*fn)(vo
 static int build_one(builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n;
-    b->c = calloc(n, sizeof *b->c);
-    b->ext_ply = calloc(n, 1);
+    b->c = tb_alloc_big(n * sizeof *b->c);
+    b->ext_ply = tb_alloc_big(n);
     b->ext_at = calloc(TB_MAX_DISTANCE + 1, 1);
     idx_list wins = { 0 }, losses = { 0 }, new_wins = { 0 }, new_losses = { 0 };
     int rc = -1;
@@ -501,7 +502,7 @@ out:
     free(new_wins.v);
     free(new_losses.v);
     free(b->ext_at);
-    free(b->ext_ply);
+    tb_free_big(b->ext_ply, b->n);
     free(b->ext_list);
     b->ext_at = NULL;
     b->ext_ply = NULL;
@@ -591,7 +592,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
             rc = tb_file_write(g, path, todo[i], &b.c[0].val, sizeof(cell) / sizeof(tb_entry), b.n, err, errlen);
             t_write = now() - t_write;
         }
-        free(b.c);
+        tb_free_big(b.c, b.n * sizeof *b.c);
         b.c = NULL;
         if (rc == 0 && o->log) {
             fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",

@@ -70,4 +70,9 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
 void tb_parallel(int threads, uint64_t n, void (*fn)(void *ctx, uint64_t first, uint64_t end), void *ctx);
 int tb_default_threads(void);
 
+/* Zeroed memory for a large array accessed at random (huge pages where the
+ * kernel grants them); NULL when out of memory.  Freed with the same size. */
+void *tb_alloc_big(size_t bytes);
+void tb_free_big(void *p, size_t bytes);
+
 #endif

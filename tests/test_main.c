@@ -27,7 +27,8 @@ game_state test_parse(const game *g, const char *text)
     return s;
 }
 
-int main(void)
+/* run-tests [SUITE...]: every suite, or only the named ones. */
+int main(int argc, char **argv)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
@@ -39,7 +40,17 @@ int main(void)
     suite_puzzle();
     suite_ostle_tb();
     CU_basic_set_mode(CU_BRM_NORMAL);
-    CU_basic_run_tests();
+    if (argc == 1)
+        CU_basic_run_tests();
+    for (int i = 1; i < argc; i++) {
+        CU_pSuite s = CU_get_suite(argv[i]);
+        if (!s) {
+            fprintf(stderr, "run-tests: no suite '%s'\n", argv[i]);
+            CU_cleanup_registry();
+            return 2;
+        }
+        CU_basic_run_suite(s);
+    }
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
     return failed ? 1 : 0;

@@ -379,13 +379,21 @@ static void test_tb_ops(void)
             uint64_t succ[GAME_MAX_MOVES], want[GAME_MAX_MOVES], pred[GAME_MAX_MOVES], back[GAME_MAX_MOVES];
             game_move moves[GAME_MAX_MOVES];
             int ns = ops->successors(g, &s, succ), nw = 0, n = game_moves(g, &s, moves);
+            game_move exits[GAME_MAX_MOVES];
+            int stays, ne = ops->exits(g, &s, exits, &stays), nleave = 0, ok = 1;
             for (int m = 0; m < n; m++) {
                 game_state t = s;
                 game_play(g, &t, moves[m]);
-                if (ops->material_of(g, &t) == mat && !contains(want, nw, ops->index(g, &t)))
-                    want[nw++] = ops->index(g, &t);
+                if (ops->material_of(g, &t) == mat) {
+                    if (!contains(want, nw, ops->index(g, &t)))
+                        want[nw++] = ops->index(g, &t);
+                    continue;
+                }
+                /* a move that leaves the table is among the exits, in order */
+                ok = ok && nleave < ne && exits[nleave++] == moves[m];
             }
-            int ok = ns == nw;
+            ok = ok && ne == nleave && stays == (nw > 0);
+            ok = ok && ns == nw;
             for (int i = 0; i < nw && ok; i++)
                 ok = contains(succ, ns, want[i]);
             uint64_t self = ops->index(g, &s);
@@ -421,7 +429,7 @@ static void test_tb_ops(void)
 void suite_tablebase(void)
 {
     CU_pSuite s = CU_add_suite("tablebase", NULL, NULL);
-    CU_add_test(s, "successors and unmoves agree with the move generator", test_tb_ops);
+    CU_add_test(s, "successors, unmoves and exits agree with the move generator", test_tb_ops);
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "thread count, verify, corrupt and foreign files", test_files);
 }
