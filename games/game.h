@@ -94,6 +94,11 @@ typedef struct game_tb_ops {
      * moves that end the game), their count returned, and *stays = 1 if some
      * other move exists; NULL: the builder plays every move to find them. */
     int (*exits)(const game *g, const game_state *s, game_move *out, int *stays);
+    /* Optional: the name of another game (a variant) whose table of mat holds
+     * the same values, because their rules differ on no position of mat or of
+     * the materials below it; NULL if there is none.  The builder copies that
+     * table instead of building it when the directory has it. */
+    const char *(*same_table_as)(const game *g, int mat);
 } game_tb_ops;
 
 typedef struct game_ops {

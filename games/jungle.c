@@ -587,6 +587,18 @@ static int jtb_exits(const game *g, const game_state *s, game_move *out, int *st
     return n;
 }
 
+/* The variants differ only in whether an elephant may take the rat: without
+ * an elephant facing an enemy rat no position of the material, or of any
+ * material captures lead to, is ruled differently. */
+static const char *jtb_same_table_as(const game *g, int mat)
+{
+    int white_pair = (mat >> 6 & 1) && (mat >> 1 & 1);  /* E and r */
+    int black_pair = (mat >> 7 & 1) && (mat & 1);       /* e and R */
+    if (white_pair || black_pair)
+        return NULL;
+    return g->variant ? "jungle" : "jungle:classic";
+}
+
 static const game_tb_ops jungle_tb_ops = {
     .materials = jtb_materials,
     .material_deps = jtb_material_deps,
@@ -603,4 +615,5 @@ static const game_tb_ops jungle_tb_ops = {
     .unmoves_index = jtb_unmoves_index,
     .successors_index = jtb_successors_index,
     .exits = jtb_exits,
+    .same_table_as = jtb_same_table_as,
 };

@@ -527,6 +527,37 @@ static int make_dir(const char *dir, char *err, size_t errlen)
     }
 }
 
+/* Writes mat's table from the same table of another variant when the game
+ * says their values agree and dir holds that file (its checksums checked):
+ * 1 copied, 0 nothing to copy from, -1 with err. */
+static int copy_same_table(const game *g, const char *dir, int mat, const char *path, char *err, size_t errlen)
+{
+    const char *other_name = g->ops->tb->same_table_as ? g->ops->tb->same_table_as(g, mat) : NULL;
+    if (!other_name)
+        return 0;
+    game *other = game_open(other_name, NULL, err, errlen);
+    if (!other)
+        return -1;
+    char from[4200];
+    tb_file f;
+    tb_path(other, dir, mat, from, sizeof from);
+    int rc = tb_file_open(other, from, mat, 1, &f, err, errlen);
+    if (rc == 0 && f.map) {
+        tb_entry *val = malloc((f.h.entries ? f.h.entries : 1) * sizeof *val);
+        if (!val) {
+            rc = game_error(err, errlen, "out of memory");
+        } else {
+            for (uint64_t i = 0; i < f.h.entries; i++)
+                val[i] = tb_file_entry(&f, i);
+            rc = tb_file_write(g, path, mat, val, 1, f.h.entries, err, errlen) == 0 ? 1 : -1;
+            free(val);
+        }
+        tb_file_close(&f);
+    }
+    game_close(other);
+    return rc;
+}
+
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen)
 {
     const game_tb_ops *ops = g->ops->tb;
@@ -583,6 +614,19 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         b.done = 0;
         b.prog = (tb_progress){ .material = name, .table_no = i + 1, .tables = ntodo, .size = b.n };
         double t = now(), t_write;
+        rc = copy_same_table(g, dir, todo[i], path, err, errlen);
+        if (rc != 0) {
+            if (rc > 0 && o->log) {
+                fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
+                        (unsigned long long)b.n, ops->same_table_as(g, todo[i]), now() - t);
+                fflush(o->log);
+            }
+            rc = rc > 0 ? 0 : rc;
+            b.run_before += (double)b.n;
+            if (o->stop && *o->stop)
+                break;
+            continue;
+        }
         rc = build_one(&b, err, errlen);
         if (rc == 0 && o->stop && *o->stop)
             rc = 1;

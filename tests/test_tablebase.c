@@ -250,18 +250,6 @@ static int build_into(const char *dir, int classic, int pieces, int threads)
     return rc;
 }
 
-static void test_against_brute_force(void)
-{
-    static const char *const materials[] = { "Rr", "rD", "Ee", "Re", "rE", "RrE", "Rre", "rDT", "TtE", "dTe", "REe" };
-    init_cells();
-    for (int classic = 0; classic < 2; classic++) {
-        snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-%d", (int)getpid(), classic);
-        CU_ASSERT_EQUAL_FATAL(build_into(tb_dir, classic, 3, 2), 0);
-        for (size_t i = 0; i < sizeof materials / sizeof materials[0]; i++)
-            compare_material(materials[i], classic);
-    }
-}
-
 static int files_equal(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
@@ -275,6 +263,45 @@ static int files_equal(const char *a, const char *b)
     if (fa) fclose(fa);
     if (fb) fclose(fb);
     return same;
+}
+
+static void test_against_brute_force(void)
+{
+    static const char *const materials[] = { "Rr", "rD", "Ee", "Re", "rE", "RrE", "Rre", "rDT", "TtE", "dTe", "REe" };
+    init_cells();
+    for (int classic = 0; classic < 2; classic++) {
+        snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-%d", (int)getpid(), classic);
+        CU_ASSERT_EQUAL_FATAL(build_into(tb_dir, classic, 3, 2), 0);
+        for (size_t i = 0; i < sizeof materials / sizeof materials[0]; i++)
+            compare_material(materials[i], classic);
+    }
+    /* Classic tables built beside the default ones copy those the variants
+     * share; the brute force and the tables built alone agree with them. */
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    game *g = test_open("jungle", "classic");
+    char *log_text = NULL, err[512];
+    size_t log_len = 0;
+    FILE *log = open_memstream(&log_text, &log_len);
+    tb_build_options o = { .threads = 2, .log = log };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, tb_dir, 3, &o, err, sizeof err), 0);
+    fclose(log);
+    int mats[64], n = g->ops->tb->materials(g, 3, mats, 64), shared = 0, copied = 0;
+    for (int i = 0; i < n; i++) {
+        char alone[256], beside[256], other[64];
+        snprintf(other, sizeof other, "/tmp/pnsolve-tb-test-%d-1", (int)getpid());
+        tb_path(g, other, mats[i], alone, sizeof alone);
+        tb_path(g, tb_dir, mats[i], beside, sizeof beside);
+        CU_ASSERT(files_equal(alone, beside));
+        shared += g->ops->tb->same_table_as(g, mats[i]) != NULL;
+    }
+    for (char *at = log_text; (at = strstr(at, "copied ")) != NULL; at++)
+        copied++;
+    CU_ASSERT_EQUAL(copied, shared);
+    CU_ASSERT(shared > 0 && shared < n);
+    free(log_text);
+    for (size_t i = 0; i < sizeof materials / sizeof materials[0]; i++)
+        compare_material(materials[i], 1);
+    game_close(g);
 }
 
 /* The thread count changes nothing; verify agrees; damage is refused. */
