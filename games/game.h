@@ -91,8 +91,9 @@ typedef struct game_tb_ops {
     int (*unmoves_index)(const game *g, int mat, uint64_t index, uint64_t *pred);
     int (*successors_index)(const game *g, int mat, uint64_t index, uint64_t *succ);
     /* Optional, for speed: the moves of s that leave its material (captures,
-     * moves that end the game), their count returned, and *stays = 1 if some
-     * other move exists; NULL: the builder plays every move to find them. */
+     * moves that end the game), their count returned, and in *stays the
+     * number of distinct indices the other moves lead to (as successors()
+     * counts them); NULL: the builder plays every move to find them. */
     int (*exits)(const game *g, const game_state *s, game_move *out, int *stays);
     /* Optional: the name of another game (a variant) whose table of mat holds
      * the same values, because their rules differ on no position of mat or of

@@ -15,6 +15,7 @@
 #define BOARD_MASK ((1ULL << 49) - 1)
 #define FILE_A 0x0040810204081ULL /* a1, a2, ... a7 */
 #define FILE_G (FILE_A << 6)
+#define FILE_D (FILE_A << 3)
 #define DEN_WHITE 3   /* d1 */
 #define DEN_BLACK 45  /* d7 */
 
@@ -564,14 +565,17 @@ static int jtb_successors_index(const game *g, int mat, uint64_t index, uint64_t
     return index_steps(mat, index, 1, succ);
 }
 
-/* Captures and den entries only: the builder's first pass asks this of every
- * position, and most moves stay in the table. */
+/* Captures and den entries only, and the staying moves counted: the
+ * builder's first pass asks this of every position.  Two staying moves lead
+ * to one index only if the children are mirror images, which needs every
+ * piece but the mover on file d (a step never joins a square to its mirror
+ * image across file d); only then are the indices compared. */
 static int jtb_exits(const game *g, const game_state *s, game_move *out, int *stays)
 {
     *stays = 0;
     if (ended_by_last_move(s))
         return 0;
-    int c = (int)s->w[3], n = 0;
+    int c = (int)s->w[3], n = 0, staying = 0;
     uint64_t target[4], leave = s->w[1 - c] | 1ULL << den_of[1 - c];
     target_masks(g, s, c, target);
     for (int strength = 0; strength < 4; strength++) {
@@ -580,10 +584,15 @@ static int jtb_exits(const game *g, const game_state *s, game_move *out, int *st
         if (sq == JUNGLE_ABSENT)
             continue;
         uint64_t to = neighbours(1ULL << sq) & target[strength];
-        *stays |= (to & ~leave) != 0;
+        staying += __builtin_popcountll(to & ~leave);
         for (to &= leave; to; to &= to - 1)
             out[n++] = sq | (unsigned)__builtin_ctzll(to) << 6 | (unsigned)p << 12;
     }
+    if (staying > 1 && __builtin_popcountll((s->w[0] | s->w[1]) & ~FILE_D) <= 1) {
+        uint64_t succ[GAME_MAX_MOVES];
+        staying = state_steps(s, 1, succ);
+    }
+    *stays = staying;
     return n;
 }
 

@@ -419,7 +419,7 @@ static void test_tb_ops(void)
                 /* a move that leaves the table is among the exits, in order */
                 ok = ok && nleave < ne && exits[nleave++] == moves[m];
             }
-            ok = ok && ne == nleave && stays == (nw > 0);
+            ok = ok && ne == nleave && stays == nw;
             ok = ok && ns == nw;
             for (int i = 0; i < nw && ok; i++)
                 ok = contains(succ, ns, want[i]);
