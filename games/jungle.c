@@ -19,9 +19,12 @@
 #define DEN_WHITE 3   /* d1 */
 #define DEN_BLACK 45  /* d7 */
 
-/* Canonical material of each piece set, filled when a game opens: the
- * builder asks for every child of every position. */
+/* Canonical material of each piece set, and ranking's location of each
+ * square and back, filled when a game opens: the builder asks for them for
+ * every child of every position. */
 static uint8_t canonical_of[256];
+static int8_t location_of[49];
+static uint8_t square_of[47];
 
 static const char piece_letters[] = "RrDdTtEe";
 static const int den_of[2] = { DEN_WHITE, DEN_BLACK };
@@ -356,6 +359,11 @@ game *jungle_open(const char *args, const char *variant, char *err, size_t errle
     g->variant = classic;
     for (unsigned m = 0; m < 256; m++)  /* the same values on every open */
         canonical_of[m] = (uint8_t)rank_material_canonical(m);
+    for (int sq = 0; sq < 49; sq++) {
+        location_of[sq] = (int8_t)rank_location(sq);
+        if (location_of[sq] >= 0)
+            square_of[location_of[sq]] = (uint8_t)sq;
+    }
     return g;
 }
 
@@ -433,7 +441,7 @@ static void state_of(const rank_position *p, game_state *s)
     memset(s, 0, sizeof *s);
     s->w[2] = ~0ULL;
     for (int i = 0; i < p->n; i++) {
-        unsigned sq = (unsigned)rank_square(p->loc[i]);
+        unsigned sq = square_of[p->loc[i]];
         set_sq(s, p->piece[i], sq);
         s->w[p->piece[i] & 1] |= 1ULL << sq;
     }
@@ -461,7 +469,7 @@ static void jtb_each(const game *g, int mat, uint64_t first, uint64_t end,
     do {
         game_state s;
         state_of(&it.pos, &s);
-        int twin = rank_square(it.pos.loc[0]) % 7 == 3 && jtb_index(g, &s) != it.index;
+        int twin = square_of[it.pos.loc[0]] % 7 == 3 && jtb_index(g, &s) != it.index;
         fn(ctx, it.index, &s, twin);
     } while (rank_iter_next(&it));
 }
@@ -482,7 +490,7 @@ static int one_step_indices(const rank_position *p, const unsigned *sq, uint64_t
         if ((p->piece[i] & 1) != c)
             continue;
         for (uint64_t to = neighbours(1ULL << sq[i]) & empty; to; to &= to - 1)
-            out[n++] = rank_mover_index(&mv, i, rank_location(__builtin_ctzll(to)), side, &folded);
+            out[n++] = rank_mover_index(&mv, i, location_of[__builtin_ctzll(to)], side, &folded);
     }
     if (!folded)
         return n;  /* distinct placements, no symmetry applied: distinct indices */
@@ -507,7 +515,7 @@ static void ranked_of_state(const game_state *s, rank_position *p, unsigned *sq)
         if (at != JUNGLE_ABSENT) {
             sq[p->n] = at;
             p->piece[p->n] = (uint8_t)q;
-            p->loc[p->n++] = (uint8_t)rank_location((int)at);
+            p->loc[p->n++] = (uint8_t)location_of[at];
         }
     }
 }
@@ -517,7 +525,7 @@ static void squares_of_ranked(const rank_position *p, unsigned *sq, uint64_t col
 {
     colour[0] = colour[1] = 0;
     for (int i = 0; i < p->n; i++) {
-        sq[i] = (unsigned)rank_square(p->loc[i]);
+        sq[i] = square_of[p->loc[i]];
         colour[p->piece[i] & 1] |= 1ULL << sq[i];
     }
 }
