@@ -40,21 +40,23 @@ static const char help[] =
     "                            df-pn: save the tables every S seconds (600) and at\n"
     "                            the end; --resume FILE continues from them (same\n"
     "                            game, position, question and --memory)\n"
-    "  --validate N [--count K] [--seed S]\n"
+    "  --validate N [--count K] [--seed S] [--within D]\n"
     "                            the thesis's check: K random N-piece positions\n"
     "                            (default 1000) proved with their own table withheld\n"
-    "                            and compared with it; exit 1 on a disagreement\n";
+    "                            and compared with it; exit 1 on a disagreement;\n"
+    "                            --within D: the depth-bounded search instead, every\n"
+    "                            win and loss within D plies compared exactly\n";
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, validate, score, exact_set, proof_exact_set, init_set;
+    int question_set, json, no_tb, validate, within, score, exact_set, proof_exact_set, init_set;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
 } prove_opts;
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
-       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
+       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
        OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
        OPT_PROOF_EXACT };
 
@@ -73,6 +75,7 @@ static const struct option prove_long[] = {
     { "trace", required_argument, NULL, OPT_TRACE },
     { "json", no_argument, NULL, OPT_JSON },
     { "validate", required_argument, NULL, OPT_VALIDATE },
+    { "within", required_argument, NULL, OPT_WITHIN },
     { "count", required_argument, NULL, OPT_COUNT },
     { "seed", required_argument, NULL, OPT_SEED },
     { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
@@ -156,7 +159,10 @@ static int on_option(int opt, const char *arg, void *ctx)
         return (!*arg || *end || !(p->o.checkpoint_every > 0)) ? -1 : 0;
     case OPT_VALIDATE:
         p->validate = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->validate < 2 || p->validate > 8) ? -1 : 0;
+        return (!*arg || *end || p->validate < 2 || p->validate > 10) ? -1 : 0;
+    case OPT_WITHIN:
+        p->within = (int)strtol(arg, &end, 10);
+        return (!*arg || *end || p->within < 1 || p->within > 63) ? -1 : 0;
     case OPT_COUNT:
     case OPT_SEED: {
         unsigned long long v = strtoull(arg, &end, 10);
@@ -278,9 +284,12 @@ static int validate(const game *g, prove_opts *p)
     pns_validation v;
     cli_catch_interrupt();
     p->o.stop = &cli_stop;
-    if (pns_validate(g, p->tb_dir ? p->tb_dir : "tables", p->validate, p->count ? p->count : 1000, p->seed, &p->o, &v,
+    if (pns_validate(g, p->tb_dir ? p->tb_dir : "tables", p->validate, p->count ? p->count : 1000, p->seed, p->within, &p->o, &v,
                      stdout, err, sizeof err) != 0)
         return cli_fail(1, "prove: %s", err);
+    if (p->within)
+        printf("decided within %d plies: %llu wins, %llu losses (the rest: neither, as the table says)\n", p->within,
+               (unsigned long long)v.wins_within, (unsigned long long)v.losses_within);
     printf("positions: %llu  agree: %llu  disagree: %llu  unknown: %llu\n"
            "nodes: %llu  time: %.1f s  (%.0f nodes/s, %.1f ms per position)\n",
            (unsigned long long)v.positions, (unsigned long long)v.agree, (unsigned long long)v.disagree,
@@ -304,6 +313,8 @@ int cmd_prove(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
+    if (p.within && !p.validate)
+        return cli_fail(EXIT_USAGE, "prove: --within needs --validate");
     if (p.score && p.question_set)
         return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
     if (p.proof && !p.question_set && !p.score)

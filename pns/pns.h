@@ -109,6 +109,7 @@ int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, 
 
 typedef struct {
     uint64_t positions, agree, disagree, unknown;
+    uint64_t wins_within, losses_within;  /* with within > 0: agreeing values decided inside it */
     uint64_t nodes;
     double seconds;
 } pns_validation;
@@ -117,10 +118,13 @@ typedef struct {
  * pieces from the tables in dir (seeded by seed, spread over the materials),
  * answers both questions for each by search with the table of its own
  * material withheld (smaller tables allowed), and compares with the table.
- * A disagreement is printed on log (NULL ok).  0, or -1 with err when a
- * table is missing or bad. */
-int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uint64_t seed, const pns_options *o,
-                 pns_validation *v, FILE *log, char *err, size_t errlen);
+ * With within > 0 the search is the depth-bounded one instead, and the check
+ * exact: the shortest win and the longest loss within `within` plies must be
+ * the table's distance, and neither may exist where the table's is longer or
+ * a draw.  A disagreement is printed on log (NULL ok).  0, or -1 with err
+ * when a table is missing or bad. */
+int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uint64_t seed, int within,
+                 const pns_options *o, pns_validation *v, FILE *log, char *err, size_t errlen);
 
 /* --- mate in N: depth-bounded search (puzzles) ------------------------------
  * "Does the side to move win within d plies whatever the defence?"  Results

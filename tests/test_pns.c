@@ -315,7 +315,7 @@ static void test_against_tables(void)
         o.memory = 16 << 20;
         o.max_nodes = 2000000;
         pns_validation v;
-        int rc = pns_validate(g, dir, 3, algo ? 200 : 600, 11 + (uint64_t)algo, &o, &v, stderr, err, sizeof err);
+        int rc = pns_validate(g, dir, 3, algo ? 200 : 600, 11 + (uint64_t)algo, 0, &o, &v, stderr, err, sizeof err);
         CU_ASSERT_EQUAL(rc, 0);
         CU_ASSERT_EQUAL(v.disagree, 0);
         CU_ASSERT_EQUAL(v.agree + v.unknown, v.positions);
@@ -324,6 +324,15 @@ static void test_against_tables(void)
         if (algo == 0)
             CU_ASSERT_EQUAL(v.unknown, 0);
     }
+    /* The depth-bounded search: every win and loss within 9 plies exact. */
+    pns_options o;
+    pns_defaults(&o);
+    o.memory = 16 << 20;
+    pns_validation v;
+    CU_ASSERT_EQUAL(pns_validate(g, dir, 3, 400, 5, 9, &o, &v, stderr, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.positions, 400);
+    CU_ASSERT_EQUAL(v.agree, 400);
+    CU_ASSERT(v.wins_within > 50 && v.losses_within > 20);  /* both kinds of claims were checked */
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);
