@@ -280,16 +280,17 @@ static uint64_t ostle_size(const game *g, int mat)
     return mi ? mi->off[mi->n_pos] : 0;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Sorts v[0..n) and drops repeats; returns the new count. */
+/* Sorts v[0..n) and drops repeats; returns the new count.  Lists are a few
+ * dozen long: insertion sort beats qsort's calls through a pointer. */
 static int distinct(uint64_t *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
     int m = 0;
     for (int i = 0; i < n; i++)
         if (!m || v[m - 1] != v[i])
