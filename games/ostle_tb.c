@@ -128,10 +128,10 @@ static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsig
     return NO_MOVE;
 }
 
-/* A position's place in its table: where its states start and, made when
- * first needed, its canonical board's forbiddable moves (the slots' order)
- * and the symmetries that take the position onto that board; once for all
- * the states of a position (the un-moves of a state name up to a dozen). */
+/* A position's place in its table: where its states start, its canonical
+ * board and the symmetries that take the position onto it, and, made when
+ * first needed, that board's forbiddable moves (the slots' order); once for
+ * all the states of a position (the un-moves of a state name up to a dozen). */
 typedef struct {
     uint64_t first;
     const game_state *s;
@@ -145,38 +145,29 @@ static void locate(const game *g, const game_state *s, pos_ref *pr)
 {
     const struct ostle_tb *t = geom(g)->tb;
     int side = side_of(s);
-    uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side];
+    uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side], c[3];
     int a = __builtin_popcount(ms), b = __builtin_popcount(os);
     int lo = a < b ? a : b, hi = a < b ? b : a;
     const mat_index *mi = index_of(g, MAT(lo, hi));
-    uint64_t j = rank_ostle_index(&t->r, hole_of(s), ms, os);
+    unsigned syms;
+    uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     uint64_t i = a == lo ? j : mi->split + j;
     pr->first = mi->off[i];
     pr->s = s;
     pr->n = -1;
-    board_of(t, lo, hi, mi, i, &pr->board);
+    pr->nk = 0;
+    for (; syms; syms &= syms - 1)
+        pr->k[pr->nk++] = (uint8_t)__builtin_ctz(syms);
+    memset(&pr->board, 0, sizeof pr->board);
+    pr->board.w[0] = c[1];
+    pr->board.w[1] = c[2];
+    set_meta(&pr->board, c[0], 0, NO_MOVE);
 }
 
-/* The slots' order and the symmetries onto the canonical board. */
+/* The slots' order: the canonical board's forbiddable moves. */
 static void locate_rest(const game *g, pos_ref *pr)
 {
-    const struct ostle_tb *t = geom(g)->tb;
-    const game_state *s = pr->s, *c = &pr->board;
-    int side = side_of(s);
-    uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side];
-    pr->n = ostle_forbiddable(g, c, pr->list);
-    pr->nk = 0;
-    for (int k = 0; k < t->r.nsym; k++) {
-        if (t->r.map[k][hole_of(s)] != hole_of(c))
-            continue;
-        uint32_t m2 = 0, o2 = 0;
-        for (uint32_t x = ms; x; x &= x - 1)
-            m2 |= 1u << t->r.map[k][__builtin_ctz(x)];
-        for (uint32_t x = os; x; x &= x - 1)
-            o2 |= 1u << t->r.map[k][__builtin_ctz(x)];
-        if (m2 == (uint32_t)c->w[0] && o2 == (uint32_t)c->w[1])
-            pr->k[pr->nk++] = (uint8_t)k;
-    }
+    pr->n = ostle_forbiddable(g, &pr->board, pr->list);
 }
 
 /* The entry of the position's state with move f (in the position's own

@@ -109,18 +109,34 @@ static uint64_t compose(const rank_ostle *r, int cls, uint32_t mover, uint32_t o
     return ((uint64_t)cls * choose(n, m) + r1) * choose(n - m, o) + r2;
 }
 
-uint64_t rank_ostle_index(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other)
+uint64_t rank_ostle_canonical(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other, uint32_t c[3],
+                              unsigned *syms)
 {
     int cls = r->cls[hole];
     uint64_t best = UINT64_MAX;
     for (int k = 0; k < r->nsym; k++) {
         if (r->map[k][hole] != r->rep[cls])
             continue;
-        uint64_t i = compose(r, cls, image(r, k, mover), image(r, k, other));
-        if (i < best)
+        uint32_t m = image(r, k, mover), o = image(r, k, other);
+        uint64_t i = compose(r, cls, m, o);
+        if (i < best) {
             best = i;
+            c[1] = m;
+            c[2] = o;
+            *syms = 0;
+        }
+        if (i == best)
+            *syms |= 1u << k;
     }
+    c[0] = r->rep[cls];
     return best;
+}
+
+uint64_t rank_ostle_index(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other)
+{
+    uint32_t c[3];
+    unsigned syms;
+    return rank_ostle_canonical(r, hole, mover, other, c, &syms);
 }
 
 void rank_ostle_unindex(const rank_ostle *r, int mover, int other, uint64_t index, unsigned *hole, uint32_t *mover_set,

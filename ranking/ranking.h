@@ -124,6 +124,10 @@ uint64_t rank_ostle_size(const rank_ostle *r, int mover, int other);
 /* The index of a position: the least over the symmetries that put the hole
  * on its class's least square. */
 uint64_t rank_ostle_index(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other);
+/* The same, with the indexed placement in c (hole, mover's set, other's set)
+ * and in *syms a bit per symmetry that maps the position onto it. */
+uint64_t rank_ostle_canonical(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other, uint32_t c[3],
+                              unsigned *syms);
 /* The position of an index of material (mover, other), hole on its class's
  * least square (a twin when rank_ostle_index of it is smaller). */
 void rank_ostle_unindex(const rank_ostle *r, int mover, int other, uint64_t index, unsigned *hole, uint32_t *mover_set,
