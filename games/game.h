@@ -93,7 +93,9 @@ typedef struct game_tb_ops {
     /* Optional, for speed: the moves of s that leave its material (captures,
      * moves that end the game), their count returned, and in *stays the
      * number of distinct indices the other moves lead to (as successors()
-     * counts them); NULL: the builder plays every move to find them. */
+     * counts them), or -1 if there are some but counting them would cost an
+     * index each (the builder counts when it needs to); NULL: the builder
+     * plays every move to find them. */
     int (*exits)(const game *g, const game_state *s, game_move *out, int *stays);
     /* Optional: the name of another game (a variant) whose table of mat holds
      * the same values, because their rules differ on no position of mat or of

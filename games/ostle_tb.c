@@ -302,9 +302,20 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
         game_play(g, &c, mv[j]);
         if (forbidden_of(&c) != forbidden_of(s))
             continue;
-        int nf = ostle_forbiddable(g, &from[j], f);
         pos_ref pr;
         locate(g, &from[j], &pr);
+        if (pr.nk == 1) {
+            /* One symmetry onto the canonical board: its forbiddable moves are
+             * the images of this position's, slot by slot. */
+            locate_rest(g, &pr);
+            unsigned barred = map_move(geom(g), &geom(g)->tb->r, pr.k[0], mv[j]);
+            pred[n++] = pr.first;
+            for (int x = 0; x < pr.n && n < GAME_MAX_PREDECESSORS; x++)
+                if (pr.list[x] != barred)
+                    pred[n++] = pr.first + 1 + (uint64_t)x;
+            continue;
+        }
+        int nf = ostle_forbiddable(g, &from[j], f);
         for (int q = -1; q < nf && n < GAME_MAX_PREDECESSORS; q++) {
             unsigned forbid = q < 0 ? NO_MOVE : f[q];
             if (forbid != mv[j])
@@ -328,6 +339,28 @@ static int ostle_successors_states(const game *g, const game_state *s, uint64_t 
     return distinct(succ, k);
 }
 
+/* The moves that remove a piece: a piece move whose chain of pieces runs
+ * off the board or into the hole without meeting an empty square. */
+static int ostle_exits(const game *g, const game_state *s, game_move *out, int *stays)
+{
+    const ostle_geom *gm = geom(g);
+    unsigned hole = hole_of(s), forbidden = forbidden_of(s);
+    uint64_t occ = s->w[0] | s->w[1];
+    int n = 0;
+    for (uint64_t own = s->w[side_of(s)]; own; own &= own - 1) {
+        unsigned sq = (unsigned)__builtin_ctzll(own);
+        for (unsigned d = 0; d < 4; d++) {
+            int next = gm->step[sq][d];
+            while (next >= 0 && (unsigned)next != hole && ((occ >> next) & 1))
+                next = gm->step[next][d];
+            if ((next < 0 || (unsigned)next == hole) && sq * 4 + d != forbidden)
+                out[n++] = sq * 4 + d;
+        }
+    }
+    *stays = game_count(g, s) > n ? -1 : 0;
+    return n;
+}
+
 const game_tb_ops ostle_tb_ops = {
     .materials = ostle_materials,
     .material_deps = ostle_material_deps,
@@ -340,4 +373,5 @@ const game_tb_ops ostle_tb_ops = {
     .unindex = ostle_unindex_state,
     .unmoves = ostle_unmoves_states,
     .successors = ostle_successors_states,
+    .exits = ostle_exits,
 };

@@ -188,7 +188,7 @@ static void init_position(void *ctx, uint64_t i, const game_state *sp, int twin)
      * each; it is put off until a loss pass needs it (positions that win
      * first never pay).  With a win or a draw outside the table the counter
      * is never read. */
-    b->c[i].cnt = b->ops->exits ? (uint16_t)nc : nc ? UNCOUNTED : 0;
+    b->c[i].cnt = b->ops->exits && nc >= 0 ? (uint16_t)nc : nc ? UNCOUNTED : 0;
     b->c[i].ext = best;
     if (best && best != EXT_DRAW) {
         int d = best >> 1, kind = (best & 1) ? 1 : 2;
