@@ -115,6 +115,7 @@ typedef struct {
     uint8_t map[8][25];   /* square -> its image under symmetry k */
     int8_t cls[25];       /* the hole's class of each square */
     uint8_t rep[25];      /* each class's least square */
+    uint32_t image[8][4][256];  /* image under symmetry k of the squares of byte b of a set */
 } rank_ostle;
 
 /* Prepares the index of a W x H board; -1 for a size outside 3..5. */

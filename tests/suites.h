@@ -18,5 +18,8 @@ void suite_ostle_tb(void);
 game *test_open(const char *spec, const char *variant);
 /* Parses a position that the test knows to be valid. */
 game_state test_parse(const game *g, const char *text);
+/* Indices of table mat whose enumeration by game_tb_ops.each (in uneven
+ * chunks) disagrees with unindex (state) or index (twin flag); 0 is good. */
+long test_each_mismatches(const game *g, int mat);
 
 #endif

@@ -4,6 +4,7 @@
 #include <CUnit/Basic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 game *test_open(const char *spec, const char *variant)
 {
@@ -25,6 +26,33 @@ game_state test_parse(const game *g, const char *text)
         exit(1);
     }
     return s;
+}
+
+typedef struct {
+    const game *g;
+    int mat;
+    uint64_t next;
+    long bad;
+} each_check;
+
+static void each_visit(void *ctx, uint64_t index, const game_state *s, int twin)
+{
+    each_check *c = ctx;
+    const game_tb_ops *ops = c->g->ops->tb;
+    game_state u;
+    ops->unindex(c->g, c->mat, index, &u);
+    int ok = index == c->next++ && memcmp(&u, s, sizeof u) == 0 && twin == (ops->index(c->g, &u) != index);
+    c->bad += !ok;
+}
+
+long test_each_mismatches(const game *g, int mat)
+{
+    const game_tb_ops *ops = g->ops->tb;
+    uint64_t size = ops->size(g, mat), step = 1;
+    each_check c = { g, mat, 0, 0 };
+    for (uint64_t first = 0; first < size; first += step, step = step * 3 % 1000 + 1)
+        ops->each(g, mat, first, first + step < size ? first + step : size, each_visit, &c);
+    return c.bad + (c.next != size);
 }
 
 /* run-tests [SUITE...]: every suite, or only the named ones. */

@@ -232,6 +232,9 @@ static void check_board(int w, int h, int max_side)
     }
     CU_ASSERT_EQUAL(agree, S.n);
     CU_ASSERT_EQUAL(exits_wrong, 0);
+    int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
+    for (int i = 0; i < nm; i++)
+        CU_ASSERT_EQUAL(test_each_mismatches(g, mats[i]), 0);
     CU_ASSERT(removing > 0);
     fprintf(stderr, "    %s: %ld of %d states agree with brute force (%ld draws, %ld with a forbidden move)\n", spec,
             agree, S.n, draws, ko);

@@ -449,6 +449,9 @@ static void test_tb_ops(void)
             checked++;
         }
         CU_ASSERT_EQUAL(bad, 0);
+        int mats[64], nm = ops->materials(g, 3, mats, 64);
+        for (int i = 0; i < nm; i++)
+            CU_ASSERT_EQUAL(test_each_mismatches(g, mats[i]), 0);
         game_close(g);
     }
 }
