@@ -11,11 +11,11 @@
 #include "../pns/pns.h"
 
 #include <string.h>
-#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -186,6 +186,32 @@ static void bench_tablebase(void)
     game_close(g);
 }
 
+/* Ostle's state tables on the 4x4 board (3+3, 3+4, 4+4), all threads: the
+ * per-state index, un-moves and rule 8 at work. */
+static void bench_ostle_tables(void)
+{
+    char dir[64], err[512], cmd[128];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-bench-ostle-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    game *g = game_open("ostle:4x4", NULL, err, sizeof err);
+    tb_build_options o = { .threads = 0 };
+    double t0 = now();
+    if (!g || tb_build(g, dir, 8, &o, err, sizeof err) != 0) {
+        printf("tb build ostle failed: %s\n", err);
+    } else {
+        double t = now() - t0;
+        int mats[8], n = g->ops->tb->materials(g, 8, mats, 8);
+        uint64_t states = 0;
+        for (int i = 0; i < n; i++)
+            states += g->ops->tb->size(g, mats[i]);
+        printf("tb build ostle:4x4 <= 8 pieces, %d threads: %llu states in %.2f s, %.2f M states/s\n",
+               (int)sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)states, t, (double)states / t / 1e6);
+    }
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    game_close(g);
+}
+
 /* df-pn on Jungle Checkers middle-game positions: the start after 8 random
  * plies (fixed seed), no tables, 3 M nodes each, 256 MB table. */
 static void bench_dfpn(void)
@@ -334,6 +360,7 @@ int main(void)
     bench_perft("othello:6x6", 10);
     bench_ranking();
     bench_tablebase();
+    bench_ostle_tables();
     bench_dfpn();
     bench_othello();
     bench_puzzles();
