@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAT(a, b) ((a) * 8 + (b))
 
@@ -84,6 +85,72 @@ static int canonical(const struct ostle_tb *t, const mat_index *mi, uint64_t i, 
     return rank_ostle_index(&t->r, hole_of(s), (uint32_t)s->w[0], (uint32_t)s->w[1]) == (i < mi->split ? i : i - mi->split);
 }
 
+/* States per position (0 for a twin position) over [lo, hi), into off[]:
+ * one slice of the index pass. */
+typedef struct {
+    const game *g;
+    mat_index *mi;
+    int a, b;
+    uint64_t lo, hi;
+} count_job;
+
+static void *count_states(void *arg)
+{
+    count_job *j = arg;
+    const struct ostle_tb *t = geom(j->g)->tb;
+    for (uint64_t i = j->lo; i < j->hi; i++) {
+        game_state s;
+        game_move f[GAME_MAX_MOVES];
+        board_of(t, j->a, j->b, j->mi, i, &s);
+        j->mi->off[i] = canonical(t, j->mi, i, &s) ? 1 + (uint32_t)ostle_forbiddable(j->g, &s, f) : 0;
+    }
+    return NULL;
+}
+
+/* The pass over every position of a material, on every core: every process
+ * that opens a 5x5 table pays it (45 s for (4,4) on one core). */
+static void count_all(const game *g, mat_index *mi, int a, int b)
+{
+    enum { MAX_THREADS = 64 };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
+    if (mi->n_pos < 100000)
+        n = 1;
+    count_job job[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int started[MAX_THREADS] = { 0 };
+    for (int k = 0; k < n; k++) {
+        job[k] = (count_job){ g, mi, a, b, mi->n_pos * (uint64_t)k / (uint64_t)n,
+                              mi->n_pos * (uint64_t)(k + 1) / (uint64_t)n };
+        started[k] = k > 0 && pthread_create(&tid[k], NULL, count_states, &job[k]) == 0;
+    }
+    for (int k = 0; k < n; k++)
+        if (!started[k])
+            count_states(&job[k]);  /* the first slice, or one no thread took */
+    for (int k = 1; k < n; k++)
+        if (started[k])
+            pthread_join(tid[k], NULL);
+}
+
+/* Whether a sample of positions puts the material's states well past what
+ * 32-bit offsets hold (the nine-piece table: about 4.7 G), so that it is
+ * refused at once instead of after the whole pass. */
+static int too_large(const game *g, const mat_index *mi, int a, int b)
+{
+    enum { SAMPLES = 4096 };
+    const struct ostle_tb *t = geom(g)->tb;
+    uint64_t x = 0x9E3779B97F4A7C15ULL, states = 0;
+    for (int k = 0; k < SAMPLES; k++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t i = (x >> 11) % mi->n_pos;
+        game_state s;
+        game_move f[GAME_MAX_MOVES];
+        board_of(t, a, b, mi, i, &s);
+        states += canonical(t, mi, i, &s) ? 1 + (uint64_t)ostle_forbiddable(g, &s, f) : 0;
+    }
+    return (double)states / SAMPLES * (double)mi->n_pos > 1.05 * (double)UINT32_MAX;  /* 3 standard errors */
+}
+
 /* The material's index, made on first use; NULL if it has no table or is
  * too large for 32-bit offsets. */
 static const mat_index *index_of(const game *g, int mat)
@@ -101,15 +168,14 @@ static const mat_index *index_of(const game *g, int mat)
     if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
         mi->split = rank_ostle_size(&t->r, a, b);
         mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
-        mi->off = malloc((mi->n_pos + 1) * sizeof *mi->off);
+        mi->off = too_large(g, mi, a, b) ? NULL : malloc((mi->n_pos + 1) * sizeof *mi->off);
         uint64_t total = 0;
+        if (mi->off)
+            count_all(g, mi, a, b);
         for (uint64_t i = 0; mi->off && i < mi->n_pos && total < UINT32_MAX; i++) {
-            game_state s;
-            game_move f[GAME_MAX_MOVES];
-            board_of(t, a, b, mi, i, &s);
+            uint32_t states = mi->off[i];
             mi->off[i] = (uint32_t)total;
-            if (canonical(t, mi, i, &s))
-                total += 1 + (uint64_t)ostle_forbiddable(g, &s, f);
+            total += states;
         }
         mi->n_hint = (total >> HINT_SHIFT) + 1;
         mi->hint = mi->off && total < UINT32_MAX ? malloc(mi->n_hint * sizeof *mi->hint) : NULL;
