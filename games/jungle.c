@@ -84,8 +84,11 @@ static int jungle_count(const game *g, const game_state *s)
     return n;
 }
 
-static int jungle_moves(const game *g, const game_state *s, game_move *out)
+/* The moves of s onto squares of `onto`, into out; *elsewhere counts the
+ * others (the tables' first pass wants captures and den entries only). */
+static int moves_onto(const game *g, const game_state *s, uint64_t onto, game_move *out, int *elsewhere)
 {
+    *elsewhere = 0;
     if (ended_by_last_move(s))
         return 0;
     int c = (int)s->w[3], n = 0;
@@ -96,10 +99,18 @@ static int jungle_moves(const game *g, const game_state *s, game_move *out)
         unsigned sq = sq_of(s, p);
         if (sq == JUNGLE_ABSENT)
             continue;
-        for (uint64_t to = neighbours(1ULL << sq) & target[strength]; to; to &= to - 1)
+        uint64_t to = neighbours(1ULL << sq) & target[strength];
+        *elsewhere += __builtin_popcountll(to & ~onto);
+        for (to &= onto; to; to &= to - 1)
             out[n++] = sq | (unsigned)__builtin_ctzll(to) << 6 | (unsigned)p << 12;
     }
     return n;
+}
+
+static int jungle_moves(const game *g, const game_state *s, game_move *out)
+{
+    int none;
+    return moves_onto(g, s, BOARD_MASK, out, &none);
 }
 
 static void jungle_play(const game *g, game_state *s, game_move m)
@@ -580,22 +591,8 @@ static int jtb_successors_index(const game *g, int mat, uint64_t index, uint64_t
  * image across file d); only then are the indices compared. */
 static int jtb_exits(const game *g, const game_state *s, game_move *out, int *stays)
 {
-    *stays = 0;
-    if (ended_by_last_move(s))
-        return 0;
-    int c = (int)s->w[3], n = 0, staying = 0;
-    uint64_t target[4], leave = s->w[1 - c] | 1ULL << den_of[1 - c];
-    target_masks(g, s, c, target);
-    for (int strength = 0; strength < 4; strength++) {
-        int p = 2 * strength + c;
-        unsigned sq = sq_of(s, p);
-        if (sq == JUNGLE_ABSENT)
-            continue;
-        uint64_t to = neighbours(1ULL << sq) & target[strength];
-        staying += __builtin_popcountll(to & ~leave);
-        for (to &= leave; to; to &= to - 1)
-            out[n++] = sq | (unsigned)__builtin_ctzll(to) << 6 | (unsigned)p << 12;
-    }
+    int c = (int)s->w[3], staying;
+    int n = moves_onto(g, s, s->w[1 - c] | 1ULL << den_of[1 - c], out, &staying);
     if (staying > 1 && __builtin_popcountll((s->w[0] | s->w[1]) & ~FILE_D) <= 1) {
         uint64_t succ[GAME_MAX_MOVES];
         staying = state_steps(s, 1, succ);
