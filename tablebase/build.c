@@ -30,6 +30,7 @@
 #define TWIN 0xFFFF
 #define UNCOUNTED 0xFFFE  /* children not counted yet (done on first need) */
 #define EXT_DRAW 0xFFFF
+#define SMALL_TABLE ((uint64_t)1 << 25)  /* built side by side, one per thread */
 
 typedef struct {
     uint64_t *v;
@@ -559,6 +560,118 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     return rc;
 }
 
+/* Builds (or copies) the table of material mat, number no of the run's
+ * `tables`, with builder b: 0, 1 when stopped, -1 with err. */
+static int make_table(builder *b, const char *dir, int mat, int no, int tables, char *err, size_t errlen)
+{
+    const game *g = b->g;
+    const tb_build_options *o = b->opt;
+    char name[32], path[4200];
+    b->ops->material_name(g, mat, name, sizeof name);
+    tb_path(g, dir, mat, path, sizeof path);
+    b->mat = mat;
+    b->n = b->ops->size(g, mat);
+    b->max_ext = 0;
+    b->done = 0;
+    b->prog = (tb_progress){ .material = name, .table_no = no, .tables = tables, .size = b->n };
+    double t = now(), t_write = 0;
+    int rc = copy_same_table(g, dir, mat, path, err, errlen);
+    if (rc > 0 && o->log) {
+        fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
+                (unsigned long long)b->n, b->ops->same_table_as(g, mat), now() - t);
+        fflush(o->log);
+    }
+    if (rc == 0) {
+        rc = build_one(b, err, errlen);
+        if (rc == 0 && o->stop && *o->stop)
+            rc = 1;
+        if (rc == 0) {
+            b->prog.phase = "write";
+            t_write = now();
+            rc = tb_file_write(g, path, mat, &b->c[0].val, sizeof(cell) / sizeof(tb_entry), b->n, err, errlen);
+            t_write = now() - t_write;
+        }
+        tb_free_big(b->c, b->n * sizeof *b->c);
+        b->c = NULL;
+        if (rc == 0 && o->log) {
+            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
+                    name, (unsigned long long)b->n, b->ply, now() - t, b->t_init, b->t_plies, t_write);
+            fflush(o->log);
+        }
+    } else if (rc > 0) {
+        rc = 0;
+    }
+    b->run_before += (double)b->n;
+    return rc;
+}
+
+/* Tables todo[first, end) built side by side, each by one thread. */
+typedef struct {
+    const builder *proto;
+    const char *dir;
+    const int *todo;
+    int end, tables, next;
+    pthread_mutex_t lock;
+    int rc;
+    char err[512];
+} table_group;
+
+static void *group_worker(void *arg)
+{
+    table_group *gr = arg;
+    builder b = *gr->proto;
+    tb_build_options quiet = *b.opt;
+    quiet.progress = NULL;  /* one bar per finished table, below */
+    b.opt = &quiet;
+    b.threads = 1;
+    pthread_mutex_init(&b.lock, NULL);
+    for (;;) {
+        int i = __atomic_fetch_add(&gr->next, 1, __ATOMIC_RELAXED);
+        pthread_mutex_lock(&gr->lock);
+        int go = i < gr->end && gr->rc == 0;
+        pthread_mutex_unlock(&gr->lock);
+        if (!go)
+            break;
+        char err[512], name[32];
+        int rc = make_table(&b, gr->dir, gr->todo[i], i + 1, gr->tables, err, sizeof err);
+        pthread_mutex_lock(&gr->lock);
+        if (rc != 0 && gr->rc == 0) {
+            gr->rc = rc;
+            snprintf(gr->err, sizeof gr->err, "%s", rc < 0 ? err : "");
+        } else if (rc == 0 && gr->proto->opt->progress) {
+            b.ops->material_name(b.g, gr->todo[i], name, sizeof name);
+            tb_progress p = { .material = name, .table_no = i + 1, .tables = gr->tables, .phase = "write",
+                              .done = b.n, .size = b.n, .seconds = now() - b.t0, .eta = -1 };
+            gr->proto->opt->progress(&p, gr->proto->opt->ctx);
+        }
+        pthread_mutex_unlock(&gr->lock);
+    }
+    pthread_mutex_destroy(&b.lock);
+    return NULL;
+}
+
+static int make_group(builder *b, const char *dir, const int *todo, int first, int end, int tables, char *err,
+                      size_t errlen)
+{
+    table_group gr = { .proto = b, .dir = dir, .todo = todo, .end = end, .tables = tables, .next = first };
+    pthread_mutex_init(&gr.lock, NULL);
+    pthread_t tid[256];
+    int started = 0;
+    for (int t = 0; t < b->threads && t < end - first && t < 256; t++)
+        if (pthread_create(&tid[started], NULL, group_worker, &gr) == 0)
+            started++;
+    if (started == 0)
+        group_worker(&gr);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&gr.lock);
+    for (int i = first; i < end; i++)
+        b->run_before += (double)b->ops->size(b->g, todo[i]);
+    if (gr.rc < 0)
+        snprintf(err, errlen, "%s", gr.err);
+    return gr.rc;
+}
+
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen)
 {
     const game_tb_ops *ops = g->ops->tb;
@@ -605,48 +718,18 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
     b.run_total = total > 0 ? total : 1;
     pthread_mutex_init(&b.lock, NULL);
     int rc = 0;
-    for (int i = 0; i < ntodo && rc == 0; i++) {
-        char name[32], path[4200];
-        ops->material_name(g, todo[i], name, sizeof name);
-        tb_path(g, dir, todo[i], path, sizeof path);
-        b.mat = todo[i];
-        b.n = ops->size(g, todo[i]);
-        b.max_ext = 0;
-        b.done = 0;
-        b.prog = (tb_progress){ .material = name, .table_no = i + 1, .tables = ntodo, .size = b.n };
-        double t = now(), t_write;
-        rc = copy_same_table(g, dir, todo[i], path, err, errlen);
-        if (rc != 0) {
-            if (rc > 0 && o->log) {
-                fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
-                        (unsigned long long)b.n, ops->same_table_as(g, todo[i]), now() - t);
-                fflush(o->log);
-            }
-            rc = rc > 0 ? 0 : rc;
-            b.run_before += (double)b.n;
-            if (o->stop && *o->stop)
-                break;
-            continue;
-        }
-        rc = build_one(&b, err, errlen);
-        if (rc == 0 && o->stop && *o->stop)
-            rc = 1;
-        if (rc == 0) {
-            b.prog.phase = "write";
-            t_write = now();
-            rc = tb_file_write(g, path, todo[i], &b.c[0].val, sizeof(cell) / sizeof(tb_entry), b.n, err, errlen);
-            t_write = now() - t_write;
-        }
-        tb_free_big(b.c, b.n * sizeof *b.c);
-        b.c = NULL;
-        if (rc == 0 && o->log) {
-            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
-                    name, (unsigned long long)b.n, b.ply, now() - t, b.t_init, b.t_plies, t_write);
-            fflush(o->log);
-        }
-        b.run_before += (double)b.n;
-        if (o->stop && *o->stop)
-            break;
+    for (int i = 0; i < ntodo && rc == 0 && !(o->stop && *o->stop);) {
+        /* Small tables with as many pieces never read each other: they are
+         * built side by side, one per thread (no thread waits at a ply's
+         * barrier on a short frontier, no write contends). */
+        int j = i + 1;
+        if (b.threads > 1 && ops->size(g, todo[i]) <= SMALL_TABLE)
+            while (j < ntodo && ops->size(g, todo[j]) <= SMALL_TABLE &&
+                   ops->material_pieces(g, todo[j]) == ops->material_pieces(g, todo[i]))
+                j++;
+        rc = j - i > 1 ? make_group(&b, dir, todo, i, j, ntodo, err, errlen)
+                       : make_table(&b, dir, todo[i], i + 1, ntodo, err, errlen);
+        i = j;
     }
     pthread_mutex_destroy(&b.lock);
     tb_close(smaller);
