@@ -94,16 +94,22 @@ typedef struct {
     uint64_t lo, hi;
 } count_job;
 
+/* The states of position index i: none for a twin position, else the one
+ * with nothing forbidden and one per forbiddable move. */
+static uint32_t states_at(const game *g, const mat_index *mi, int a, int b, uint64_t i)
+{
+    const struct ostle_tb *t = geom(g)->tb;
+    game_state s;
+    game_move f[GAME_MAX_MOVES];
+    board_of(t, a, b, mi, i, &s);
+    return canonical(t, mi, i, &s) ? 1 + (uint32_t)ostle_forbiddable(g, &s, f) : 0;
+}
+
 static void *count_states(void *arg)
 {
     count_job *j = arg;
-    const struct ostle_tb *t = geom(j->g)->tb;
-    for (uint64_t i = j->lo; i < j->hi; i++) {
-        game_state s;
-        game_move f[GAME_MAX_MOVES];
-        board_of(t, j->a, j->b, j->mi, i, &s);
-        j->mi->off[i] = canonical(t, j->mi, i, &s) ? 1 + (uint32_t)ostle_forbiddable(j->g, &s, f) : 0;
-    }
+    for (uint64_t i = j->lo; i < j->hi; i++)
+        j->mi->off[i] = states_at(j->g, j->mi, j->a, j->b, i);
     return NULL;
 }
 
@@ -138,15 +144,10 @@ static void count_all(const game *g, mat_index *mi, int a, int b)
 static int too_large(const game *g, const mat_index *mi, int a, int b)
 {
     enum { SAMPLES = 4096 };
-    const struct ostle_tb *t = geom(g)->tb;
     uint64_t x = 0x9E3779B97F4A7C15ULL, states = 0;
     for (int k = 0; k < SAMPLES; k++) {
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        uint64_t i = (x >> 11) % mi->n_pos;
-        game_state s;
-        game_move f[GAME_MAX_MOVES];
-        board_of(t, a, b, mi, i, &s);
-        states += canonical(t, mi, i, &s) ? 1 + (uint64_t)ostle_forbiddable(g, &s, f) : 0;
+        states += states_at(g, mi, a, b, (x >> 11) % mi->n_pos);
     }
     return (double)states / SAMPLES * (double)mi->n_pos > 1.05 * (double)UINT32_MAX;  /* 3 standard errors */
 }
@@ -215,7 +216,6 @@ static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsig
  * all the states of a position (the un-moves of a state name up to a dozen). */
 typedef struct {
     uint64_t first;
-    const game_state *s;
     int n, nk;  /* n < 0: the rest not made yet (only a forbidden move needs it) */
     game_move list[GAME_MAX_MOVES];
     uint8_t k[8];
@@ -234,7 +234,6 @@ static void locate(const game *g, const game_state *s, pos_ref *pr)
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     uint64_t i = a == lo ? j : mi->split + j;
     pr->first = mi->off[i];
-    pr->s = s;
     pr->n = -1;
     pr->nk = 0;
     for (; syms; syms &= syms - 1)
