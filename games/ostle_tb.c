@@ -23,16 +23,43 @@
 #define MAT(a, b) ((a) * 8 + (b))
 
 #define HINT_SHIFT 8
+#define BLOCK 32  /* positions per 64-bit base offset */
 
+/* A position's first state is its block's base plus the state counts before
+ * it in the block: one byte per position and 8 bytes per 32 positions keep
+ * the nine-piece table's index (1.98 G positions, 4.7 G states) at 2.5 GB
+ * where a 64-bit offset each would take 16. */
 typedef struct {
-    uint32_t *off;   /* first state of each position index; n_pos + 1 entries */
+    uint8_t *count;  /* states of each position index (0: not canonical) */
+    uint64_t *base;  /* first state of each block; n_blocks + 1 entries */
     uint64_t n_pos;  /* positions in the table */
     uint64_t split;  /* [0, split): the side to move has a pieces */
-    /* The position of state b << HINT_SHIFT, for each b: unindexing searches
-     * a few cache lines of off instead of all of it (28 misses on 5x5). */
+    /* The block of state h << HINT_SHIFT, for each h: unindexing searches a
+     * few bases instead of all of them. */
     uint32_t *hint;
     uint64_t n_hint;
 } mat_index;
+
+/* The sum of the bytes of x (each below 256, so the 16-bit lanes hold them). */
+static inline uint64_t byte_sum(uint64_t x)
+{
+    x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
+    return (x * 0x0001000100010001ULL) >> 48;
+}
+
+/* The first state of position p. */
+static uint64_t first_state(const mat_index *mi, uint64_t p)
+{
+    uint64_t at = p & ~(uint64_t)(BLOCK - 1), sum = mi->base[p / BLOCK];
+    for (; at + 8 <= p; at += 8) {
+        uint64_t w;
+        memcpy(&w, mi->count + at, 8);
+        sum += byte_sum(w);
+    }
+    for (; at < p; at++)
+        sum += mi->count[at];
+    return sum;
+}
 
 struct ostle_tb {
     pthread_mutex_t lock;
@@ -56,7 +83,8 @@ void ostle_tb_free(struct ostle_tb *t)
         return;
     for (int i = 0; i < 64; i++)
         if (t->m[i]) {
-            free(t->m[i]->off);
+            free(t->m[i]->count);
+            free(t->m[i]->base);
             free(t->m[i]->hint);
             free(t->m[i]);
         }
@@ -85,7 +113,7 @@ static int canonical(const struct ostle_tb *t, const mat_index *mi, uint64_t i, 
     return rank_ostle_index(&t->r, hole_of(s), (uint32_t)s->w[0], (uint32_t)s->w[1]) == (i < mi->split ? i : i - mi->split);
 }
 
-/* States per position (0 for a twin position) over [lo, hi), into off[]:
+/* States per position (0 for a twin position) over [lo, hi), into count[]:
  * one slice of the index pass. */
 typedef struct {
     const game *g;
@@ -96,20 +124,20 @@ typedef struct {
 
 /* The states of position index i: none for a twin position, else the one
  * with nothing forbidden and one per forbiddable move. */
-static uint32_t states_at(const game *g, const mat_index *mi, int a, int b, uint64_t i)
+static uint8_t states_at(const game *g, const mat_index *mi, int a, int b, uint64_t i)
 {
     const struct ostle_tb *t = geom(g)->tb;
     game_state s;
     game_move f[GAME_MAX_MOVES];
     board_of(t, a, b, mi, i, &s);
-    return canonical(t, mi, i, &s) ? 1 + (uint32_t)ostle_forbiddable(g, &s, f) : 0;
+    return canonical(t, mi, i, &s) ? (uint8_t)(1 + ostle_forbiddable(g, &s, f)) : 0;
 }
 
 static void *count_states(void *arg)
 {
     count_job *j = arg;
     for (uint64_t i = j->lo; i < j->hi; i++)
-        j->mi->off[i] = states_at(j->g, j->mi, j->a, j->b, i);
+        j->mi->count[i] = states_at(j->g, j->mi, j->a, j->b, i);
     return NULL;
 }
 
@@ -138,22 +166,8 @@ static void count_all(const game *g, mat_index *mi, int a, int b)
             pthread_join(tid[k], NULL);
 }
 
-/* Whether a sample of positions puts the material's states well past what
- * 32-bit offsets hold (the nine-piece table: about 4.7 G), so that it is
- * refused at once instead of after the whole pass. */
-static int too_large(const game *g, const mat_index *mi, int a, int b)
-{
-    enum { SAMPLES = 4096 };
-    uint64_t x = 0x9E3779B97F4A7C15ULL, states = 0;
-    for (int k = 0; k < SAMPLES; k++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        states += states_at(g, mi, a, b, (x >> 11) % mi->n_pos);
-    }
-    return (double)states / SAMPLES * (double)mi->n_pos > 1.05 * (double)UINT32_MAX;  /* 3 standard errors */
-}
-
-/* The material's index, made on first use; NULL if it has no table or is
- * too large for 32-bit offsets. */
+/* The material's index, made on first use; NULL if it has no table or
+ * there is no memory for it. */
 static const mat_index *index_of(const game *g, int mat)
 {
     ostle_geom *gm = geom(g);
@@ -169,29 +183,37 @@ static const mat_index *index_of(const game *g, int mat)
     if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
         mi->split = rank_ostle_size(&t->r, a, b);
         mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
-        mi->off = too_large(g, mi, a, b) ? NULL : malloc((mi->n_pos + 1) * sizeof *mi->off);
+        uint64_t blocks = mi->n_pos / BLOCK + 1;
+        /* Padded to whole blocks: first_state reads whole words. */
+        mi->count = calloc(blocks * BLOCK, 1);
+        mi->base = malloc((blocks + 1) * sizeof *mi->base);
         uint64_t total = 0;
-        if (mi->off)
+        if (mi->count && mi->base) {
             count_all(g, mi, a, b);
-        for (uint64_t i = 0; mi->off && i < mi->n_pos && total < UINT32_MAX; i++) {
-            uint32_t states = mi->off[i];
-            mi->off[i] = (uint32_t)total;
-            total += states;
+            for (uint64_t k = 0; k < blocks; k++) {
+                mi->base[k] = total;
+                uint64_t w;
+                for (uint64_t at = k * BLOCK; at < (k + 1) * BLOCK; at += 8) {
+                    memcpy(&w, mi->count + at, 8);
+                    total += byte_sum(w);
+                }
+            }
+            mi->base[blocks] = total;
         }
         mi->n_hint = (total >> HINT_SHIFT) + 1;
-        mi->hint = mi->off && total < UINT32_MAX ? malloc(mi->n_hint * sizeof *mi->hint) : NULL;
+        mi->hint = mi->count && mi->base ? malloc(mi->n_hint * sizeof *mi->hint) : NULL;
         if (!mi->hint) {
-            free(mi->off);
+            free(mi->count);
+            free(mi->base);
             free(mi);
             mi = NULL;
         } else {
-            mi->off[mi->n_pos] = (uint32_t)total;
-            uint64_t b = 0;
-            for (uint64_t i = 0; i < mi->n_pos; i++)
-                while (b < mi->n_hint && (b << HINT_SHIFT) < mi->off[i + 1])
-                    mi->hint[b++] = (uint32_t)i;
-            while (b < mi->n_hint)
-                mi->hint[b++] = (uint32_t)(mi->n_pos - 1);
+            uint64_t h = 0;
+            for (uint64_t k = 0; k < blocks; k++)
+                while (h < mi->n_hint && (h << HINT_SHIFT) < mi->base[k + 1])
+                    mi->hint[h++] = (uint32_t)k;
+            while (h < mi->n_hint)
+                mi->hint[h++] = (uint32_t)(blocks - 1);
             __atomic_store_n(&t->m[mat], mi, __ATOMIC_RELEASE);
         }
     }
@@ -233,7 +255,7 @@ static void locate(const game *g, const game_state *s, pos_ref *pr)
     unsigned syms;
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     uint64_t i = a == lo ? j : mi->split + j;
-    pr->first = mi->off[i];
+    pr->first = first_state(mi, i);
     pr->n = -1;
     pr->nk = 0;
     for (; syms; syms &= syms - 1)
@@ -276,29 +298,32 @@ static uint64_t ostle_index(const game *g, const game_state *s)
     return state_entry(g, &pr, forbidden_of(s));
 }
 
-/* The position whose states hold state index: the last one whose first
- * state is at or before it. */
-static uint64_t position_of(const mat_index *mi, uint64_t index)
+/* The position whose states hold state index, and its first state. */
+static uint64_t position_of(const mat_index *mi, uint64_t index, uint64_t *first)
 {
-    uint64_t b = index >> HINT_SHIFT;
-    uint64_t lo = mi->hint[b], hi = b + 1 < mi->n_hint ? (uint64_t)mi->hint[b + 1] + 1 : mi->n_pos;
+    uint64_t h = index >> HINT_SHIFT;
+    uint64_t lo = mi->hint[h], hi = h + 1 < mi->n_hint ? (uint64_t)mi->hint[h + 1] + 1 : mi->n_pos / BLOCK + 1;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (mi->off[mid] <= index)
+        if (mi->base[mid] <= index)
             lo = mid;
         else
             hi = mid;
     }
-    return lo;
+    uint64_t p = lo * BLOCK, at = mi->base[lo];
+    while (at + mi->count[p] <= index)
+        at += mi->count[p++];
+    *first = at;
+    return p;
 }
 
 static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
 {
     const struct ostle_tb *t = geom(g)->tb;
     const mat_index *mi = index_of(g, mat);
-    uint64_t lo = position_of(mi, index);
-    board_of(t, mat / 8, mat % 8, mi, lo, s);
-    uint64_t slot = index - mi->off[lo];
+    uint64_t first, p = position_of(mi, index, &first);
+    board_of(t, mat / 8, mat % 8, mi, p, s);
+    uint64_t slot = index - first;
     if (slot) {
         game_move list[GAME_MAX_MOVES];
         ostle_forbiddable(g, s, list);
@@ -315,15 +340,16 @@ static void ostle_each(const game *g, int mat, uint64_t first, uint64_t end,
         return;
     const struct ostle_tb *t = geom(g)->tb;
     const mat_index *mi = index_of(g, mat);
-    for (uint64_t p = position_of(mi, first), e = first; e < end; p++) {
-        if (mi->off[p + 1] == mi->off[p])
+    uint64_t at, e = first;
+    for (uint64_t p = position_of(mi, first, &at); e < end; at += mi->count[p++]) {
+        if (!mi->count[p])
             continue;  /* not canonical: no states */
         game_state board;
         board_of(t, mat / 8, mat % 8, mi, p, &board);
         pos_ref pr;
         locate(g, &board, &pr);
-        for (; e < mi->off[p + 1] && e < end; e++) {
-            uint64_t slot = e - mi->off[p];
+        for (; e < at + mi->count[p] && e < end; e++) {
+            uint64_t slot = e - at;
             if (slot == 0) {
                 fn(ctx, e, &board, 0);
                 continue;
@@ -389,7 +415,7 @@ static int ostle_material_parse(const game *g, const char *name)
 static uint64_t ostle_size(const game *g, int mat)
 {
     const mat_index *mi = index_of(g, mat);
-    return mi ? mi->off[mi->n_pos] : 0;
+    return mi ? mi->base[mi->n_pos / BLOCK + 1] : 0;
 }
 
 /* Sorts v[0..n) and drops repeats; returns the new count.  Lists are a few

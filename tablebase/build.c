@@ -1,9 +1,10 @@
 /* tablebase/build.c - frontier-based retrograde analysis (TECHNIQUES.md).
  *
- * Per position (one 6-byte cell): ext, the best value among moves that
+ * Per position (one 3-byte cell): ext, the best value among moves that
  * leave the table (game ends and captures into smaller tables, read from
  * their files), and cnt, the number of distinct same-table children not yet
- * known to be won for the opponent (counted when a loss pass first needs it).  Ply k resolves, in two passes separated by a barrier:
+ * known to be won for the opponent (counted when a loss pass first needs
+ * it).  Ply k resolves, in two passes separated by a barrier:
  *   wins at k:   predecessors (un-moves) of the losses at k-1, and positions
  *                whose ext is a win in k;
  *   losses at k: positions whose cnt reaches 0 while un-moving from the wins
@@ -13,6 +14,13 @@
  * What is never resolved is a draw.  Values do not depend on the order in
  * which threads work, so the files are byte-identical for any thread count.
  *
+ * Memory decides which tables can be built at all (Ostle's nine pieces:
+ * 4.7 G states on 24 GB), so a value takes one byte: the entry itself for
+ * distances up to 126, else a mark whose entry sits in a Judy array (the
+ * long tail is a few positions).  The frontiers are bitmaps in index order
+ * (n/8 bytes each, where lists of indices took 8 bytes per resolved
+ * position, half the table on Ostle's first ply).
+ *
  * Index classes are whole symmetry orbits (game_tb_ops contract), so a
  * child's distinct predecessors and a parent's distinct children agree and
  * the counters meet zero exactly.  Twin indices (a position whose canonical
@@ -20,6 +28,7 @@
  */
 #include "tb_internal.h"
 
+#include <Judy.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,41 +36,42 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define TWIN 0xFFFF
-#define UNCOUNTED 0xFFFE  /* children not counted yet (done on first need) */
-#define EXT_DRAW 0xFFFF
+/* Cell bytes: val and ext hold a tb_entry below LONG; LONG means "in the
+ * Judy array"; ext DRAW is a draw outside.  cnt TWIN and UNCOUNTED are
+ * marks, anything else a count. */
+#define LONG 254
+#define DRAW 255
+#define TWIN 255
+#define UNCOUNTED 254
+#define EXT_DRAW 0xFFFF  /* as a tb_entry: a draw outside the table */
 #define SMALL_TABLE ((uint64_t)1 << 25)  /* built side by side, one per thread */
 
 typedef struct {
-    uint64_t *v;
-    size_t n, cap;
-} idx_list;
-
-/* Everything the passes touch about one position sits together: a frontier
- * predecessor costs one cache miss, not three. */
-typedef struct {
-    tb_entry val;   /* the result, 0 until resolved */
-    tb_entry ext;   /* best value among moves that leave the table */
-    uint16_t cnt;   /* distinct same-table children not known won; TWIN */
+    uint8_t val;  /* the result, 0 until resolved */
+    uint8_t ext;  /* best value among moves that leave the table */
+    uint8_t cnt;  /* distinct same-table children not known won; TWIN */
 } cell;
 
 typedef struct {
     const game *g;
     const game_tb_ops *ops;
     int mat, threads, ply;
-    uint64_t n;
+    uint64_t n, words;
+    tb_entry long_code;          /* entries from here on are LONG in a byte */
     cell *c;
-    uint8_t *ext_ply;        /* distance of ext if a win or loss (255: look at the cell), else 0 */
-    /* The indices with ext_ply d, in order, at ext_list[ext_start[d] ..
-     * ext_start[d + 1]) (tables under 2^32 positions): a ply's ext pass reads
-     * its own positions instead of scanning the table. */
+    Pvoid_t val_long, ext_long;  /* JudyL: index -> tb_entry of a LONG cell */
+    /* The indices with ext distance d (d < 127), in order, at
+     * ext_list[ext_start[d] .. ext_start[d + 1]) (tables under 2^32
+     * positions): a ply's ext pass reads its own positions instead of
+     * scanning the table. */
     uint32_t *ext_list;
-    uint64_t ext_start[257];
+    uint64_t ext_start[128];
     uint8_t *ext_at;         /* ext_at[d]: 1 win, 2 loss, 3 both: some ext at distance d */
     int max_ext;
     tb_set *smaller;
-    const idx_list *frontier;
-    idx_list out;
+    /* Frontier bitmaps: the pass reads `in` (clearing it) and sets `out`. */
+    uint64_t *in, *out;
+    uint64_t resolved;       /* positions set in out by the pass */
     pthread_mutex_t lock;
     int failed;
     char err[512];
@@ -116,6 +126,36 @@ static void report(builder *b, uint64_t add)
     pthread_mutex_unlock(&b->lock);
 }
 
+/* The entry a LONG byte of index i stands for, in map m. */
+static tb_entry long_entry(Pvoid_t m, uint64_t i)
+{
+    PWord_t v = (PWord_t)JudyLGet(m, (Word_t)i, PJE0);
+    return v ? (tb_entry)*v : 0;
+}
+
+/* Stores entry e for index i in *m (any thread); 0 when out of memory. */
+static int long_store(builder *b, Pvoid_t *m, uint64_t i, tb_entry e)
+{
+    pthread_mutex_lock(&b->lock);
+    PWord_t v = (PWord_t)JudyLIns(m, (Word_t)i, PJE0);
+    if (v)
+        *v = e;
+    pthread_mutex_unlock(&b->lock);
+    return v != NULL;
+}
+
+static tb_entry ext_of(builder *b, uint64_t i)
+{
+    uint8_t e = b->c[i].ext;
+    return e == DRAW ? EXT_DRAW : e == LONG ? long_entry(b->ext_long, i) : e;
+}
+
+static tb_entry val_of(const void *ctx, uint64_t i)
+{
+    builder *b = (builder *)ctx;
+    uint8_t v = b->c[i].val;
+    return v == LONG ? long_entry(b->val_long, i) : v;
+}
 
 /* Orders a move's value for the mover: win (sooner better) > draw > loss
  * (later better) > no move at all. */
@@ -185,19 +225,28 @@ static void init_position(void *ctx, uint64_t i, const game_state *sp, int twin)
         if (ext_rank(opt) > ext_rank(best))
             best = opt;
     }
+    if (nc >= UNCOUNTED) {
+        fail(b, "more distinct moves than the builder counts");
+        return;
+    }
     /* Without the game's count, counting distinct children costs an index
      * each; it is put off until a loss pass needs it (positions that win
      * first never pay).  With a win or a draw outside the table the counter
      * is never read. */
-    b->c[i].cnt = b->ops->exits && nc >= 0 ? (uint16_t)nc : nc ? UNCOUNTED : 0;
-    b->c[i].ext = best;
-    if (best && best != EXT_DRAW) {
+    b->c[i].cnt = b->ops->exits && nc >= 0 ? (uint8_t)nc : nc ? UNCOUNTED : 0;
+    if (best == EXT_DRAW) {
+        b->c[i].ext = DRAW;
+    } else if (best) {
         int d = best >> 1, kind = (best & 1) ? 1 : 2;
         if (d > TB_MAX_DISTANCE - 2) {
             fail(b, "distance out of range");
             return;
         }
-        b->ext_ply[i] = d < 255 ? (uint8_t)d : 255;
+        b->c[i].ext = best < b->long_code ? (uint8_t)best : LONG;
+        if (best >= b->long_code && !long_store(b, &b->ext_long, i, best)) {
+            fail(b, "out of memory (long distances)");
+            return;
+        }
         if (d < 255)
             ic->seen[d] |= (uint8_t)kind;
         else
@@ -232,50 +281,18 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
     report(b, end - first);
 }
 
-/* Newly resolved positions gather in a fixed buffer on the worker's stack
- * and spill into the shared frontier list: a heap list per chunk would grow
- * past malloc's mmap threshold and fault in fresh pages every chunk. */
-enum { LOCAL_MAX = 4096 };
-typedef struct {
-    uint64_t v[LOCAL_MAX];
-    size_t n;
-} local_list;
-
-static void spill(builder *b, local_list *l)
+/* Resolves index i with value e (unless a thread did first) and puts it on
+ * the next frontier; 1 if this call did. */
+static int claim(builder *b, uint64_t i, tb_entry e)
 {
-    if (!l->n)
-        return;
-    pthread_mutex_lock(&b->lock);
-    if (b->out.n + l->n > b->out.cap) {
-        size_t cap = b->out.cap ? b->out.cap : 1 << 16;
-        while (cap < b->out.n + l->n)
-            cap *= 2;
-        uint64_t *v = realloc(b->out.v, cap * sizeof *v);
-        if (!v) {
-            pthread_mutex_unlock(&b->lock);
-            fail(b, "out of memory (frontier list)");
-            return;
-        }
-        b->out.v = v;
-        b->out.cap = cap;
-    }
-    memcpy(b->out.v + b->out.n, l->v, l->n * sizeof *l->v);
-    b->out.n += l->n;
-    pthread_mutex_unlock(&b->lock);
-    l->n = 0;
-}
-
-static void push(builder *b, local_list *l, uint64_t i)
-{
-    if (l->n == LOCAL_MAX)
-        spill(b, l);
-    l->v[l->n++] = i;
-}
-
-static int claim(builder *b, uint64_t i, tb_entry value)
-{
-    tb_entry zero = 0;
-    return __atomic_compare_exchange_n(&b->c[i].val, &zero, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    uint8_t zero = 0;
+    if (!__atomic_compare_exchange_n(&b->c[i].val, &zero, e < b->long_code ? (uint8_t)e : LONG, 0, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED))
+        return 0;
+    if (e >= b->long_code && !long_store(b, &b->val_long, i, e))
+        fail(b, "out of memory (long distances)");
+    __atomic_or_fetch(&b->out[i >> 6], 1ULL << (i & 63), __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* Un-moves of frontier position j, their cells prefetched while the rest
@@ -284,10 +301,10 @@ static int predecessors(builder *b, uint64_t j, uint64_t *pred)
 {
     int np;
     if (b->ops->unmoves_index) {
-        np = b->ops->unmoves_index(b->g, b->mat, b->frontier->v[j], pred);
+        np = b->ops->unmoves_index(b->g, b->mat, j, pred);
     } else {
         game_state s;
-        b->ops->unindex(b->g, b->mat, b->frontier->v[j], &s);
+        b->ops->unindex(b->g, b->mat, j, &s);
         np = b->ops->unmoves(b->g, &s, pred);
     }
     for (int p = 0; p < np; p++)
@@ -295,23 +312,22 @@ static int predecessors(builder *b, uint64_t j, uint64_t *pred)
     return np;
 }
 
-/* Wins at ply k from the losses at k-1. */
+/* Wins at ply k from the losses at k-1 (frontier words [first, end)). */
 static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    local_list mine;
-    mine.n = 0;
     uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
     tb_entry w = TB_WIN_IN(b->ply);
-    for (uint64_t j = first; j < end; j++) {
-        int np = predecessors(b, j, pred);
-        for (int p = 0; p < np; p++)
-            if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w)) {
-                push(b, &mine, pred[p]);
-                resolved++;
-            }
+    for (uint64_t word = first; word < end; word++) {
+        for (uint64_t x = b->in[word]; x; x &= x - 1) {
+            int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
+            for (int p = 0; p < np; p++)
+                if (__atomic_load_n(&b->c[pred[p]].val, __ATOMIC_RELAXED) == 0 && claim(b, pred[p], w))
+                    resolved++;
+        }
+        b->in[word] = 0;
     }
-    spill(b, &mine);
+    __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
     report(b, resolved);
 }
 
@@ -326,100 +342,110 @@ static int count_children(builder *b, uint64_t i)
     return b->ops->successors(b->g, &s, child);
 }
 
-/* Losses at ply k from the wins at k-1. */
+/* Losses at ply k from the wins at k-1 (frontier words [first, end)). */
 static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    local_list mine;
-    mine.n = 0;
     uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
     int k = b->ply;
-    for (uint64_t j = first; j < end; j++) {
-        int np = predecessors(b, j, pred);
-        for (int p = 0; p < np; p++) {
-            uint64_t i = pred[p];
-            tb_entry e = b->c[i].ext;
-            if (e == EXT_DRAW || (e & 1))
-                continue;  /* a draw or a win leaves the table: never lost */
-            if (__atomic_load_n(&b->c[i].val, __ATOMIC_RELAXED) != 0)
-                continue;
-            uint16_t expect = UNCOUNTED;
-            if (__atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) == UNCOUNTED) {
-                /* Racing threads compute the same count; one CAS wins. */
-                uint16_t count = (uint16_t)count_children(b, i);
-                __atomic_compare_exchange_n(&b->c[i].cnt, &expect, count, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-            }
-            if (__atomic_sub_fetch(&b->c[i].cnt, 1, __ATOMIC_RELAXED) != 0)
-                continue;
-            if (e != 0 && (e >> 1) > k)
-                continue;  /* a longer loss outside: resolved at its own ply */
-            if (claim(b, i, TB_LOSS_IN(k))) {
-                push(b, &mine, i);
-                resolved++;
+    for (uint64_t word = first; word < end; word++) {
+        for (uint64_t x = b->in[word]; x; x &= x - 1) {
+            int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
+            for (int p = 0; p < np; p++) {
+                uint64_t i = pred[p];
+                uint8_t e = b->c[i].ext;
+                if (e == DRAW || (e & 1))
+                    continue;  /* a draw or a win leaves the table: never lost */
+                if (__atomic_load_n(&b->c[i].val, __ATOMIC_RELAXED) != 0)
+                    continue;
+                uint8_t expect = UNCOUNTED;
+                if (__atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) == UNCOUNTED) {
+                    /* Racing threads compute the same count; one CAS wins. */
+                    int count = count_children(b, i);
+                    if (count >= UNCOUNTED)
+                        fail(b, "more distinct moves than the builder counts");
+                    __atomic_compare_exchange_n(&b->c[i].cnt, &expect, (uint8_t)count, 0, __ATOMIC_RELAXED,
+                                                __ATOMIC_RELAXED);
+                }
+                if (__atomic_sub_fetch(&b->c[i].cnt, 1, __ATOMIC_RELAXED) != 0)
+                    continue;
+                tb_entry ext = e == LONG ? ext_of(b, i) : e;
+                if (ext & 1)
+                    continue;  /* a long win outside */
+                if (ext != 0 && (ext >> 1) > k)
+                    continue;  /* a longer loss outside: resolved at its own ply */
+                if (claim(b, i, TB_LOSS_IN(k)))
+                    resolved++;
             }
         }
+        b->in[word] = 0;
     }
-    spill(b, &mine);
+    __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
     report(b, resolved);
 }
 
-/* Resolves position i at ply k by its ext alone if it can be. */
-static void ext_one(builder *b, local_list *mine, uint64_t i, tb_entry w, tb_entry l)
+/* Resolves position i, whose ext is e, at ply k by e alone if it can be. */
+static int ext_one(builder *b, uint64_t i, tb_entry e, tb_entry w, tb_entry l)
 {
-    tb_entry e = b->c[i].ext;
     if (e != w && e != l)
-        return;
+        return 0;
     if (b->c[i].cnt == TWIN || (e == l && __atomic_load_n(&b->c[i].cnt, __ATOMIC_RELAXED) != 0))
-        return;
-    if (claim(b, i, e))
-        push(b, mine, i);
+        return 0;
+    return claim(b, i, e);
 }
 
 /* Positions resolved at ply k by ext alone (no frontier reaches them): from
- * the ply's list, or (distances from 255 on, or no lists) a scan of one byte
- * per position. */
+ * the ply's list, the Judy array of long distances, or a scan of the cells. */
 static void ext_scan(void *ctx, uint64_t first, uint64_t end)
 {
     builder *b = ctx;
-    local_list mine;
-    mine.n = 0;
+    uint64_t resolved = 0;
     int k = b->ply;
     tb_entry w = TB_WIN_IN(k), l = TB_LOSS_IN(k);
-    if (b->ext_list && k < 255) {
+    if (w >= b->long_code) {
+        Word_t i = (Word_t)first;
+        for (PWord_t v = (PWord_t)JudyLFirst(b->ext_long, &i, PJE0); v && i < end;
+             v = (PWord_t)JudyLNext(b->ext_long, &i, PJE0))
+            resolved += (uint64_t)ext_one(b, i, (tb_entry)*v, w, l);
+    } else if (b->ext_list) {
         for (uint64_t j = b->ext_start[k] + first; j < b->ext_start[k] + end; j++)
-            ext_one(b, &mine, b->ext_list[j], w, l);
+            resolved += (uint64_t)ext_one(b, b->ext_list[j], b->c[b->ext_list[j]].ext, w, l);
     } else {
-        uint8_t key = k < 255 ? (uint8_t)k : 255;
-        for (uint64_t i = first; i < end; i++)
-            if (b->ext_ply[i] == key)
-                ext_one(b, &mine, i, w, l);
+        for (uint64_t i = first; i < end; i++) {
+            uint8_t e = b->c[i].ext;
+            if (e == w || e == l)
+                resolved += (uint64_t)ext_one(b, i, e, w, l);
+        }
     }
-    spill(b, &mine);
+    __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
 }
 
-/* Buckets the positions by ext distance (a counting sort, in index order);
- * without the memory the passes scan instead. */
+/* Buckets the positions by ext distance below 127 (a counting sort, in
+ * index order); without the memory the passes scan instead. */
 static void ext_lists(builder *b)
 {
     if (b->n >= (1ULL << 32))
         return;
-    uint64_t count[256] = { 0 };
-    for (uint64_t i = 0; i < b->n; i++)
-        count[b->ext_ply[i]]++;
+    uint64_t count[128] = { 0 };
+    for (uint64_t i = 0; i < b->n; i++) {
+        uint8_t e = b->c[i].ext;
+        if (e < LONG)
+            count[e >> 1]++;
+    }
     uint64_t total = 0;
-    for (int d = 1; d < 255; d++) {
+    for (int d = 1; d < 127; d++) {
         b->ext_start[d] = total;
         total += count[d];
     }
-    b->ext_start[255] = total;
+    b->ext_start[127] = total;
     if (!(b->ext_list = malloc((total ? total : 1) * sizeof *b->ext_list)))
         return;
-    uint64_t at[256];
+    uint64_t at[128];
     memcpy(at, b->ext_start, sizeof at);
     for (uint64_t i = 0; i < b->n; i++) {
-        uint8_t d = b->ext_ply[i];
-        if (d && d < 255)
-            b->ext_list[at[d]++] = (uint32_t)i;
+        uint8_t e = b->c[i].ext;
+        if (e && e < LONG)
+            b->ext_list[at[e >> 1]++] = (uint32_t)i;
     }
 }
 
@@ -430,35 +456,46 @@ static void copy_twins(void *ctx, uint64_t first, uint64_t end)
         if (b->c[i].cnt == TWIN) {
             game_state s;
             b->ops->unindex(b->g, b->mat, i, &s);
-            b->c[i].val = b->c[b->ops->index(b->g, &s)].val;
+            uint64_t j = b->ops->index(b->g, &s);
+            b->c[i].val = b->c[j].val;
+            if (b->c[j].val == LONG) {
+                pthread_mutex_lock(&b->lock);
+                tb_entry e = long_entry(b->val_long, j);
+                pthread_mutex_unlock(&b->lock);
+                if (!long_store(b, &b->val_long, i, e))
+                    fail(b, "out of memory (long distances)");
+            }
         }
 }
 
-/* One pass of ply k: run fn over the previous frontier, then the ext scan
- * if any ext lands on this ply with this kind; the new frontier goes into
- * *next, whose memory is reused from ply to ply. */
-static void pass(builder *b, const idx_list *prev, idx_list *next, void (*fn)(void *, uint64_t, uint64_t), int kind)
+/* One pass of ply k: run fn over the frontier `in` (left clear), then the
+ * ext scan if any ext lands on this ply with this kind; the positions it
+ * resolves are set in `out`.  Returns how many. */
+static uint64_t pass(builder *b, uint64_t *in, uint64_t *out, void (*fn)(void *, uint64_t, uint64_t), int kind)
 {
-    b->frontier = prev;
-    b->out = *next;
-    b->out.n = 0;
-    tb_parallel(b->threads, prev->n, fn, b);
+    b->in = in;
+    b->out = out;
+    b->resolved = 0;
+    tb_parallel(b->threads, b->words, fn, b);
     if (b->ply <= b->max_ext && (b->ext_at[b->ply] & kind)) {
-        int listed = b->ext_list && b->ply < 255;
+        int listed = b->ext_list && TB_WIN_IN(b->ply) < b->long_code;
         tb_parallel(b->threads, listed ? b->ext_start[b->ply + 1] - b->ext_start[b->ply] : b->n, ext_scan, b);
     }
-    *next = b->out;
+    return b->resolved;
 }
 
 static int build_one(builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n;
+    b->words = (n + 63) / 64;
     b->c = tb_alloc_big(n * sizeof *b->c);
-    b->ext_ply = tb_alloc_big(n);
     b->ext_at = calloc(TB_MAX_DISTANCE + 1, 1);
-    idx_list wins = { 0 }, losses = { 0 }, new_wins = { 0 }, new_losses = { 0 };
+    /* Three frontiers: the wins and losses of the last ply and the new
+     * wins; the new losses go where the last losses were read. */
+    uint64_t *wins = tb_alloc_big(b->words * 8), *losses = tb_alloc_big(b->words * 8);
+    uint64_t *new_wins = tb_alloc_big(b->words * 8);
     int rc = -1;
-    if (!b->c || !b->ext_ply || !b->ext_at) {
+    if (!b->c || !b->ext_at || !wins || !losses || !new_wins) {
         game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
@@ -476,15 +513,12 @@ static int build_one(builder *b, char *err, size_t errlen)
             fail(b, "distance out of range");
             break;
         }
-        pass(b, &losses, &new_wins, win_from_losses, 1);
-        pass(b, &wins, &new_losses, loss_from_wins, 2);
-        idx_list t = wins;
+        uint64_t won = pass(b, losses, new_wins, win_from_losses, 1);
+        uint64_t lost = pass(b, wins, losses, loss_from_wins, 2);
+        uint64_t *last = wins;
         wins = new_wins;
-        new_wins = t;
-        t = losses;
-        losses = new_losses;
-        new_losses = t;
-        if (!wins.n && !losses.n && b->ply >= b->max_ext)
+        new_wins = last;  /* cleared by the pass that read it */
+        if (!won && !lost && b->ply >= b->max_ext)
             break;
     }
     if (b->failed) {
@@ -497,19 +531,25 @@ static int build_one(builder *b, char *err, size_t errlen)
     }
     tb_parallel(b->threads, n, copy_twins, b);
     b->t_plies = now() - t;
-    rc = 0;
+    rc = b->failed ? game_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
 out:
-    free(wins.v);
-    free(losses.v);
-    free(new_wins.v);
-    free(new_losses.v);
+    tb_free_big(wins, b->words * 8);
+    tb_free_big(losses, b->words * 8);
+    tb_free_big(new_wins, b->words * 8);
     free(b->ext_at);
-    tb_free_big(b->ext_ply, b->n);
     free(b->ext_list);
     b->ext_at = NULL;
-    b->ext_ply = NULL;
     b->ext_list = NULL;
     return rc;
+}
+
+/* Frees the cells and the long distances of the table just built. */
+static void drop_cells(builder *b)
+{
+    JudyLFreeArray(&b->val_long, PJE0);
+    JudyLFreeArray(&b->ext_long, PJE0);
+    tb_free_big(b->c, b->n * sizeof *b->c);
+    b->c = NULL;
 }
 
 static int make_dir(const char *dir, char *err, size_t errlen)
@@ -529,6 +569,8 @@ static int make_dir(const char *dir, char *err, size_t errlen)
     }
 }
 
+static tb_entry file_entry(const void *f, uint64_t i) { return tb_file_entry(f, i); }
+
 /* Writes mat's table from the same table of another variant when the game
  * says their values agree and dir holds that file (its checksums checked):
  * 1 copied, 0 nothing to copy from, -1 with err. */
@@ -545,15 +587,7 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     tb_path(other, dir, mat, from, sizeof from);
     int rc = tb_file_open(other, from, mat, 1, &f, err, errlen);
     if (rc == 0 && f.map) {
-        tb_entry *val = malloc((f.h.entries ? f.h.entries : 1) * sizeof *val);
-        if (!val) {
-            rc = game_error(err, errlen, "out of memory");
-        } else {
-            for (uint64_t i = 0; i < f.h.entries; i++)
-                val[i] = tb_file_entry(&f, i);
-            rc = tb_file_write(g, path, mat, val, 1, f.h.entries, err, errlen) == 0 ? 1 : -1;
-            free(val);
-        }
+        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, err, errlen) == 0 ? 1 : -1;
         tb_file_close(&f);
     }
     game_close(other);
@@ -588,11 +622,10 @@ static int make_table(builder *b, const char *dir, int mat, int no, int tables, 
         if (rc == 0) {
             b->prog.phase = "write";
             t_write = now();
-            rc = tb_file_write(g, path, mat, &b->c[0].val, sizeof(cell) / sizeof(tb_entry), b->n, err, errlen);
+            rc = tb_file_write(g, path, mat, val_of, b, b->n, err, errlen);
             t_write = now() - t_write;
         }
-        tb_free_big(b->c, b->n * sizeof *b->c);
-        b->c = NULL;
+        drop_cells(b);
         if (rc == 0 && o->log) {
             fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
                     name, (unsigned long long)b->n, b->ply, now() - t, b->t_init, b->t_plies, t_write);
@@ -714,6 +747,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
     b.threads = o->threads > 0 ? o->threads : tb_default_threads();
     b.smaller = smaller;
     b.opt = o;
+    b.long_code = o->long_from > 0 && o->long_from < 127 ? TB_LOSS_IN(o->long_from) : LONG;
     b.t0 = now();
     b.run_total = total > 0 ? total : 1;
     pthread_mutex_init(&b.lock, NULL);

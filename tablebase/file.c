@@ -48,8 +48,8 @@ void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
     snprintf(buf, len, "%s/%s-%s.pntb", dir, name, material);
 }
 
-int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val, size_t stride, uint64_t n, char *err,
-                  size_t errlen)
+int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
+                  const void *ctx, uint64_t n, char *err, size_t errlen)
 {
     tb_header h;
     memset(&h, 0, sizeof h);
@@ -60,7 +60,7 @@ int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val,
     h.material_id = (uint32_t)mat;
     h.entries = n;
     for (uint64_t i = 0; i < n; i++) {
-        tb_value v = tb_decode(val[i * stride]);
+        tb_value v = tb_decode(entry_at(ctx, i));
         if (v.wdl == TB_WIN) h.wins++;
         else if (v.wdl == TB_LOSS) h.losses++;
         else h.draws++;
@@ -81,7 +81,7 @@ int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val,
     for (uint64_t i = 0; ok && i < n; i += BLOCK) {
         size_t m = n - i < BLOCK ? (size_t)(n - i) : BLOCK, len = m * h.entry_bytes;
         for (size_t j = 0; j < m; j++) {
-            tb_entry e = val[(i + j) * stride];
+            tb_entry e = entry_at(ctx, i + j);
             if (h.entry_bytes == 2) {
                 buf[2 * j] = (unsigned char)(e & 0xFF);
                 buf[2 * j + 1] = (unsigned char)(e >> 8);

@@ -48,10 +48,10 @@ typedef struct {
 /* Checksum of a byte range (64-bit, position-sensitive). */
 uint64_t tb_checksum(const void *data, size_t len);
 
-/* Writes n entries (val[0], val[stride], ...) as the table of mat: to
+/* Writes the n entries entry_at(ctx, 0 .. n-1) as the table of mat: to
  * path.tmp, then renamed. */
-int tb_file_write(const game *g, const char *path, int mat, const tb_entry *val, size_t stride, uint64_t n, char *err,
-                  size_t errlen);
+int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
+                  const void *ctx, uint64_t n, char *err, size_t errlen);
 /* Maps and checks a table file (magic, version, game, material, size,
  * checksums when check_data).  0, 0 with f->map NULL if the file does not
  * exist, or -1 with err naming the file. */

@@ -39,6 +39,11 @@ static int state_id(state_set *S, const char *pos, const char *prev, int create)
         S->prev = realloc(S->prev, (size_t)S->cap * sizeof *S->prev);
     }
     e = calloc(1, sizeof *e);
+    if (!S->pos || !S->prev || !e) {
+        /* The 3x4 brute force needs about 4 GB: say so instead of crashing. */
+        fprintf(stderr, "\nostle brute force: out of memory at %d states\n", S->n);
+        exit(1);
+    }
     strcpy(e->key, key);
     e->id = S->n;
     strcpy(S->pos[S->n], pos);

@@ -318,6 +318,22 @@ static void test_files(void)
         tb_path(g, tb_dir, mats[i], path2, sizeof path2);
         CU_ASSERT(files_equal(path1, path2));
     }
+    /* Values past a byte's reach (here from distance 3 on) live beside the
+     * cells: the same files. */
+    char far[64];
+    snprintf(far, sizeof far, "/tmp/pnsolve-tb-test-%d-long", (int)getpid());
+    tb_build_options lo = { .threads = 2, .long_from = 3 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, far, 3, &lo, err, sizeof err), 0);
+    int longest = 0;
+    for (int i = 0; i < n; i++) {
+        tb_path(g, far, mats[i], path1, sizeof path1);
+        tb_path(g, tb_dir, mats[i], path2, sizeof path2);
+        CU_ASSERT(files_equal(path1, path2));
+        tb_stats st;
+        CU_ASSERT_EQUAL(tb_table_stats(g, far, mats[i], &st, err, sizeof err), 0);
+        longest = st.max_distance > longest ? st.max_distance : longest;
+    }
+    CU_ASSERT(longest > 10);  /* the path is used: many values are long */
     FILE *devnull = fopen("/dev/null", "w");
     CU_ASSERT_EQUAL(tb_verify(g, one, 2, devnull, err, sizeof err), 0);
 
