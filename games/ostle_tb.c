@@ -33,6 +33,7 @@ typedef struct {
     uint8_t *count;  /* states of each position index (0: not canonical) */
     uint64_t *base;  /* first state of each block; n_blocks + 1 entries */
     uint64_t n_pos;  /* positions in the table */
+    uint64_t blocks; /* n_pos / BLOCK + 1 (counts padded to whole blocks) */
     uint64_t split;  /* [0, split): the side to move has a pieces */
     /* The block of state h << HINT_SHIFT, for each h: unindexing searches a
      * few bases instead of all of them. */
@@ -40,25 +41,27 @@ typedef struct {
     uint64_t n_hint;
 } mat_index;
 
-/* The sum of the bytes of x (each below 256, so the 16-bit lanes hold them). */
-static inline uint64_t byte_sum(uint64_t x)
+/* The sum of the n state counts at c (a whole word at a time: each count is
+ * below 256, so 16-bit lanes hold the pair sums). */
+static uint64_t count_sum(const uint8_t *c, unsigned n)
 {
-    x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
-    return (x * 0x0001000100010001ULL) >> 48;
+    uint64_t sum = 0;
+    unsigned at = 0;
+    for (; at + 8 <= n; at += 8) {
+        uint64_t x;
+        memcpy(&x, c + at, 8);
+        x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
+        sum += (x * 0x0001000100010001ULL) >> 48;
+    }
+    for (; at < n; at++)
+        sum += c[at];
+    return sum;
 }
 
 /* The first state of position p. */
 static uint64_t first_state(const mat_index *mi, uint64_t p)
 {
-    uint64_t at = p & ~(uint64_t)(BLOCK - 1), sum = mi->base[p / BLOCK];
-    for (; at + 8 <= p; at += 8) {
-        uint64_t w;
-        memcpy(&w, mi->count + at, 8);
-        sum += byte_sum(w);
-    }
-    for (; at < p; at++)
-        sum += mi->count[at];
-    return sum;
+    return mi->base[p / BLOCK] + count_sum(mi->count + (p & ~(uint64_t)(BLOCK - 1)), (unsigned)(p % BLOCK));
 }
 
 struct ostle_tb {
@@ -183,8 +186,8 @@ static const mat_index *index_of(const game *g, int mat)
     if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
         mi->split = rank_ostle_size(&t->r, a, b);
         mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
-        uint64_t blocks = mi->n_pos / BLOCK + 1;
-        /* Padded to whole blocks: first_state reads whole words. */
+        uint64_t blocks = mi->blocks = mi->n_pos / BLOCK + 1;
+        /* Padded to whole blocks: count_sum reads whole words. */
         mi->count = calloc(blocks * BLOCK, 1);
         mi->base = malloc((blocks + 1) * sizeof *mi->base);
         uint64_t total = 0;
@@ -192,11 +195,7 @@ static const mat_index *index_of(const game *g, int mat)
             count_all(g, mi, a, b);
             for (uint64_t k = 0; k < blocks; k++) {
                 mi->base[k] = total;
-                uint64_t w;
-                for (uint64_t at = k * BLOCK; at < (k + 1) * BLOCK; at += 8) {
-                    memcpy(&w, mi->count + at, 8);
-                    total += byte_sum(w);
-                }
+                total += count_sum(mi->count + k * BLOCK, BLOCK);
             }
             mi->base[blocks] = total;
         }
@@ -302,7 +301,7 @@ static uint64_t ostle_index(const game *g, const game_state *s)
 static uint64_t position_of(const mat_index *mi, uint64_t index, uint64_t *first)
 {
     uint64_t h = index >> HINT_SHIFT;
-    uint64_t lo = mi->hint[h], hi = h + 1 < mi->n_hint ? (uint64_t)mi->hint[h + 1] + 1 : mi->n_pos / BLOCK + 1;
+    uint64_t lo = mi->hint[h], hi = h + 1 < mi->n_hint ? (uint64_t)mi->hint[h + 1] + 1 : mi->blocks;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (mi->base[mid] <= index)
@@ -415,7 +414,7 @@ static int ostle_material_parse(const game *g, const char *name)
 static uint64_t ostle_size(const game *g, int mat)
 {
     const mat_index *mi = index_of(g, mat);
-    return mi ? mi->base[mi->n_pos / BLOCK + 1] : 0;
+    return mi ? mi->base[mi->blocks] : 0;
 }
 
 /* Sorts v[0..n) and drops repeats; returns the new count.  Lists are a few

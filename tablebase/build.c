@@ -354,7 +354,8 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
             for (int p = 0; p < np; p++) {
                 uint64_t i = pred[p];
                 uint8_t e = b->c[i].ext;
-                if (e == DRAW || (e & 1))
+                tb_entry ext = e == LONG ? ext_of(b, i) : e;
+                if (e == DRAW || (ext & 1))
                     continue;  /* a draw or a win leaves the table: never lost */
                 if (__atomic_load_n(&b->c[i].val, __ATOMIC_RELAXED) != 0)
                     continue;
@@ -369,9 +370,6 @@ static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
                 }
                 if (__atomic_sub_fetch(&b->c[i].cnt, 1, __ATOMIC_RELAXED) != 0)
                     continue;
-                tb_entry ext = e == LONG ? ext_of(b, i) : e;
-                if (ext & 1)
-                    continue;  /* a long win outside */
                 if (ext != 0 && (ext >> 1) > k)
                     continue;  /* a longer loss outside: resolved at its own ply */
                 if (claim(b, i, TB_LOSS_IN(k)))
