@@ -42,6 +42,7 @@ deps:
 	[ -f /usr/include/Judy.h ] || missing="$$missing libjudy-dev"; \
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
+	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \

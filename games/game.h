@@ -102,6 +102,10 @@ typedef struct game_tb_ops {
      * the materials below it; NULL if there is none.  The builder copies that
      * table instead of building it when the directory has it. */
     const char *(*same_table_as)(const game *g, int mat);
+    /* Optional: keep the index of each material of at least min_positions
+     * positions in the file "<prefix>-<material name>.pnidx", read (and
+     * checked) when there, else made and written; NULL: nothing to keep. */
+    void (*index_files)(const game *g, const char *prefix, uint64_t min_positions);
 } game_tb_ops;
 
 typedef struct game_ops {

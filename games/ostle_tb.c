@@ -15,10 +15,16 @@
 #include "ostle_impl.h"
 #include "../ranking/ranking.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #define MAT(a, b) ((a) * 8 + (b))
 
@@ -39,6 +45,8 @@ typedef struct {
      * few bases instead of all of them. */
     uint32_t *hint;
     uint64_t n_hint;
+    void *map;       /* the index file the arrays lie in, or NULL: malloc'd */
+    size_t map_len;
 } mat_index;
 
 /* The sum of the n state counts at c (a whole word at a time: each count is
@@ -68,7 +76,23 @@ struct ostle_tb {
     pthread_mutex_t lock;
     rank_ostle r;
     mat_index *m[64];
+    /* Index files: "<file_prefix>-<a>+<b>.pnidx" for the materials of at
+     * least file_min positions; file_prefix "" keeps none. */
+    char file_prefix[4200];
+    uint64_t file_min;
 };
+
+static void index_free(mat_index *mi)
+{
+    if (mi->map) {
+        munmap(mi->map, mi->map_len);
+    } else {
+        free(mi->count);
+        free(mi->base);
+        free(mi->hint);
+    }
+    free(mi);
+}
 
 struct ostle_tb *ostle_tb_new(int w, int h)
 {
@@ -85,12 +109,8 @@ void ostle_tb_free(struct ostle_tb *t)
     if (!t)
         return;
     for (int i = 0; i < 64; i++)
-        if (t->m[i]) {
-            free(t->m[i]->count);
-            free(t->m[i]->base);
-            free(t->m[i]->hint);
-            free(t->m[i]);
-        }
+        if (t->m[i])
+            index_free(t->m[i]);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -169,8 +189,183 @@ static void count_all(const game *g, mat_index *mi, int a, int b)
             pthread_join(tid[k], NULL);
 }
 
-/* The material's index, made on first use; NULL if it has no table or
- * there is no memory for it. */
+/* Counts, block bases and hints of material (a, b) into mi, whose n_pos,
+ * split and blocks are set: 0, or -1 when out of memory (nothing kept). */
+static int index_make(const game *g, mat_index *mi, int a, int b)
+{
+    uint64_t blocks = mi->blocks, total = 0;
+    /* Padded to whole blocks: count_sum reads whole words. */
+    mi->count = calloc(blocks * BLOCK, 1);
+    mi->base = malloc((blocks + 1) * sizeof *mi->base);
+    if (mi->count && mi->base) {
+        count_all(g, mi, a, b);
+        for (uint64_t k = 0; k < blocks; k++) {
+            mi->base[k] = total;
+            total += count_sum(mi->count + k * BLOCK, BLOCK);
+        }
+        mi->base[blocks] = total;
+        mi->n_hint = (total >> HINT_SHIFT) + 1;
+        mi->hint = malloc(mi->n_hint * sizeof *mi->hint);
+    }
+    if (!mi->hint) {
+        free(mi->count);
+        free(mi->base);
+        mi->count = NULL;
+        mi->base = NULL;
+        return -1;
+    }
+    uint64_t h = 0;
+    for (uint64_t k = 0; k < blocks; k++)
+        while (h < mi->n_hint && (h << HINT_SHIFT) < mi->base[k + 1])
+            mi->hint[h++] = (uint32_t)k;
+    while (h < mi->n_hint)
+        mi->hint[h++] = (uint32_t)(blocks - 1);
+    return 0;
+}
+
+/* --- index files --------------------------------------------------------
+ * The index pass costs every process that opens a large table minutes (the
+ * nine-piece one: about 4 on two cores), so the index is kept beside the
+ * tables and mapped: instant, and shared by the processes that use it.  A
+ * file is trusted only if its header, its checksum and the recounted states
+ * of a sample of its positions agree; else it is made again. */
+
+#define INDEX_MAGIC "PNSOIDX1"
+#define INDEX_VERSION 1  /* the state order; a file of another is made again */
+#define INDEX_SAMPLE 4096
+
+typedef struct {
+    char magic[8];
+    uint32_t version, w, h, a, b, block, hint_shift, reserved0;
+    uint64_t n_pos, blocks, states, n_hint;
+    uint64_t data_sum;   /* XXH3 of the arrays that follow */
+    uint64_t header_sum; /* XXH3 of this header with this field zero */
+    char reserved[40];
+} index_header;          /* 128 bytes, then count, base and hint */
+_Static_assert(sizeof(index_header) == 128, "index_header is 128 bytes on disk");
+
+static void index_path(const struct ostle_tb *t, int a, int b, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%d+%d.pnidx", t->file_prefix, a, b);
+}
+
+static uint64_t header_sum(index_header h)
+{
+    h.header_sum = 0;
+    return XXH3_64bits(&h, sizeof h);
+}
+
+/* The header mi's file must have (sums and sizes after n_pos aside). */
+static index_header header_of(const struct ostle_tb *t, const mat_index *mi, int a, int b)
+{
+    index_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, INDEX_MAGIC, 8);
+    h.version = INDEX_VERSION;
+    h.w = (uint32_t)t->r.w;
+    h.h = (uint32_t)t->r.h;
+    h.a = (uint32_t)a;
+    h.b = (uint32_t)b;
+    h.block = BLOCK;
+    h.hint_shift = HINT_SHIFT;
+    h.n_pos = mi->n_pos;
+    h.blocks = mi->blocks;
+    return h;
+}
+
+/* Maps mi's arrays from its index file: 1 if it is there and checks, else
+ * 0 (mi as it was). */
+static int index_read(const game *g, mat_index *mi, int a, int b)
+{
+    const struct ostle_tb *t = geom(g)->tb;
+    char path[4300];
+    index_path(t, a, b, path, sizeof path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    size_t counts = mi->blocks * BLOCK, bases = (mi->blocks + 1) * sizeof *mi->base;
+    void *map = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > sizeof(index_header) + counts + bases)
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return 0;
+    index_header h, want = header_of(t, mi, a, b);
+    memcpy(&h, map, sizeof h);
+    want.states = h.states;
+    want.n_hint = h.n_hint;
+    want.data_sum = h.data_sum;
+    want.header_sum = h.header_sum;
+    const unsigned char *data = (const unsigned char *)map + sizeof h;
+    size_t len = (size_t)st.st_size - sizeof h;
+    int ok = memcmp(&h, &want, sizeof h) == 0 && h.header_sum == header_sum(h) &&
+             h.n_hint == (h.states >> HINT_SHIFT) + 1 && len == counts + bases + h.n_hint * sizeof *mi->hint &&
+             XXH3_64bits(data, len) == h.data_sum;
+    mat_index m = *mi;
+    m.count = (uint8_t *)data;
+    m.base = (uint64_t *)(data + counts);
+    m.hint = (uint32_t *)(data + counts + bases);
+    m.n_hint = h.n_hint;
+    ok = ok && m.base[m.blocks] == h.states;
+    /* The checksum catches damage; a sample recounted catches a file made
+     * by an older state order of the same size. */
+    uint64_t step = m.n_pos > INDEX_SAMPLE ? m.n_pos / INDEX_SAMPLE : 1;
+    for (uint64_t p = 0; ok && p < m.n_pos; p += step) {
+        uint64_t q = p + (p * 0x9E3779B97F4A7C15ULL >> 40) % step;
+        ok = q >= m.n_pos || m.count[q] == states_at(g, &m, a, b, q);
+    }
+    if (!ok) {
+        munmap(map, (size_t)st.st_size);
+        return 0;
+    }
+    m.map = map;
+    m.map_len = (size_t)st.st_size;
+    *mi = m;
+    return 1;
+}
+
+/* Writes mi's index file under a temporary name and renames it; where the
+ * directory does not take it there is none, which costs only the pass. */
+static void index_write(const game *g, const mat_index *mi, int a, int b)
+{
+    const struct ostle_tb *t = geom(g)->tb;
+    char path[4300], tmp[4400];
+    index_path(t, a, b, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    size_t counts = mi->blocks * BLOCK, bases = (mi->blocks + 1) * sizeof *mi->base,
+           hints = mi->n_hint * sizeof *mi->hint;
+    index_header h = header_of(t, mi, a, b);
+    h.states = mi->base[mi->blocks];
+    h.n_hint = mi->n_hint;
+    XXH3_state_t sum;
+    XXH3_INITSTATE(&sum);
+    XXH3_64bits_reset(&sum);
+    XXH3_64bits_update(&sum, mi->count, counts);
+    XXH3_64bits_update(&sum, mi->base, bases);
+    XXH3_64bits_update(&sum, mi->hint, hints);
+    h.data_sum = XXH3_64bits_digest(&sum);
+    h.header_sum = header_sum(h);
+    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(mi->count, 1, counts, f) == counts &&
+             fwrite(mi->base, 1, bases, f) == bases && fwrite(mi->hint, 1, hints, f) == hints;
+    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+static void ostle_index_files(const game *g, const char *prefix, uint64_t min_positions)
+{
+    struct ostle_tb *t = geom(g)->tb;
+    pthread_mutex_lock(&t->lock);
+    snprintf(t->file_prefix, sizeof t->file_prefix, "%s", prefix);
+    t->file_min = min_positions;
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* The material's index, read from its file or made on first use; NULL if
+ * it has no table or there is no memory for it. */
 static const mat_index *index_of(const game *g, int mat)
 {
     ostle_geom *gm = geom(g);
@@ -186,35 +381,19 @@ static const mat_index *index_of(const game *g, int mat)
     if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
         mi->split = rank_ostle_size(&t->r, a, b);
         mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
-        uint64_t blocks = mi->blocks = mi->n_pos / BLOCK + 1;
-        /* Padded to whole blocks: count_sum reads whole words. */
-        mi->count = calloc(blocks * BLOCK, 1);
-        mi->base = malloc((blocks + 1) * sizeof *mi->base);
-        uint64_t total = 0;
-        if (mi->count && mi->base) {
-            count_all(g, mi, a, b);
-            for (uint64_t k = 0; k < blocks; k++) {
-                mi->base[k] = total;
-                total += count_sum(mi->count + k * BLOCK, BLOCK);
-            }
-            mi->base[blocks] = total;
-        }
-        mi->n_hint = (total >> HINT_SHIFT) + 1;
-        mi->hint = mi->count && mi->base ? malloc(mi->n_hint * sizeof *mi->hint) : NULL;
-        if (!mi->hint) {
-            free(mi->count);
-            free(mi->base);
+        mi->blocks = mi->n_pos / BLOCK + 1;
+        int filed = t->file_prefix[0] && mi->n_pos >= t->file_min;
+        if (filed && index_read(g, mi, a, b)) {
+            /* mapped */
+        } else if (index_make(g, mi, a, b) == 0) {
+            if (filed)
+                index_write(g, mi, a, b);
+        } else {
             free(mi);
             mi = NULL;
-        } else {
-            uint64_t h = 0;
-            for (uint64_t k = 0; k < blocks; k++)
-                while (h < mi->n_hint && (h << HINT_SHIFT) < mi->base[k + 1])
-                    mi->hint[h++] = (uint32_t)k;
-            while (h < mi->n_hint)
-                mi->hint[h++] = (uint32_t)(blocks - 1);
-            __atomic_store_n(&t->m[mat], mi, __ATOMIC_RELEASE);
         }
+        if (mi)
+            __atomic_store_n(&t->m[mat], mi, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&t->lock);
     return mi;
@@ -521,4 +700,5 @@ const game_tb_ops ostle_tb_ops = {
     .unmoves = ostle_unmoves_states,
     .successors = ostle_successors_states,
     .exits = ostle_exits,
+    .index_files = ostle_index_files,
 };

@@ -710,6 +710,11 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     if (make_dir(dir, err, errlen) != 0)
         return -1;
+    /* Opened first: it tells the game where its index files go, and the
+     * sizes below make the indices. */
+    tb_set *smaller = tb_open(g, dir);
+    if (!smaller)
+        return game_error(err, errlen, "out of memory");
     int mats[4096];
     int count = ops->materials(g, max_pieces, mats, 4096);
     /* Work out what is missing first, so progress can count it. */
@@ -720,8 +725,10 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         tb_file f;
         tb_path(g, dir, mats[i], path, sizeof path);
         int rc = tb_file_open(g, path, mats[i], 0, &f, err, errlen);
-        if (rc < 0)
+        if (rc < 0) {
+            tb_close(smaller);
             return -1;
+        }
         if (f.map) {
             tb_file_close(&f);
             continue;
@@ -730,14 +737,12 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         if (size == 0) {
             char name[32];
             ops->material_name(g, mats[i], name, sizeof name);
+            tb_close(smaller);
             return game_error(err, errlen, "table %s cannot be indexed here (too large)", name);
         }
         todo[ntodo++] = mats[i];
         total += (double)size;
     }
-    tb_set *smaller = tb_open(g, dir);
-    if (!smaller)
-        return game_error(err, errlen, "out of memory");
     builder b;
     memset(&b, 0, sizeof b);
     b.g = g;

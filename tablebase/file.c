@@ -37,15 +37,22 @@ static uint64_t header_checksum(tb_header h)
     return tb_checksum(&h, sizeof h);
 }
 
-void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
+void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len)
 {
-    char name[64], material[32];
+    char name[64];
     snprintf(name, sizeof name, "%s", g->name);
     for (char *c = name; *c; c++)
         if (*c == ':')
             *c = '-';
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
+{
+    char prefix[4200], material[32];
+    tb_file_prefix(g, dir, prefix, sizeof prefix);
     g->ops->tb->material_name(g, mat, material, sizeof material);
-    snprintf(buf, len, "%s/%s-%s.pntb", dir, name, material);
+    snprintf(buf, len, "%s-%s.pntb", prefix, material);
 }
 
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),

@@ -27,6 +27,11 @@ tb_set *tb_open(const game *g, const char *dir)
         return NULL;
     t->g = g;
     snprintf(t->dir, sizeof t->dir, "%s", dir);
+    if (g->ops->tb && g->ops->tb->index_files) {
+        char prefix[4200];
+        tb_file_prefix(g, dir, prefix, sizeof prefix);
+        g->ops->tb->index_files(g, prefix, TB_INDEX_FILE_MIN);
+    }
     pthread_mutex_init(&t->lock, NULL);
     return t;
 }

@@ -45,6 +45,13 @@ typedef struct {
     size_t map_len;
 } tb_file;
 
+/* "dir/<game name>": the start of the names of g's files in dir. */
+void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
+
+/* Materials from this size on keep their game index in a file beside the
+ * tables (games/game.h index_files): below it the index is made in moments. */
+#define TB_INDEX_FILE_MIN ((uint64_t)1 << 24)
+
 /* Checksum of a byte range (64-bit, position-sensitive). */
 uint64_t tb_checksum(const void *data, size_t len);
 

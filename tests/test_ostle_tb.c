@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <uthash.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 typedef struct {
     char key[2 * REF_TEXT + 2];  /* "position|previous" */
@@ -265,8 +268,122 @@ static void test_ostle_tables(void)
     check_board(3, 4, 3);
 }
 
+static int file_bytes(const char *path, unsigned char **data, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    *data = malloc((size_t)*len);
+    int ok = *data && fread(*data, 1, (size_t)*len, f) == (size_t)*len;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
+static void put_bytes(const char *path, const unsigned char *data, long len)
+{
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT(fwrite(data, 1, (size_t)len, f) == (size_t)len);
+    fclose(f);
+}
+
+static ino_t inode_of(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/* A fresh game with index files under prefix: how many indices of mat
+ * unindex to a state other than the reference game's or index back wrong. */
+static long index_mismatches(const game *ref, const char *prefix, int mat)
+{
+    game *g = test_open("ostle:3x3", NULL);
+    const game_tb_ops *ops = g->ops->tb;
+    ops->index_files(g, prefix, 0);
+    long bad = ops->size(g, mat) != ops->size(ref, mat);
+    for (uint64_t i = 0; !bad && i < ops->size(ref, mat); i++) {
+        game_state a, b;
+        ops->unindex(ref, mat, i, &a);
+        ops->unindex(g, mat, i, &b);
+        bad += memcmp(&a, &b, sizeof a) != 0 || ops->index(g, &b) != ops->index(ref, &a);
+    }
+    game_close(g);
+    return bad;
+}
+
+/* Index files: made once, then mapped; a damaged, truncated or stale one
+ * (right checksums, a wrong count) is made again, never trusted. */
+static void test_index_files(void)
+{
+    char dir[64], prefix[96], path[160], cmd[128];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-ostle-idx-%d", (int)getpid());
+    snprintf(prefix, sizeof prefix, "%s/ostle-3x3", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    game *ref = test_open("ostle:3x3", NULL);
+    const game_tb_ops *ops = ref->ops->tb;
+    int mats[16], nm = ops->materials(ref, 6, mats, 16), mat = mats[nm - 1];
+    char name[32];
+    ops->material_name(ref, mat, name, sizeof name);
+    snprintf(path, sizeof path, "%s-%s.pnidx", prefix, name);
+
+    CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);  /* makes the file */
+    ino_t made = inode_of(path);
+    CU_ASSERT_FATAL(made != 0);
+    unsigned char *good, *bad;
+    long len, len2;
+    CU_ASSERT_FATAL(file_bytes(path, &good, &len) == 0);
+    CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);  /* reads it */
+    CU_ASSERT_EQUAL(inode_of(path), made);
+
+    CU_ASSERT_FATAL(file_bytes(path, &bad, &len2) == 0);
+    bad[len - 2] ^= 1;  /* a hint, which no recount reads */
+    put_bytes(path, bad, len);
+    CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);
+    free(bad);
+    CU_ASSERT_FATAL(file_bytes(path, &bad, &len2) == 0);
+    CU_ASSERT(len2 == len && memcmp(bad, good, (size_t)len) == 0);  /* made again */
+    free(bad);
+
+    put_bytes(path, good, len - 3);
+    CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);
+    CU_ASSERT_FATAL(file_bytes(path, &bad, &len2) == 0);
+    CU_ASSERT_FATAL(len2 == len);
+
+    /* A count moved from one position to the next (same block, so the bases
+     * still add up) with both checksums made right: only recounting finds it. */
+    memcpy(bad, good, (size_t)len);
+    long p = 128;
+    while (p + 1 < len && (bad[p] == 0 || bad[p + 1] == 0 || (p - 128) % 32 == 31))
+        p++;
+    CU_ASSERT_FATAL(p + 1 < len);
+    bad[p]--;
+    bad[p + 1]++;
+    uint64_t sum = XXH3_64bits(bad + 128, (size_t)len - 128), zero = 0;
+    memcpy(bad + 72, &sum, 8);
+    memcpy(bad + 80, &zero, 8);
+    sum = XXH3_64bits(bad, 128);
+    memcpy(bad + 80, &sum, 8);
+    put_bytes(path, bad, len);
+    ino_t stale = inode_of(path);
+    CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);
+    CU_ASSERT(inode_of(path) != stale);
+    free(bad);
+    CU_ASSERT_FATAL(file_bytes(path, &bad, &len2) == 0);
+    CU_ASSERT(len2 == len && memcmp(bad, good, (size_t)len) == 0);
+    free(bad);
+    free(good);
+    game_close(ref);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
+    CU_add_test(s, "index files: made once, then mapped; damaged, truncated or stale ones made again", test_index_files);
     CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
 }
