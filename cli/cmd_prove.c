@@ -388,8 +388,10 @@ int cmd_prove(int argc, char **argv)
         char tmp[4200];
         FILE *out = proof_open(p.proof, tmp, sizeof tmp);
         int rc = out ? pns_write_proof(g, &s, &p.o, out, &w) : -1;
-        if (!out || proof_close(out, tmp, p.proof, rc, &w) < 0)
+        if (!out || proof_close(out, tmp, p.proof, rc, &w) < 0) {
             ok = 0;
+            w.error[0] = 0;  /* said, with the file's name */
+        }
         value = status_word(w.status);
         shown = &w;
     } else if (p.question_set) {

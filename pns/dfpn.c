@@ -493,6 +493,19 @@ static int ckpt_load(dfpn *D, const game_state *s)
     return 0;
 }
 
+int dfpn_start(dfpn *D, const game_state *s)
+{
+    if (D->S.o->resume && ckpt_load(D, s) != 0)
+        return -1;
+    D->root_state = s;
+    return 0;
+}
+
+int dfpn_checkpoint(dfpn *D, const game_state *s)
+{
+    return D->S.o->checkpoint ? ckpt_save(D, s) : 0;
+}
+
 void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     dfpn D;
@@ -503,17 +516,15 @@ void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_re
         return;
     }
     child_t root;
-    if (o->resume && ckpt_load(&D, s) != 0) {
+    if (dfpn_start(&D, s) != 0) {
         r->status = PNS_UNKNOWN;
         r->stopped_by = "resume";
         search_report(&D.S, r);
         dfpn_free(&D);
         return;
     }
-    D.root_state = s;
     dfpn_run(&D, s, &root);
-    if (o->checkpoint)
-        ckpt_save(&D, s);
+    dfpn_checkpoint(&D, s);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -548,15 +559,15 @@ void dfpn_score(search_job *j)
         j->rc = -1;
         return;
     }
-    if (q.resume && ckpt_load(&D, j->s) != 0) {
+    /* Checkpoints: entries keep their targets, so a resumed search asks its
+     * questions again and finds the answers known. */
+    if (dfpn_start(&D, j->s) != 0) {
         r->stopped_by = "resume";
         search_report(&D.S, r);
         dfpn_free(&D);
         j->rc = -1;
         return;
     }
-    D.root_state = j->s;  /* checkpoints: entries keep their targets, so a resumed
-                           * search asks its questions again and finds the answers known */
     child_t root = { 0 };
     pns_result best;
     memset(&best, 0, sizeof best);
@@ -599,7 +610,7 @@ void dfpn_score(search_job *j)
             at = a == b ? a : a + (b - a + 1) / 2;
         }
     }
-    if (q.checkpoint && ckpt_save(&D, j->s) != 0)
+    if (dfpn_checkpoint(&D, j->s) != 0)
         open = 1;
     int lo = have ? cand[a] : 0, solved = have && a == b && !open;
     if (solved && j->out) {

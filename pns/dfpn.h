@@ -81,6 +81,11 @@ typedef struct {
 
 int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o);
 void dfpn_free(dfpn *D);
+/* Before searching from root s: loads o->resume if given and arms the
+ * periodic checkpoints; -1 with S.error when the checkpoint does not load. */
+int dfpn_start(dfpn *D, const game_state *s);
+/* After searching: writes o->checkpoint if given; -1 with S.error. */
+int dfpn_checkpoint(dfpn *D, const game_state *s);
 /* Evaluates child state cs into c (leaf, repetition, table or fresh). */
 void dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 /* Searches s (whose key is self->key, at the current path depth) until it

@@ -306,7 +306,16 @@ static int write_proof(const game *g, const game_state *s, const pns_options *o,
         snprintf(r->error, sizeof r->error, "out of memory");
         return -1;
     }
-    int rc = dfpn_write_proof(&D, s, out, r);
+    int rc = -1;
+    if (dfpn_start(&D, s) == 0) {
+        rc = dfpn_write_proof(&D, s, out, r);
+        if (dfpn_checkpoint(&D, s) != 0)
+            snprintf(r->error, sizeof r->error, "%s", D.S.error);
+    } else {
+        memset(r, 0, sizeof *r);
+        r->stopped_by = "resume";
+        search_report(&D.S, r);
+    }
     dfpn_free(&D);
     return rc;
 }
