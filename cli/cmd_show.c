@@ -4,9 +4,10 @@
 #include <stdio.h>
 
 static const char help[] =
-    "usage: pnsolve show GAME [--position P] [--variant V]\n"
+    "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V]\n"
     "Prints the position's diagram, its notation, the side to move and the\n"
-    "legal moves (or the result if the game is over).\n";
+    "legal moves (or the result if the game is over), after playing the\n"
+    "given moves from the position.\n";
 
 int cmd_show(int argc, char **argv)
 {
@@ -16,7 +17,7 @@ int cmd_show(int argc, char **argv)
         return EXIT_USAGE;
     if (o.help)
         return fputs(help, stdout), 0;
-    if (argc - first != 1)
+    if (argc - first < 1)
         return cli_fail(EXIT_USAGE, "show: expected GAME (see 'pnsolve show --help')");
     game *g;
     game_state s;
@@ -24,6 +25,15 @@ int cmd_show(int argc, char **argv)
     if (rc)
         return rc;
     char buf[GAME_TEXT_MAX];
+    for (int i = first + 1; i < argc; i++) {
+        game_move m;
+        char err[256];
+        if (game_parse_move(g, &s, argv[i], &m, err, sizeof err) != 0) {
+            game_close(g);
+            return cli_fail(EXIT_USAGE, "show: move %d '%s': %s", i - first, argv[i], err);
+        }
+        game_play(g, &s, m);
+    }
     game_diagram(g, &s, stdout);
     game_format(g, &s, buf, sizeof buf);
     printf("position: %s\n", buf);

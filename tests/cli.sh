@@ -42,6 +42,8 @@ check "unknown option" 2 "unknown option '--colour'" -- perft jungle 3 --colour 
 check "missing option value" 2 "needs a value" -- show jungle --position
 check "show start" 0 "^moves \(14\):" -- show jungle
 check "show ostle" 0 "^position: WWWWW/5/2H2/5/BBBBB b -$" -- show ostle
+check "show after moves" 0 "^position: WWWW1/2H1W/5/3B1/BBB1B w c4D$" -- show ostle d1U e5D c3U
+check "show bad move" 2 "move 2 'e5X'" -- show ostle d1U e5X
 check "show ffo" 0 "^to move: Black$" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
 check "show obf line" 0 "^to move: Black$" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;"
 check "show 64 lower-case" 0 "^to move: White$" -- show othello:8x8 --position "o..oooox.ooooooxooxxoooxooxoooxxooooooxx...oooox....o..x........o"
