@@ -342,7 +342,7 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
 {
     const game *g = D->S.g;
     game_state s = *root;
-    D->S.depth = 0;
+    path_clear(&D->S);
     r->pv_len = 0;
     while (r->pv_len < PNS_MAX_PV) {
         game_key k = game_key_of(g, &s);
@@ -360,8 +360,7 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
         if (search_leaf(&D->S, &s, &pn, &dn) || search_exact_region(&D->S, &s))
             break;
     }
-    D->S.depth = 0;
-    memset(D->S.filter, 0, sizeof D->S.filter);
+    path_clear(&D->S);
 }
 
 /* Continues the line of the last proof to the game's end where the solver
@@ -542,8 +541,7 @@ static void score_question(dfpn *D, pns_options *q, int target)
     q->score_target = target;
     D->tag = target;
     memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
-    D->S.depth = 0;
-    memset(D->S.filter, 0, sizeof D->S.filter);
+    path_clear(&D->S);
 }
 
 void dfpn_score(search_job *j)

@@ -14,11 +14,13 @@ typedef struct {
     const pns_options *o;
     int prover;                /* player to move at the root */
     int tb_ok;                 /* the game has tables and o->tb is set */
-    /* the positions on the path from the root; filter counts keys by hash so
-     * that most "is it on the path?" questions end without a scan */
+    /* the positions on the path from the root, chained by hash so that "is
+     * it on the path?" costs O(1) however deep the path (proof writing
+     * follows lines thousands of plies long) */
     game_key *path;
+    int32_t *path_prev;        /* per depth: the next shallower depth with the same hash, -1 none */
     int depth;
-    uint8_t filter[1 << 16];
+    int32_t path_head[1 << 16]; /* per hash: the deepest depth with it, -1 none */
     uint64_t nodes;
     double t0, next_check, next_progress;
     int stopped;
@@ -83,6 +85,8 @@ static inline void search_repetition(const pns_search *S, uint32_t *pn, uint32_t
 
 /* Depth of key on the path, or -1. */
 int path_find(const pns_search *S, game_key key);
+/* Empties the path. */
+void path_clear(pns_search *S);
 /* Pushes key; -1 when the path is too deep (the search stops). */
 int path_push(pns_search *S, game_key key);
 void path_pop(pns_search *S);

@@ -9,7 +9,14 @@
  * reference to its first subtree when every earlier position that subtree's
  * repetitions need (at most REFS_KEYS) is on the current path: extra
  * positions on the path only add repetitions, which help the side the claim
- * favours.  The format is in the README ("Proof files"). */
+ * favours.  Where a draw supports the claim (an advantage proven, a win
+ * disproven) every position already written is referred to, wherever it
+ * stands: the positions of such a file form a closed set (the claim's side
+ * has a listed answer in it, the other side's every move stays in it or
+ * ends in a supporting leaf), so play from the root never leaves it but to
+ * such a leaf, and play that stays in it forever repeats, a draw.  A tree
+ * of repetition lines, exponential in their length, becomes a graph of
+ * positions.  The format is in the README ("Proof files"). */
 #include "dfpn.h"
 
 #include <stdarg.h>
@@ -28,6 +35,7 @@ typedef struct {
 typedef struct {
     dfpn *D;
     int claim_proven;
+    int closed;               /* a draw supports the claim: refer to any written position */
     char *buf;                /* the tree so far; a failed subtree is cut off */
     size_t len, cap;
     int oom;
@@ -82,7 +90,7 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
     if (w)
         return;
     game_key need[REFS_KEYS];
-    int n = refs_keys(&W->D->S, refs, need);  /* the node is at S.depth (popped already) */
+    int n = W->closed ? 0 : refs_keys(&W->D->S, refs, need);  /* the node is at S.depth (popped already) */
     if (n < 0)
         return;
     if (W->nlog == W->caplog) {
@@ -106,6 +114,15 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
 static const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
 
 static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
+
+/* Is cs written already or on the path?  (Closed files refer to it.) */
+static int known(writer *W, const game_state *cs)
+{
+    game_key key = game_key_of(W->D->S.g, cs);
+    written *w;
+    HASH_FIND(hh, W->done, &key, sizeof key, w);
+    return w || path_find(&W->D->S, key) >= 0;
+}
 
 /* The value of child cs in the current path context, searched if need be;
  * 0 when the search stopped first. */
@@ -156,6 +173,11 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     }
     written *w;
     HASH_FIND(hh, W->done, &key, sizeof key, w);
+    if (w && W->closed) {
+        emit(W, "ref %llu\n", (unsigned long long)w->id);
+        *refs_out = REFS_FAR;  /* leans on a line outside: no symmetric image of it */
+        return OK;
+    }
     if (w && refs_of_keys(S, w->need, w->n, refs_out) == 0) {
         emit(W, "ref %llu\n", (unsigned long long)w->id);
         return OK;
@@ -199,9 +221,11 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
             }
         }
         child_t c;
-        if (!child_value(W, &cs, &c))
+        if (W->closed && known(W, &cs)) {
+            /* written already or on the path: a ref or a rep, no search */
+        } else if (!child_value(W, &cs, &c)) {
             break;
-        if (!shows(W, &c)) {
+        } else if (!shows(W, &c)) {
             if (need_all) {
                 status = FAILS;
                 break;
@@ -267,6 +291,7 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
         char text[GAME_TEXT_MAX];
         game_format(g, s, text, sizeof text);
         W.claim_proven = r->status == PNS_PROVEN;
+        W.closed = o->question != PNS_SCORE && W.claim_proven == (o->question == PNS_ADVANTAGE);
         refs_t refs;
         int st = write_node(&W, s, "-", 0, &refs);
         if (st == OK && !W.oom) {

@@ -248,6 +248,16 @@ static int check_line(checker *C, char *text, const game_state *root)
             return fail(C, "node %s holds another position", a1);
         if (kind[2] == 'f') {
             const node_info *t = &C->info[target];
+            /* Where a draw supports the claim, any earlier line of the same
+             * position will do: the file's positions form a closed set that
+             * play leaves only for leaves that support the claim (an earlier
+             * line is finished or an open ancestor, checked before the end),
+             * and play that stays in it forever repeats, a draw.  The line
+             * leans on one outside its subtree: no 'sym' may copy it. */
+            if (C->proven == C->advantage && !C->score_mode) {
+                C->stack[C->top - 1].refs |= FAR;
+                return 0;
+            }
             if (t->n < 0)
                 return fail(C, "node %s is not a finished subtree that can be referred to", a1);
             for (int i = 0; i < t->n; i++) {

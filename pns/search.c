@@ -35,6 +35,8 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->prover = o->prover >= 0 ? o->prover : game_to_move(g, root);
     S->tb_ok = o->tb && g->ops->tb && o->question != PNS_SCORE;
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
+    S->path_prev = malloc(sizeof *S->path_prev * PATH_MAX_DEPTH);
+    path_clear(S);
     S->t0 = search_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
@@ -46,7 +48,7 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
         S->bytes += bytes;
     }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
-    if (!S->path || (solver && !S->solver)) {
+    if (!S->path || !S->path_prev || (solver && !S->solver)) {
         search_free(S);
         return -1;
     }
@@ -56,7 +58,9 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
 void search_free(pns_search *S)
 {
     free(S->path);
+    free(S->path_prev);
     S->path = NULL;
+    S->path_prev = NULL;
     if (S->solver)
         S->g->ops->solver_free(S->solver);
     S->solver = NULL;
@@ -111,12 +115,16 @@ int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 
 int path_find(const pns_search *S, game_key key)
 {
-    if (!S->filter[game_key_hash(key) & 0xffff])
-        return -1;
-    for (int d = S->depth - 1; d >= 0; d--)
+    for (int d = S->path_head[game_key_hash(key) & 0xffff]; d >= 0; d = S->path_prev[d])
         if (game_key_equal(S->path[d], key))
             return d;
     return -1;
+}
+
+void path_clear(pns_search *S)
+{
+    S->depth = 0;
+    memset(S->path_head, 0xFF, sizeof S->path_head);
 }
 
 int path_push(pns_search *S, game_key key)
@@ -126,15 +134,17 @@ int path_push(pns_search *S, game_key key)
         S->stopped_by = "depth";
         return -1;
     }
+    int32_t *head = &S->path_head[game_key_hash(key) & 0xffff];
+    S->path_prev[S->depth] = *head;
+    *head = S->depth;
     S->path[S->depth++] = key;
-    S->filter[game_key_hash(key) & 0xffff]++;
     return 0;
 }
 
 void path_pop(pns_search *S)
 {
     game_key key = S->path[--S->depth];
-    S->filter[game_key_hash(key) & 0xffff]--;
+    S->path_head[game_key_hash(key) & 0xffff] = S->path_prev[S->depth];
 }
 
 int search_tick(pns_search *S)

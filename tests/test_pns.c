@@ -227,7 +227,7 @@ static int check_text(const char *text, const char *tb_dir, char *err, size_t er
 static void test_proofs_graphs(void)
 {
     unsigned seed = 7;
-    int checked = 0, caught = 0, tampered = 0;
+    int checked = 0, caught = 0, tampered = 0, wrong = 0, closed_refs = 0;
     for (int t = 0; t < 2000; t++) {
         char gtext[2048], err[512];
         random_graph(&seed, gtext, sizeof gtext);
@@ -235,6 +235,7 @@ static void test_proofs_graphs(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(g);
         game_state s;
         game_start(g, &s);
+        int truth = graph_truth(g);
         for (int q = 0; q < 2; q++) {
             char *text = NULL;
             size_t len = 0;
@@ -246,6 +247,12 @@ static void test_proofs_graphs(void)
                     fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, text);
                 CU_ASSERT_EQUAL(rc, 0);
                 checked++;
+                /* the claim the checker passed against every path searched */
+                int proven = strstr(text, "result proven") != NULL;
+                wrong += proven != (q ? truth >= 0 : truth > 0);
+                /* where a draw supports the claim, refs need not keep to the path */
+                const char *tree = strstr(text, "\n0 ");  /* after the header */
+                closed_refs += proven == q && tree && strstr(tree, " ref ") != NULL;
                 /* flip the claim: the same tree must not pass for the opposite result */
                 char *r = strstr(text, "result ");
                 if (r) {
@@ -267,6 +274,71 @@ static void test_proofs_graphs(void)
     }
     CU_ASSERT_EQUAL(caught, tampered);
     CU_ASSERT(checked == 4000);
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT(closed_refs > 0);
+}
+
+/* A draw proof as a graph: the Jungle position's "can White avoid losing?"
+ * had no tree that could be written (every repetition line apart) until
+ * refs could leave the path; the checker passes it, and refuses it where a
+ * ref is turned into a line of another position or the claim is flipped. */
+static void test_proofs_closed(void)
+{
+    game *g = test_open("jungle", NULL);
+    game_state s = test_parse(g, "7/3t3/7/7/7/3E3/7 w");
+    char *text = NULL, err[512];
+    size_t len = 0;
+    CU_ASSERT_EQUAL_FATAL(proof_text(g, &s, PNS_ADVANTAGE, NULL, &text, &len), 0);
+    CU_ASSERT(strstr(text, "result proven") != NULL);
+    CU_ASSERT_EQUAL(check_text(text, NULL, err, sizeof err), 0);
+    long lines = 0, refs = 0;
+    for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+        lines++;
+    for (const char *p = text; (p = strstr(p, " ref ")) != NULL; p++)
+        refs += p[5] >= '0' && p[5] <= '9';  /* not the header's " ref ID" */
+    CU_ASSERT_FATAL(refs > 0);
+    CU_ASSERT(lines < 100000);
+    /* point the first ref at the root, another position */
+    char *bad = strdup(text), *r = bad;
+    while ((r = strstr(r + 1, " ref ")) != NULL && !(r[5] >= '0' && r[5] <= '9'))
+        ;
+    char *eol = strchr(r, '\n');
+    memmove(r + 6, eol, strlen(eol) + 1);
+    memcpy(r, " ref 0", 6);
+    CU_ASSERT_NOT_EQUAL(check_text(bad, NULL, err, sizeof err), 0);
+    CU_ASSERT(strstr(err, "holds another position") != NULL);
+    free(bad);
+    /* claim the opposite: "disproven" needs a win for Black, refs or not */
+    bad = malloc(len + 8);
+    char *res = strstr(text, "result proven");
+    size_t at = (size_t)(res - text);
+    memcpy(bad, text, at);
+    strcpy(bad + at, "result disproven");
+    strcat(bad, res + strlen("result proven"));
+    CU_ASSERT_NOT_EQUAL(check_text(bad, NULL, err, sizeof err), 0);
+    free(bad);
+    free(text);
+    game_close(g);
+
+    /* A cycle is a draw: where a draw does not support the claim (a win
+     * proven, an advantage disproven) a ref to a line still open, the
+     * cycle's start, stays refused. */
+    g = graph_keep("root A\nA: or B\nB: and A\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const char *claims[][2] = { { "win", "proven" }, { "advantage", "disproven" }, { "advantage", "proven" } };
+    for (int i = 0; i < 3; i++) {
+        char proof[512];
+        snprintf(proof, sizeof proof,
+                 "pnsolve-proof 1\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n"
+                 "0 - node\n1 B node\n2 A ref 0\n", g->name, claims[i][0], claims[i][1]);
+        int rc = check_text(proof, NULL, err, sizeof err);
+        if (i < 2)
+            CU_ASSERT_NOT_EQUAL(rc, 0)  /* the draw claimed as a win, or as a loss */
+        else
+            CU_ASSERT_EQUAL(rc, 0)      /* the draw it is: A avoids losing */
+    }
+    unlink_graph(g);
+    game_close(g);
 }
 
 /* Removing or changing one line of a Jungle proof is caught. */
@@ -462,6 +534,7 @@ void suite_pns(void)
     CU_add_test(s, "10,000 random cyclic graphs against exhaustive path search", test_random_graphs);
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
+    CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);
     CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
     CU_add_test(s, "Othello scores by bisection against naive negamax", test_othello_scores);
     CU_add_test(s, "Othello's endgame solver against naive negamax, any window", test_othello_solver);
