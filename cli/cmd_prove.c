@@ -364,7 +364,7 @@ int cmd_prove(int argc, char **argv)
     int score = 0, has_score = 0;
     const char *value;
     const pns_result *shown;
-    int ok = 1;
+    int ok = 1, proof_failed = 0;
     if (p.score) {
         if (!p.exact_set)
             p.o.exact_empties = 14;  /* 5x6: 11.1 s at 10, 5.1 s at 14, 9.0 s at 16 (README) */
@@ -388,9 +388,11 @@ int cmd_prove(int argc, char **argv)
         char tmp[4200];
         FILE *out = proof_open(p.proof, tmp, sizeof tmp);
         int rc = out ? pns_write_proof(g, &s, &p.o, out, &w) : -1;
-        if (!out || proof_close(out, tmp, p.proof, rc, &w) < 0) {
-            ok = 0;
-            w.error[0] = 0;  /* said, with the file's name */
+        if (!out) {
+            ok = 0;  /* said; nothing searched */
+        } else if (proof_close(out, tmp, p.proof, rc, &w) < 0) {
+            proof_failed = 1;  /* the search's answer is still reported */
+            w.error[0] = 0;    /* said, with the file's name */
         }
         value = status_word(w.status);
         shown = &w;
@@ -418,7 +420,7 @@ int cmd_prove(int argc, char **argv)
         fclose(p.trace_file);
     tb_close(tb);
     game_close(g);
-    if (!ok)
+    if (!ok || proof_failed)
         return 1;
     return cli_stop ? EXIT_INTERRUPTED : 0;
 }

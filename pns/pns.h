@@ -254,7 +254,8 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
 /* Searches o->question and, if it is solved, writes the solution tree to out
  * in the format of the README (every defence of the losing side, one winning
  * move of the winner, the reason at each leaf); returns 0, or -1 with r set
- * when the question stayed open or a write failed. */
+ * when the question stayed open or the tree was not written (r->status is
+ * the search's answer either way). */
 int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r);
 
 /* Checks a proof file from the rules (and tables in tb_dir) alone; returns 0

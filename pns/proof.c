@@ -309,8 +309,6 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
             snprintf(S->error, sizeof S->error, "%s", W.oom ? "out of memory for the proof"
                                                             : "the proof tree could not be completed within the limits");
         }
-        if (rc != 0)
-            r->status = PNS_UNKNOWN;
     }
     search_report(S, r);
     rollback(&W, 0, 0);

@@ -174,6 +174,8 @@ check "verify missing file" 2 "cannot read" -- verify-proof "$tmp/none"
 check "checkpoint before a proof" 0 "stopped by nodes" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --nodes 200 --memory 8 --checkpoint "$tmp/pk"
 check "proof from a resumed search" 0 "^value: proven$" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --memory 8 --resume "$tmp/pk" --proof "$tmp/pr"
 check "resumed proof verifies" 0 "proven" -- verify-proof "$tmp/pr"
+check "proof cut short: the answer still said" 1 "^value: proven$" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question advantage --memory 8 --nodes 3000 --proof "$tmp/pcut"
+grep -q "could not be completed" "$tmp/err" && [ ! -e "$tmp/pcut" ] || { fail=$((fail + 1)); echo "FAIL: a proof cut short left a file or said nothing"; }
 check "proof resume mismatch" 1 "another game, position, question or --memory" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question advantage --memory 8 --resume "$tmp/pk" --proof "$tmp/pr2"
 [ "$(wc -l <"$tmp/err")" = 1 ] || { fail=$((fail + 1)); echo "FAIL: a failed proof's error is not one line"; }
 check "checkpoint" 0 "stopped by nodes" -- prove jungle --no-tb --question win --nodes 5000 --memory 8 --checkpoint "$tmp/ck"
