@@ -173,13 +173,10 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     }
     written *w;
     HASH_FIND(hh, W->done, &key, sizeof key, w);
-    if (w && W->closed) {
+    if (w && (W->closed || refs_of_keys(S, w->need, w->n, refs_out) == 0)) {
         emit(W, "ref %llu\n", (unsigned long long)w->id);
-        *refs_out = REFS_FAR;  /* leans on a line outside: no symmetric image of it */
-        return OK;
-    }
-    if (w && refs_of_keys(S, w->need, w->n, refs_out) == 0) {
-        emit(W, "ref %llu\n", (unsigned long long)w->id);
+        if (W->closed)
+            *refs_out = REFS_FAR;  /* leans on a line outside: no symmetric image of it */
         return OK;
     }
     emit(W, "node\n");
