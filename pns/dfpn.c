@@ -100,6 +100,17 @@ static int cond_lookup(dfpn *D, game_key key, int *proven, refs_t *refs)
     return 0;
 }
 
+/* The slot for key's path-dependent value: its own, a free one, or the
+ * older of the two (the newer moves over). */
+static cond_entry *cond_slot(dfpn *D, game_key key)
+{
+    cond_entry *b = cond_bucket(D, key);
+    if (!b[0].used || (b[0].lo == key.lo && b[0].hi == key.hi))
+        return &b[0];
+    b[0] = b[1];  /* keep the newer of the two */
+    return &b[1];
+}
+
 /* Keeps a solved value of the node at the path's end whose references refs
  * (relative to that node) name few enough positions; 0 if it could. */
 static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
@@ -108,11 +119,7 @@ static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
     int n = refs_keys(&D->S, refs, need);  /* the node is at S->depth (popped already) */
     if (n < 0)
         return -1;
-    cond_entry *b = cond_bucket(D, key), *e = &b[1];
-    if (!b[0].used || (b[0].lo == key.lo && b[0].hi == key.hi))
-        e = &b[0];
-    else
-        b[0] = b[1];  /* keep the newer of the two */
+    cond_entry *e = cond_slot(D, key);
     memset(e, 0, sizeof *e);
     e->lo = key.lo;
     e->hi = key.hi;
@@ -300,11 +307,7 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
         uint64_t grow = v2 >= PNS_INF ? PNS_INF : (uint64_t)ceil(v2 * (1.0 + eps));
         uint64_t lim = v2 >= PNS_INF ? PNS_INF : (grow > (uint64_t)v2 + 1 ? grow : (uint64_t)v2 + 1);
         uint32_t cth_main = clamp_th(lim < (or_node ? thpn : thdn) ? lim : (or_node ? thpn : thdn));
-        uint32_t cth_other;
-        if (or_node)
-            cth_other = clamp_th((uint64_t)thdn - dn + c[best].dn);
-        else
-            cth_other = clamp_th((uint64_t)thpn - pn + c[best].pn);
+        uint32_t cth_other = or_node ? dfpn_sum_threshold(thdn, dn, c[best].dn) : dfpn_sum_threshold(thpn, pn, c[best].pn);
         game_state cs = *st;
         game_play(g, &cs, c[best].move);
         if (or_node)
@@ -459,6 +462,42 @@ static int ckpt_save(dfpn *D, const game_state *s)
     return 0;
 }
 
+/* Reads a checkpoint of another --memory entry by entry into this search's
+ * tables: a bigger table keeps everything, a smaller one what its buckets
+ * hold (every entry is only a cached value, so losing some is safe). */
+static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
+{
+    enum { CHUNK = 4096 };
+    tt_entry *te = malloc(CHUNK * sizeof *te);
+    cond_entry *ce = malloc(CHUNK * sizeof *ce);
+    int rc = te && ce ? 0 : -1;
+    for (uint64_t i = 0; rc == 0 && i < tt_n; i += CHUNK) {
+        size_t n = tt_n - i < CHUNK ? (size_t)(tt_n - i) : CHUNK;
+        if (fread(te, sizeof te[0], n, f) != n)
+            rc = -1;
+        else
+            for (size_t k = 0; k < n; k++) {
+                if (te[k].pn == 0 && te[k].dn == 0)
+                    continue;
+                game_key key = { te[k].lo, te[k].hi };
+                tt_entry *e = tt_store(&D->tt, key, te[k].pn, te[k].dn, te[k].work, te[k].best, te[k].tag);
+                e->flags = te[k].flags;
+            }
+    }
+    for (uint64_t i = 0; rc == 0 && i < cond_n; i += CHUNK) {
+        size_t n = cond_n - i < CHUNK ? (size_t)(cond_n - i) : CHUNK;
+        if (fread(ce, sizeof ce[0], n, f) != n)
+            rc = -1;
+        else
+            for (size_t k = 0; k < n; k++)
+                if (ce[k].used)
+                    *cond_slot(D, (game_key){ ce[k].lo, ce[k].hi }) = ce[k];
+    }
+    free(te);
+    free(ce);
+    return rc;
+}
+
 static int ckpt_load(dfpn *D, const game_state *s)
 {
     const char *path = D->S.o->resume;
@@ -473,17 +512,22 @@ static int ckpt_load(dfpn *D, const game_state *s)
         return game_error(D->S.error, sizeof D->S.error, "'%s' is not a pnsolve checkpoint", path);
     }
     if (strcmp(h.game, want.game) != 0 || h.root_lo != want.root_lo || h.root_hi != want.root_hi ||
-        h.question != want.question || h.prover != want.prover || h.buckets != want.buckets ||
-        h.cond_buckets != want.cond_buckets) {
+        h.question != want.question || h.prover != want.prover) {
         fclose(f);
         return game_error(D->S.error, sizeof D->S.error,
-                          "checkpoint '%s' is for another game, position, question or --memory", path);
+                          "checkpoint '%s' is for another game, position or question", path);
     }
-    size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
-    ok = fread(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n && fread(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
+    if (h.buckets == want.buckets && h.cond_buckets == want.cond_buckets) {
+        size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
+        ok = fread(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n &&
+             fread(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
+    } else {
+        ok = ckpt_rehash(D, f, h.buckets * TT_WAYS, h.cond_buckets * 2) == 0;
+    }
     fclose(f);
     if (!ok)
         return game_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
+    size_t tt_n = D->tt.buckets * TT_WAYS;
     D->tt.used = 0;
     for (size_t i = 0; i < tt_n; i++)
         D->tt.used += D->tt.e[i].pn != 0 || D->tt.e[i].dn != 0;

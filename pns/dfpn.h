@@ -13,6 +13,19 @@ typedef uint64_t refs_t;
 #define REFS_FAR ((refs_t)1 << 63)
 #define REFS_KEYS 4   /* a path-dependent value is kept if it needs at most this many positions */
 
+/* A child's threshold for the summed number (dn at OR nodes, pn at AND
+ * nodes): what its siblings leave of the node's threshold th.  An unbounded
+ * th stays unbounded: a saturated sum (PNS_INF - 1) would otherwise leave the
+ * child its own number + 1, and the node would call it again and again for
+ * one more unit each (seen on Ostle: a billion nodes, no new position). */
+static inline uint32_t dfpn_sum_threshold(uint32_t th, uint32_t sum, uint32_t mine)
+{
+    if (th >= PNS_INF)
+        return PNS_INF;
+    uint64_t v = (uint64_t)th - sum + mine;
+    return v >= PNS_INF ? PNS_INF : (uint32_t)v;
+}
+
 /* The bit of path position d for a node one below the end of the path. */
 static inline refs_t refs_bit(const pns_search *S, int d)
 {

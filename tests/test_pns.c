@@ -2,6 +2,7 @@
  * on game graphs (GHI) and against the endgame tables on Jungle Checkers. */
 #include "suites.h"
 #include "../pns/pns.h"
+#include "../pns/dfpn.h"  /* the threshold rule, tested directly */
 #include "ref.h"
 
 #include <dirent.h>
@@ -139,6 +140,108 @@ static void test_random_graphs(void)
     CU_ASSERT(draws > 1000);
     printf("\n    random graphs: %d draws; naive wrong on %d (df-pn) and %d (PNS) of 10000 ", draws, naive_wrong[0],
            naive_wrong[1]);
+}
+
+/* n OR and n AND nodes, w random moves each, an exit to a win from about a
+ * third of the AND nodes: cycles everywhere, so summed proof numbers count
+ * up around them to saturation. */
+static void dense_graph(unsigned seed, int n, int w, char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "root O0\nX: win\n");
+    for (int i = 0; i < n; i++) {
+        at += (size_t)snprintf(buf + at, len - at, "O%d: or", i);
+        for (int k = 0; k < w; k++)
+            at += (size_t)snprintf(buf + at, len - at, " A%d", rand_r(&seed) % n);
+        at += (size_t)snprintf(buf + at, len - at, "\nA%d: and", i);
+        for (int k = 0; k < w; k++)
+            at += (size_t)snprintf(buf + at, len - at, " O%d", rand_r(&seed) % n);
+        at += (size_t)snprintf(buf + at, len - at, "%s\n", rand_r(&seed) % 10 < 3 ? " X" : "");
+    }
+}
+
+/* Where sums saturate, df-pn still agrees with best-first PNS, and an
+ * unbounded threshold stays unbounded (the old rule left a child its own
+ * number + 1 below a saturated node: a billion Ostle nodes, no new position). */
+static void test_saturated_sums(void)
+{
+    CU_ASSERT_EQUAL(dfpn_sum_threshold(PNS_INF, PNS_INF - 1, 5), PNS_INF);
+    CU_ASSERT_EQUAL(dfpn_sum_threshold(100, 60, 10), 50);
+    CU_ASSERT_EQUAL(dfpn_sum_threshold(PNS_INF - 1, 1, PNS_INF - 1), PNS_INF);
+    static char text[1 << 16];
+    uint64_t nodes = 0;
+    for (unsigned seed = 1; seed <= 8; seed++) {
+        dense_graph(seed, 60, 8, text, sizeof text);
+        game *g = graph_from_text(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        game_state s;
+        game_start(g, &s);
+        for (int q = 0; q < 2; q++) {
+            pns_options o;
+            pns_defaults(&o);
+            o.memory = 64 << 20;
+            o.prover = 0;
+            o.question = q ? PNS_ADVANTAGE : PNS_WIN;
+            o.max_nodes = 20000000;
+            pns_result d, b;
+            pns_solve(g, &s, &o, &d);
+            o.algo = PNS_BEST_FIRST;
+            o.memory = 512 << 20;
+            pns_solve(g, &s, &o, &b);
+            CU_ASSERT(d.status != PNS_UNKNOWN);
+            CU_ASSERT_EQUAL(d.status, b.status);
+            nodes += d.nodes;
+        }
+        game_close(g);
+    }
+    printf("\n    dense cyclic graphs: %llu df-pn nodes ", (unsigned long long)nodes);
+}
+
+/* A search stopped after a few nodes and resumed in a table of another size
+ * (bigger: every entry moves over; tiny: most are dropped) still answers
+ * right, path-dependent entries included. */
+static void test_resume_resized(void)
+{
+    unsigned seed = 20261123;
+    char ck[] = "/tmp/pnsolve-ckpt-XXXXXX";
+    int fd = mkstemp(ck);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    int resumed = 0;
+    for (int t = 0; t < 2000; t++) {
+        char text[2048];
+        random_graph(&seed, text, sizeof text);
+        game *g = graph_from_text(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        int truth = graph_truth(g);
+        game_state s;
+        game_start(g, &s);
+        for (int q = 0; q < 2; q++) {
+            pns_options o;
+            pns_defaults(&o);
+            o.memory = 1 << 16;
+            o.prover = 0;
+            o.question = q ? PNS_ADVANTAGE : PNS_WIN;
+            o.max_nodes = 3;
+            o.checkpoint = ck;
+            pns_result r;
+            pns_solve(g, &s, &o, &r);
+            if (r.status != PNS_UNKNOWN)
+                continue;
+            resumed++;
+            o.checkpoint = NULL;
+            o.resume = ck;
+            o.max_nodes = 1000000;
+            int want = q ? truth >= 0 : truth > 0;
+            for (int k = 0; k < 2; k++) {
+                o.memory = k ? 1 << 22 : 1 << 8;
+                pns_solve(g, &s, &o, &r);
+                CU_ASSERT_EQUAL(r.status, want ? PNS_PROVEN : PNS_DISPROVEN);
+            }
+        }
+        game_close(g);
+    }
+    unlink(ck);
+    CU_ASSERT(resumed > 500);
 }
 
 /* --- positions/ghi: hand-made graphs with their ground truth ------------- */
@@ -532,6 +635,8 @@ void suite_pns(void)
     CU_pSuite s = CU_add_suite("pns", NULL, NULL);
     CU_add_test(s, "hand-made GHI graphs: safe right, naive wrong where marked", test_ghi_files);
     CU_add_test(s, "10,000 random cyclic graphs against exhaustive path search", test_random_graphs);
+    CU_add_test(s, "dense cyclic graphs: df-pn as best-first PNS; unbounded thresholds stay unbounded", test_saturated_sums);
+    CU_add_test(s, "2,000 random graphs resumed in a bigger and a smaller table", test_resume_resized);
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
     CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);
