@@ -208,8 +208,6 @@ static refs_t solved_refs(const child_t *c, int n, int or_node, int proven, int 
 
 static int ckpt_save(dfpn *D, const game_state *s);
 
-static uint32_t clamp_th(uint64_t v) { return v >= PNS_INF ? PNS_INF : (uint32_t)v; }
-
 /* Keeps the first of the moves of s whose results are symmetric images of
  * each other (the same value): at the root of a symmetric start, where a
  * disproof would otherwise search every image again.  Returns the count. */

@@ -18,12 +18,12 @@ typedef uint64_t refs_t;
  * th stays unbounded: a saturated sum (PNS_INF - 1) would otherwise leave the
  * child its own number + 1, and the node would call it again and again for
  * one more unit each (seen on Ostle: a billion nodes, no new position). */
+/* A threshold computed in 64 bits, PNS_INF (unbounded) where it overflows. */
+static inline uint32_t clamp_th(uint64_t v) { return v >= PNS_INF ? PNS_INF : (uint32_t)v; }
+
 static inline uint32_t dfpn_sum_threshold(uint32_t th, uint32_t sum, uint32_t mine)
 {
-    if (th >= PNS_INF)
-        return PNS_INF;
-    uint64_t v = (uint64_t)th - sum + mine;
-    return v >= PNS_INF ? PNS_INF : (uint32_t)v;
+    return th >= PNS_INF ? PNS_INF : clamp_th((uint64_t)th - sum + mine);
 }
 
 /* The bit of path position d for a node one below the end of the path. */

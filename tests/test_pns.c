@@ -43,15 +43,22 @@ static int graph_truth(const game *g)
     return path_value(g, &s, path, 0);
 }
 
+/* Options asking the prover (player 0) "win" or "advantage" in a table of memory bytes. */
+static void question_options(pns_options *o, int advantage, size_t memory)
+{
+    pns_defaults(o);
+    o->memory = memory;
+    o->prover = 0;
+    o->question = advantage ? PNS_ADVANTAGE : PNS_WIN;
+}
+
 /* The answer a search gives to the three-valued question, via two binary ones. */
 static int engine_value(const game *g, pns_algo algo, pns_ghi ghi, int *win_status, int *adv_status)
 {
     pns_options o;
-    pns_defaults(&o);
+    question_options(&o, 0, 1 << 20);
     o.algo = algo;
     o.ghi = ghi;
-    o.memory = 1 << 20;
-    o.prover = 0;
     o.max_nodes = 1000000;  /* naive df-pn need not terminate on a cyclic graph */
     game_state s;
     game_start(g, &s);
@@ -177,10 +184,7 @@ static void test_saturated_sums(void)
         game_start(g, &s);
         for (int q = 0; q < 2; q++) {
             pns_options o;
-            pns_defaults(&o);
-            o.memory = 64 << 20;
-            o.prover = 0;
-            o.question = q ? PNS_ADVANTAGE : PNS_WIN;
+            question_options(&o, q, 64 << 20);
             o.max_nodes = 20000000;
             pns_result d, b;
             pns_solve(g, &s, &o, &d);
@@ -217,10 +221,7 @@ static void test_resume_resized(void)
         game_start(g, &s);
         for (int q = 0; q < 2; q++) {
             pns_options o;
-            pns_defaults(&o);
-            o.memory = 1 << 16;
-            o.prover = 0;
-            o.question = q ? PNS_ADVANTAGE : PNS_WIN;
+            question_options(&o, q, 1 << 16);
             o.max_nodes = 3;
             o.checkpoint = ck;
             pns_result r;
