@@ -153,13 +153,18 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
     int d = path_find(S, c->key);
     if (d >= 0) {
         search_repetition(S, &c->pn, &c->dn);
-        c->refs = refs_bit(S, d);
+        c->refs = D->closed && d < D->closed->base ? REFS_SET : refs_bit(S, d);
         return;
     }
     const tt_entry *e = tt_view(D, tt_lookup(&D->tt, c->key));
     if (e && (e->pn == 0 || e->dn == 0)) {
         c->pn = e->pn;
         c->dn = e->dn;
+        return;
+    }
+    if (D->closed && e && (e->flags & TT_SET) && D->closed->holds(D->closed->ctx, c->key)) {
+        search_repetition(S, &c->pn, &c->dn);  /* holds the claim as a repetition would */
+        c->refs = REFS_SET;
         return;
     }
     int proven;
@@ -325,10 +330,14 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
             best = chosen;
         if (refs && S->o->ghi == PNS_GHI_SAFE) {
             self->refs = refs;
-            if (cond_store(D, self->key, pn == 0, refs) != 0)
-                S->path_dependent++;
-            else
+            if (refs == REFS_SET) {
+                D->closed->keep(D->closed->ctx, self->key, best < 0 ? 0 : orig[best]);
+                tt_flag(&D->tt, self->key, TT_SET);
+            } else {
+                /* flagged either way: a proof writer reads it as "solved on some path" */
+                S->path_dependent += cond_store(D, self->key, pn == 0, refs) != 0;
                 tt_flag(&D->tt, self->key, TT_COND);
+            }
             return;
         }
     }

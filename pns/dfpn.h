@@ -8,9 +8,12 @@
 
 /* Which earlier positions of the path a solved value depends on: bit i is
  * the position i+1 plies above the node; REFS_FAR stands for any position
- * further up.  0: the value holds on every path. */
+ * further up, REFS_SET for positions of the closed set a proof writer is
+ * writing (dfpn_closed).  0: the value holds on every path. */
 typedef uint64_t refs_t;
 #define REFS_FAR ((refs_t)1 << 63)
+#define REFS_SET ((refs_t)1 << 62)
+#define REFS_NEAR_BITS 62
 #define REFS_KEYS 4   /* a path-dependent value is kept if it needs at most this many positions */
 
 /* A child's threshold for the summed number (dn at OR nodes, pn at AND
@@ -30,21 +33,25 @@ static inline uint32_t dfpn_sum_threshold(uint32_t th, uint32_t sum, uint32_t mi
 static inline refs_t refs_bit(const pns_search *S, int d)
 {
     int dist = S->depth - 1 - d;
-    return dist < 63 ? (refs_t)1 << dist : REFS_FAR;
+    return dist < REFS_NEAR_BITS ? (refs_t)1 << dist : REFS_FAR;
 }
 
 /* A child's references seen from its parent: bit 0 was the parent itself,
  * inside the parent's own subtree. */
-static inline refs_t refs_up(refs_t child) { return ((child & ~REFS_FAR) >> 1) | (child & REFS_FAR); }
+static inline refs_t refs_up(refs_t child)
+{
+    const refs_t keep = REFS_FAR | REFS_SET;
+    return ((child & ~keep) >> 1) | (child & keep);
+}
 
 /* The exact keys named by refs of a node one below the end of the path;
  * returns their number, -1 if refs names more than REFS_KEYS or goes far. */
 static inline int refs_keys(const pns_search *S, refs_t refs, game_key *need)
 {
-    if ((refs & REFS_FAR) || __builtin_popcountll(refs) > REFS_KEYS)
+    if ((refs & (REFS_FAR | REFS_SET)) || __builtin_popcountll(refs) > REFS_KEYS)
         return -1;
     int n = 0;
-    for (int i = 0; i < 63; i++)
+    for (int i = 0; i < REFS_NEAR_BITS; i++)
         if (refs >> i & 1)
             need[n++] = S->path[S->depth - 1 - i];
     return n;
@@ -81,9 +88,25 @@ typedef struct {
     uint8_t n, proven, used, pad;
 } cond_entry;
 
+/* Proof writing where a draw supports the claim (proof.c): the positions the
+ * writer has written or is writing form a set that will be closed (the claim
+ * holds in each of them), so a search inside the writer treats them, and the
+ * path above depth base, as holding the claim (refs REFS_SET), and the writer
+ * keeps every result that holds given the set alone (refs == REFS_SET):
+ * neither kind goes to the tables, which stay true on their own.  The
+ * search asks holds() only where the table entry carries TT_SET (a hint:
+ * a lost entry costs a search, never a wrong value). */
+typedef struct {
+    int (*holds)(void *ctx, game_key key);
+    void (*keep)(void *ctx, game_key key, int best);
+    void *ctx;
+    int base;
+} dfpn_closed;
+
 typedef struct {
     pns_search S;
     tt_table tt;
+    dfpn_closed *closed; /* NULL but while a proof writer writes a closed set */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
     const game_state *root_state; /* for checkpoints (NULL: none) */
@@ -112,5 +135,12 @@ void dfpn_score(search_job *j);
 /* Searches D's question from s (its tables first) and writes the solution
  * tree to out (pns_write_proof's contract), reusing whatever D knows. */
 int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r);
+
+/* Writes header and then the proof of a claim that a draw supports (a win
+ * disproven, an advantage proven) as a closed set read off D's table
+ * (proof_closed.c); 0, 1 when the table's positions do not hold the root
+ * (nothing written), -1 when out of memory, stopped or out cannot be
+ * written. */
+int closed_proof_write(dfpn *D, const game_state *root, int claim_proven, const char *header, FILE *out);
 
 #endif

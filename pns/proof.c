@@ -16,7 +16,10 @@
  * ends in a supporting leaf), so play from the root never leaves it but to
  * such a leaf, and play that stays in it forever repeats, a draw.  A tree
  * of repetition lines, exponential in their length, becomes a graph of
- * positions.  The format is in the README ("Proof files"). */
+ * positions.  Such a closed set is read off the table without a search
+ * where the table still holds it (proof_closed.c); this tree writer is for
+ * the other claims and the fallback.  The format is in the README ("Proof
+ * files"). */
 #include "dfpn.h"
 
 #include <stdarg.h>
@@ -26,27 +29,38 @@
 
 typedef struct {
     game_key key;
-    uint64_t id;
-    int n;                    /* positions above it that the subtree needs */
-    game_key need[REFS_KEYS];
+    uint64_t id;              /* NOT_WRITTEN: holds the claim given the closed set, not written yet */
     UT_hash_handle hh;
+    uint8_t best;             /* the move that showed it (NOT_WRITTEN entries) */
+    uint8_t n;                /* positions above it that the subtree needs */
+    game_key need[];
 } written;
+
+#define NOT_WRITTEN UINT64_MAX
 
 typedef struct {
     dfpn *D;
     int claim_proven;
     int closed;               /* a draw supports the claim: refer to any written position */
+    dfpn_closed set;          /* closed: what the searches inside the writer may lean on */
     char *buf;                /* the tree so far; a failed subtree is cut off */
     size_t len, cap;
     int oom;
     uint64_t next_id;
     uint64_t *id_at;          /* node id of each path depth */
-    written *done;            /* subtrees that can be referred to */
-    written **log;            /* entries of done in the order they came */
+    written *done;            /* subtrees that can be referred to, and closed-set results */
+    uint64_t held;            /* closed-set results not written (yet) */
+    written **log;            /* written entries of done in the order they came */
     size_t nlog, caplog;
 } writer;
 
 enum { OK = 0, FAILS = 1 };  /* FAILS: this subtree does not hold on this path */
+
+static void out_of_memory(writer *W)
+{
+    W->oom = 1;
+    W->D->S.stopped = 1;
+}
 
 static void emit(writer *W, const char *fmt, ...)
 {
@@ -62,8 +76,7 @@ static void emit(writer *W, const char *fmt, ...)
         size_t cap = W->cap ? W->cap * 2 : 1 << 20;
         char *b = realloc(W->buf, cap);
         if (!b) {
-            W->oom = 1;
-            W->D->S.stopped = 1;
+            out_of_memory(W);
             return;
         }
         W->buf = b;
@@ -71,7 +84,30 @@ static void emit(writer *W, const char *fmt, ...)
     }
 }
 
-/* Takes back everything written since a checkpoint. */
+static written *find(const writer *W, game_key key)
+{
+    written *w;
+    HASH_FIND(hh, W->done, &key, sizeof key, w);
+    return w;
+}
+
+static written *add(writer *W, game_key key, uint64_t id, int n)
+{
+    written *w = calloc(1, sizeof *w + sizeof w->need[0] * (size_t)n);
+    if (!w) {
+        out_of_memory(W);
+        return NULL;
+    }
+    w->key = key;
+    w->id = id;
+    w->n = (uint8_t)n;
+    HASH_ADD(hh, W->done, key, sizeof key, w);
+    return w;
+}
+
+/* Takes back everything written since a checkpoint.  The closed-set results
+ * go too: one of them may lean on a position taken back, or on one of the
+ * path whose subtree failed. */
 static void rollback(writer *W, size_t len, uint64_t id)
 {
     W->len = len;
@@ -81,13 +117,21 @@ static void rollback(writer *W, size_t len, uint64_t id)
         HASH_DEL(W->done, w);
         free(w);
     }
+    if (!W->held)
+        return;
+    written *w, *tmp;
+    HASH_ITER(hh, W->done, w, tmp)
+        if (w->id == NOT_WRITTEN) {
+            HASH_DEL(W->done, w);
+            free(w);
+        }
+    W->held = 0;
 }
 
 static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
 {
-    written *w;
-    HASH_FIND(hh, W->done, &key, sizeof key, w);
-    if (w)
+    written *w = find(W, key);
+    if (w && w->id != NOT_WRITTEN)
         return;
     game_key need[REFS_KEYS];
     int n = W->closed ? 0 : refs_keys(&W->D->S, refs, need);  /* the node is at S.depth (popped already) */
@@ -96,38 +140,56 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
     if (W->nlog == W->caplog) {
         size_t cap = W->caplog ? W->caplog * 2 : 1024;
         written **l = realloc(W->log, sizeof *l * cap);
-        if (!l)
+        if (!l) {
+            out_of_memory(W);
             return;
+        }
         W->log = l;
         W->caplog = cap;
     }
-    if (!(w = calloc(1, sizeof *w)))
+    if (w) {
+        w->id = id;  /* a closed-set result, now written */
+        W->held--;
+    } else if (!(w = add(W, key, id, n))) {
         return;
-    w->key = key;
-    w->id = id;
-    w->n = n;
+    }
+    if (W->closed)
+        tt_flag(&W->D->tt, key, TT_SET);
     memcpy(w->need, need, sizeof need[0] * (size_t)n);
-    HASH_ADD(hh, W->done, key, sizeof key, w);
     W->log[W->nlog++] = w;
+}
+
+/* dfpn_closed's hooks: a position written, being written (the path above
+ * the search) or shown to hold given those. */
+static int set_holds(void *ctx, game_key key) { return find(ctx, key) != NULL; }
+
+static void set_keep(void *ctx, game_key key, int best)
+{
+    writer *W = ctx;
+    written *w;
+    if (find(W, key) || !(w = add(W, key, NOT_WRITTEN, 0)))
+        return;
+    w->best = (uint8_t)best;
+    W->held++;
 }
 
 static const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
 
 static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
 
-/* Is cs written already or on the path?  (Closed files refer to it.) */
+/* Is cs written already, on the path or shown to hold given those?  (Closed
+ * files refer to the first two and write the third without a search.) */
 static int known(writer *W, const game_state *cs)
 {
     game_key key = game_key_of(W->D->S.g, cs);
-    written *w;
-    HASH_FIND(hh, W->done, &key, sizeof key, w);
-    return w || path_find(&W->D->S, key) >= 0;
+    return find(W, key) || path_find(&W->D->S, key) >= 0;
 }
 
 /* The value of child cs in the current path context, searched if need be;
  * 0 when the search stopped first. */
 static int child_value(writer *W, const game_state *cs, child_t *c)
 {
+    W->set.base = W->D->S.depth;
     dfpn_child(W->D, cs, c);
     if (c->pn != 0 && c->dn != 0)
         dfpn_run(W->D, cs, c);
@@ -171,9 +233,8 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         *refs_out = refs_bit(S, d);
         return OK;
     }
-    written *w;
-    HASH_FIND(hh, W->done, &key, sizeof key, w);
-    if (w && (W->closed || refs_of_keys(S, w->need, w->n, refs_out) == 0)) {
+    written *w = find(W, key);
+    if (w && w->id != NOT_WRITTEN && (W->closed || refs_of_keys(S, w->need, w->n, refs_out) == 0)) {
         emit(W, "ref %llu\n", (unsigned long long)w->id);
         if (W->closed)
             *refs_out = REFS_FAR;  /* leans on a line outside: no symmetric image of it */
@@ -183,10 +244,22 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     game_move mv_list[GAME_MAX_MOVES];
     int n = game_moves(g, s, mv_list);
     int need_all = (game_to_move(g, s) == S->prover) != W->claim_proven;
-    /* Where one move suffices, the search's own choice first. */
+    /* Where one move suffices, the search's own choice first; in a closed
+     * set a move to a position already in it before that (a line less). */
     int order[GAME_MAX_MOVES], m = 0;
-    const tt_entry *e = need_all ? NULL : tt_lookup(&W->D->tt, key);
-    int first = e && e->best < n ? e->best : 0;
+    int held = w && w->id == NOT_WRITTEN;  /* its best move is the one the writer's search found */
+    const tt_entry *e = need_all || held ? NULL : tt_lookup(&W->D->tt, key);
+    int first = need_all ? 0 : held ? w->best : e ? e->best : 0;
+    for (int i = 0; W->closed && !need_all && i < n; i++) {
+        game_state cs = *s;
+        game_play(g, &cs, mv_list[i]);
+        if (known(W, &cs)) {
+            first = i;
+            break;
+        }
+    }
+    if (first >= n)
+        first = 0;
     order[m++] = first;
     for (int i = 0; i < n; i++)
         if (i != first)
@@ -285,28 +358,41 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     r->dn = root.dn;
     int rc = -1;
     if (r->status != PNS_UNKNOWN) {
-        char text[GAME_TEXT_MAX];
+        char text[GAME_TEXT_MAX], question[32], header[GAME_TEXT_MAX + 512];
         game_format(g, s, text, sizeof text);
         W.claim_proven = r->status == PNS_PROVEN;
         W.closed = o->question != PNS_SCORE && W.claim_proven == (o->question == PNS_ADVANTAGE);
-        refs_t refs;
-        int st = write_node(&W, s, "-", 0, &refs);
-        if (st == OK && !W.oom) {
-            char question[32];
-            if (o->question == PNS_SCORE)
-                snprintf(question, sizeof question, "score %d", o->score_target);
-            else
-                snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
-            fprintf(out, "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", g->name,
-                    text, S->prover, question, W.claim_proven ? "proven" : "disproven");
-            fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID"
-                  " (IDs count nodes from 0)\n", out);
-            rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
-        } else if (!S->error[0]) {
-            snprintf(S->error, sizeof S->error, "%s", W.oom ? "out of memory for the proof"
-                                                            : "the proof tree could not be completed within the limits");
+        if (o->question == PNS_SCORE)
+            snprintf(question, sizeof question, "score %d", o->score_target);
+        else
+            snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
+        snprintf(header, sizeof header,
+                 "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n"
+                 "# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID"
+                 " (IDs count nodes from 0)\n",
+                 g->name, text, S->prover, question, W.claim_proven ? "proven" : "disproven");
+        /* a closed set from the table first; searching again where it does not hold the root */
+        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? closed_proof_write(D, s, W.claim_proven, header, out) : 1;
+        if (from_table <= 0) {
+            rc = from_table;
+        } else {
+            if (W.closed && o->ghi == PNS_GHI_SAFE) {
+                W.set = (dfpn_closed){ set_holds, set_keep, &W, 0 };
+                D->closed = &W.set;
+            }
+            refs_t refs;
+            if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom) {
+                fputs(header, out);
+                rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
+            }
         }
+        if (rc != 0 && !S->error[0])
+            snprintf(S->error, sizeof S->error, "%s",
+                     W.oom ? "out of memory for the proof"
+                     : S->stopped ? "the proof tree could not be completed within the limits"
+                                  : "the proof could not be completed or written");
     }
+    D->closed = NULL;
     search_report(S, r);
     rollback(&W, 0, 0);
     free(W.log);

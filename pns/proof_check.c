@@ -26,7 +26,12 @@ typedef struct {
     game_key key;
     uint64_t need_at;  /* its needed positions: need[need_at .. need_at+n) */
     int8_t n;          /* -1: not referable (not finished, or needs too much) */
+    uint8_t is_ref;    /* a 'ref' line: no expansion of its own */
 } node_info;
+
+typedef struct {
+    uint64_t from, to; /* a 'ref' line and the later line it names */
+} forward_ref;
 
 typedef struct {
     const game *g;
@@ -39,6 +44,8 @@ typedef struct {
     uint64_t ninfo, cap;
     game_key *need;
     uint64_t nneed, need_cap;
+    forward_ref *fwd;        /* closed sets: refs to later lines, checked at the end */
+    uint64_t nfwd, fwd_cap;
     long line;
     char *err;
     size_t errlen;
@@ -174,6 +181,7 @@ static int check_line(checker *C, char *text, const game_state *root)
     game_key key = game_key_of(C->g, &s);
     C->info[id].key = key;
     C->info[id].n = -1;
+    C->info[id].is_ref = 0;
     game_result res = game_result_of(C->g, &s);
     if (strcmp(kind, "end") == 0) {
         if (res == GAME_ONGOING)
@@ -242,19 +250,37 @@ static int check_line(checker *C, char *text, const game_state *root)
     }
     if (strcmp(kind, "rep") == 0 || strcmp(kind, "ref") == 0) {
         unsigned long long target = a1 ? strtoull(a1, &end, 10) : 0;
-        if (!a1 || *end || target >= id)
+        int closed = kind[2] == 'f' && C->proven == C->advantage && !C->score_mode;
+        if (!a1 || *end || target == id || (target > id && !closed))
             return fail(C, "bad node id '%s'", a1 ? a1 : "");
+        if (target > id) {
+            /* a closed set may name a later line: checked at the end, which
+             * must be that position's own expansion or leaf, not a ref */
+            if (C->nfwd == C->fwd_cap) {
+                C->fwd_cap = C->fwd_cap ? C->fwd_cap * 2 : 1024;
+                forward_ref *f = realloc(C->fwd, sizeof *f * C->fwd_cap);
+                if (!f)
+                    return fail(C, "out of memory%s", "");
+                C->fwd = f;
+            }
+            C->fwd[C->nfwd++] = (forward_ref){ id, target };
+            C->info[id].is_ref = 1;
+            C->stack[C->top - 1].refs |= FAR;
+            return 0;
+        }
         if (!game_key_equal(C->info[target].key, key))
             return fail(C, "node %s holds another position", a1);
         if (kind[2] == 'f') {
             const node_info *t = &C->info[target];
-            /* Where a draw supports the claim, any earlier line of the same
+            C->info[id].is_ref = 1;
+            /* Where a draw supports the claim, any other line of the same
              * position will do: the file's positions form a closed set that
              * play leaves only for leaves that support the claim (an earlier
-             * line is finished or an open ancestor, checked before the end),
-             * and play that stays in it forever repeats, a draw.  The line
-             * leans on one outside its subtree: no 'sym' may copy it. */
-            if (C->proven == C->advantage && !C->score_mode) {
+             * line is finished or an open ancestor, checked before the end; a
+             * later one is checked at the end), and play that stays in it
+             * forever repeats, a draw.  The line leans on one outside its
+             * subtree: no 'sym' may copy it. */
+            if (closed) {
                 C->stack[C->top - 1].refs |= FAR;
                 return 0;
             }
@@ -304,6 +330,17 @@ static int finish_proof(checker *C, const char *spec, const char *pos, const cha
             return -1;
     if (C->ninfo == 0)
         return fail(C, "no proof tree%s", "");
+    for (uint64_t i = 0; i < C->nfwd; i++) {
+        const forward_ref *f = &C->fwd[i];
+        char id[32];
+        snprintf(id, sizeof id, "%llu", (unsigned long long)f->to);
+        if (f->to >= C->ninfo)
+            return fail(C, "node %s named by a ref is not in the file", id);
+        if (!game_key_equal(C->info[f->to].key, C->info[f->from].key))
+            return fail(C, "node %s (named by a ref before it) holds another position", id);
+        if (C->info[f->to].is_ref)
+            return fail(C, "node %s (named by a ref before it) is a ref itself", id);
+    }
     if (summary) {
         size_t at = strlen(summary);
         char what[64];
@@ -322,6 +359,7 @@ static void reset(checker *C, game **g)
     free(C->stack);
     free(C->info);
     free(C->need);
+    free(C->fwd);
     tb_close(C->tb);
     game_close(*g);
     *g = NULL;

@@ -17,11 +17,13 @@ typedef struct {
     uint32_t pn, dn;     /* pn == dn == 0: empty slot */
     uint32_t work;       /* nodes searched below, saturating */
     uint8_t best;        /* index of the best move */
-    uint8_t flags;       /* TT_COND: df-pn keeps a path-dependent value of this position too */
+    uint8_t flags;       /* TT_COND: df-pn solved it on some path (the value may be in its second table);
+                          * TT_SET: a proof writer's closed set may hold it (dfpn_closed) */
     int16_t tag;         /* the score target of a score question (0 otherwise) */
 } tt_entry;
 
 #define TT_COND 1
+#define TT_SET 2
 
 typedef struct {
     tt_entry *e;

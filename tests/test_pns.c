@@ -303,12 +303,14 @@ static void test_ghi_files(void)
 
 /* --- proofs: written by the engine, checked by the independent checker -- */
 
-/* Writes the proof of question q for g's start into a string; 0 if solved. */
-static int proof_text(const game *g, const game_state *s, pns_question q, tb_set *tb, char **text, size_t *len)
+/* Writes the proof of question q for g's start into a string, with a table
+ * of memory bytes; 0 if solved. */
+static int proof_text_in(const game *g, const game_state *s, pns_question q, tb_set *tb, size_t memory, char **text,
+                         size_t *len)
 {
     pns_options o;
     pns_defaults(&o);
-    o.memory = 1 << 20;
+    o.memory = memory;
     o.question = q;
     o.prover = strcmp(g->ops->name, "graph") == 0 ? 0 : -1;
     o.tb = tb;
@@ -320,6 +322,11 @@ static int proof_text(const game *g, const game_state *s, pns_question q, tb_set
     return rc;
 }
 
+static int proof_text(const game *g, const game_state *s, pns_question q, tb_set *tb, char **text, size_t *len)
+{
+    return proof_text_in(g, s, q, tb, 1 << 20, text, len);
+}
+
 static int check_text(const char *text, const char *tb_dir, char *err, size_t errlen)
 {
     FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -328,10 +335,26 @@ static int check_text(const char *text, const char *tb_dir, char *err, size_t er
     return rc;
 }
 
+/* Does a proof name a later line ('ref' to an ID above its own)? */
+static int has_forward_ref(const char *text)
+{
+    const char *p = strstr(text, "\n0 ");
+    for (long id = 0; p; id++) {
+        p++;
+        const char *eol = strchr(p, '\n'), *r = strstr(p, " ref ");
+        if (r && (!eol || r < eol) && strtol(r + 5, NULL, 10) > id)
+            return 1;
+        p = eol;
+        if (p && !p[1])
+            break;
+    }
+    return 0;
+}
+
 static void test_proofs_graphs(void)
 {
     unsigned seed = 7;
-    int checked = 0, caught = 0, tampered = 0, wrong = 0, closed_refs = 0;
+    int checked = 0, caught = 0, tampered = 0, wrong = 0, closed_refs = 0, forward = 0;
     for (int t = 0; t < 2000; t++) {
         char gtext[2048], err[512];
         random_graph(&seed, gtext, sizeof gtext);
@@ -357,6 +380,7 @@ static void test_proofs_graphs(void)
                 /* where a draw supports the claim, refs need not keep to the path */
                 const char *tree = strstr(text, "\n0 ");  /* after the header */
                 closed_refs += proven == q && tree && strstr(tree, " ref ") != NULL;
+                forward += proven == q && has_forward_ref(text);
                 /* flip the claim: the same tree must not pass for the opposite result */
                 char *r = strstr(text, "result ");
                 if (r) {
@@ -380,6 +404,51 @@ static void test_proofs_graphs(void)
     CU_ASSERT(checked == 4000);
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT(closed_refs > 0);
+    CU_ASSERT(forward > 0);  /* closed sets read off the table, laid out breadth first */
+}
+
+/* A table of eight entries forgets the search at once, so the writer
+ * searches again inside the proof; where a draw supports the claim those
+ * searches lean on the closed set being written (dfpn_closed).  The proofs
+ * still pass the checker and say the true value. */
+static void test_proofs_small_table(void)
+{
+    unsigned seed = 11;
+    int checked = 0, wrong = 0, closed = 0;
+    static char gtext[1 << 14];
+    for (int t = 0; t < 600; t++) {
+        if (t % 2)
+            random_graph(&seed, gtext, sizeof gtext);
+        else
+            dense_graph(seed + (unsigned)t, 12, 3, gtext, sizeof gtext);
+        game *g = graph_keep(gtext);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        game_state s;
+        game_start(g, &s);
+        int truth = graph_truth(g);
+        for (int q = 0; q < 2; q++) {
+            char *text = NULL, err[512];
+            size_t len = 0;
+            int rc = proof_text_in(g, &s, q ? PNS_ADVANTAGE : PNS_WIN, NULL, 8 * 32, &text, &len);
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc == 0) {
+                rc = check_text(text, NULL, err, sizeof err);
+                if (rc != 0)
+                    fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, text);
+                CU_ASSERT_EQUAL(rc, 0);
+                int proven = strstr(text, "result proven") != NULL;
+                wrong += proven != (q ? truth >= 0 : truth > 0);
+                closed += proven == q;
+                checked++;
+            }
+            free(text);
+        }
+        unlink_graph(g);
+        game_close(g);
+    }
+    CU_ASSERT_EQUAL(checked, 1200);
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT(closed > 300);
 }
 
 /* A draw proof as a graph: the Jungle position's "can White avoid losing?"
@@ -440,6 +509,37 @@ static void test_proofs_closed(void)
             CU_ASSERT_NOT_EQUAL(rc, 0)  /* the draw claimed as a win, or as a loss */
         else
             CU_ASSERT_EQUAL(rc, 0)      /* the draw it is: A avoids losing */
+    }
+    unlink_graph(g);
+    game_close(g);
+
+    /* A closed set may name a later line of the same position (the writer
+     * expands each position where breadth-first order first meets it), but
+     * only that position's own expansion, and only where a draw supports
+     * the claim. */
+    g = graph_keep("root A\nA: or B\nB: and C D\nC: or E\nD: or E\nE: and B\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const char *tree[][2] = {
+        { "advantage proven", "0 - node\n1 B node\n2 C node\n3 E ref 5\n2 D node\n3 E node\n4 B ref 1\n" },
+        { "advantage proven", "0 - node\n1 B node\n2 C node\n3 E ref 6\n2 D node\n3 E node\n4 B ref 1\n" },
+        { "advantage proven", "0 - node\n1 B node\n2 C node\n3 E ref 5\n2 D node\n3 E ref 3\n" },
+        { "advantage proven", "0 - node\n1 B node\n2 C node\n3 E ref 9\n2 D node\n3 E node\n4 B ref 1\n" },
+        { "win proven", "0 - node\n1 B node\n2 C node\n3 E ref 5\n2 D node\n3 E node\n4 B ref 1\n" },
+    };
+    const char *why[] = { NULL, "holds another position", "is a ref itself", "not in the file", "bad node id" };
+    for (int i = 0; i < 5; i++) {
+        char proof[512], q[32];
+        snprintf(q, sizeof q, "%s", tree[i][0]);
+        *strchr(q, ' ') = 0;
+        snprintf(proof, sizeof proof, "pnsolve-proof 1\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n%s", g->name,
+                 q, strchr(tree[i][0], ' ') + 1, tree[i][1]);
+        int rc = check_text(proof, NULL, err, sizeof err);
+        if (!why[i]) {
+            CU_ASSERT_EQUAL(rc, 0);
+        } else {
+            CU_ASSERT_NOT_EQUAL(rc, 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err, why[i]));
+        }
     }
     unlink_graph(g);
     game_close(g);
@@ -640,6 +740,8 @@ void suite_pns(void)
     CU_add_test(s, "2,000 random graphs resumed in a bigger and a smaller table", test_resume_resized);
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
+    CU_add_test(s, "proofs from an eight-entry table: searches inside the writer lean on the closed set",
+                test_proofs_small_table);
     CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);
     CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
     CU_add_test(s, "Othello scores by bisection against naive negamax", test_othello_scores);

@@ -1,0 +1,461 @@
+/* pns/proof_closed.c - a proof where a draw supports the claim, read off the
+ * search's table without searching again.
+ *
+ * Such a proof is a closed set of positions (proof.c): the claim's side has
+ * a listed move that stays in the set or ends in a supporting leaf, every
+ * move of the other side does, and play that stays in the set forever is a
+ * draw.  The positions the table holds, reached from the root through
+ * moves to other held positions, form a graph; its greatest subset with
+ * that property is found as retrograde analysis finds draws: start from all
+ * of it and drop, pass after pass, each position whose side to move can no
+ * longer keep to it.  The search proved the root through positions it
+ * expanded, so the set holds the root unless the table lost some of them.
+ *
+ * The file lists the set's positions reached from the root by the listed
+ * moves, each expanded once, where breadth-first order first reaches it (so
+ * the tree is as shallow as the strategy allows); every other line of it is
+ * a 'ref' to that expansion, earlier or later in the file. */
+#include "dfpn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Edge targets other than positions: a move of the other side to a position
+ * the table does not hold; a leaf that supports the claim; anything else. */
+enum { EDGE_MISSING = UINT32_MAX - 2, EDGE_GOOD = UINT32_MAX - 1, EDGE_BAD = UINT32_MAX };
+
+static int is_position(uint32_t to) { return to < EDGE_MISSING; }
+
+typedef struct {
+    dfpn *D;
+    int claim_proven;
+    uint32_t n, cap;          /* positions */
+    game_state *state;
+    game_key *key;
+    uint64_t *first;          /* edges of position v: edge[first[v] .. first[v + 1]), one per move */
+    uint32_t *edge;
+    uint64_t nedge, edge_cap;
+    uint32_t explored;        /* positions [0, explored) have their edges */
+    uint64_t repaired;        /* positions searched again */
+    uint32_t *slot;           /* open addressing: position index + 1, 0 empty */
+    uint64_t slot_mask;
+    uint8_t *in;              /* in the closed set */
+    int optimistic;           /* a missing position counts as kept */
+    uint8_t *chosen;          /* the claim side's listed move */
+    uint32_t *parent;         /* breadth-first tree of the listed moves (EDGE_BAD: not reached) */
+    uint8_t *parent_move;     /* the move of parent[v] that expands v */
+    uint32_t *order;          /* the reached positions, breadth first */
+    uint64_t *size, *id;      /* lines of each subtree, line number of each expansion */
+} closed_proof;
+
+static int grow(void **p, size_t elem, uint64_t n)
+{
+    void *q = realloc(*p, elem * n);
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+static uint32_t find(const closed_proof *P, game_key k)
+{
+    for (uint64_t i = game_key_hash(k) & P->slot_mask;; i = (i + 1) & P->slot_mask) {
+        uint32_t v = P->slot[i];
+        if (v == 0 || game_key_equal(P->key[v - 1], k))
+            return v ? v - 1 : EDGE_BAD;
+    }
+}
+
+static void place(closed_proof *P, uint32_t v)
+{
+    uint64_t i = game_key_hash(P->key[v]) & P->slot_mask;
+    while (P->slot[i])
+        i = (i + 1) & P->slot_mask;
+    P->slot[i] = v + 1;
+}
+
+/* Adds position cs with key k; its index, or EDGE_BAD when out of memory. */
+static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
+{
+    if (P->n == P->cap) {
+        uint32_t cap = P->cap ? P->cap * 2 : 1 << 16;
+        if (cap >= EDGE_MISSING || grow((void **)&P->state, sizeof *P->state, cap) ||
+            grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1))
+            return EDGE_BAD;
+        P->cap = cap;
+    }
+    if ((uint64_t)P->n * 2 >= P->slot_mask) {  /* keep the slots at most half full */
+        uint64_t slots = (P->slot_mask + 1) * 2;
+        free(P->slot);
+        if (!(P->slot = calloc(slots, sizeof *P->slot)))
+            return EDGE_BAD;
+        P->slot_mask = slots - 1;
+        for (uint32_t v = 0; v < P->n; v++)
+            place(P, v);
+    }
+    P->state[P->n] = *cs;
+    P->key[P->n] = k;
+    place(P, P->n);
+    return P->n++;
+}
+
+/* Does the node of v need all its moves (the other side to move)? */
+static int needs_all(const closed_proof *P, uint32_t v)
+{
+    const pns_search *S = &P->D->S;
+    return (game_to_move(S->g, &P->state[v]) == S->prover) != P->claim_proven;
+}
+
+/* Did the search show the claim at key, on every path or on some? */
+static int shown(const closed_proof *P, game_key key)
+{
+    const tt_entry *e = tt_lookup(&P->D->tt, key);
+    return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || (e->flags & TT_COND));
+}
+
+/* Expands the positions added since the last call (breadth first from the
+ * root): one edge per move.  -1 when out of memory or the search stopped. */
+static int explore(closed_proof *P)
+{
+    pns_search *S = &P->D->S;
+    const game *g = S->g;
+    for (uint32_t v = P->explored; v < P->n; v++) {
+        P->first[v] = P->nedge;
+        game_move mv[GAME_MAX_MOVES];
+        game_state s = P->state[v];
+        int n = game_moves(g, &s, mv);
+        if (P->nedge + (uint64_t)n > P->edge_cap) {
+            uint64_t cap = P->edge_cap ? P->edge_cap * 2 : 1 << 20;
+            if (grow((void **)&P->edge, sizeof *P->edge, cap))
+                return -1;
+            P->edge_cap = cap;
+        }
+        int all = needs_all(P, v);
+        for (int i = 0; i < n; i++) {
+            game_state cs = s;
+            game_play(g, &cs, mv[i]);
+            uint32_t pn, dn, to;
+            if (search_leaf(S, &cs, &pn, &dn)) {
+                to = (P->claim_proven ? pn == 0 : dn == 0) ? EDGE_GOOD : EDGE_BAD;
+            } else {
+                game_key k = game_key_of(g, &cs);
+                to = find(P, k);
+                const tt_entry *e = to == EDGE_BAD ? tt_lookup(&P->D->tt, k) : NULL;
+                int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
+                if (e && !fails && (to = add(P, &cs, k)) == EDGE_BAD)
+                    return -1;
+                if (!e && to == EDGE_BAD && all && shown(P, P->key[v]))
+                    to = EDGE_MISSING;
+            }
+            P->edge[P->nedge++] = to;
+        }
+        P->first[v + 1] = P->nedge;
+        P->explored = v + 1;
+        if (search_tick(S))
+            return -1;
+    }
+    return 0;
+}
+
+static int keeps(const closed_proof *P, uint32_t to)
+{
+    return to == EDGE_GOOD || (is_position(to) && P->in[to]) || (to == EDGE_MISSING && P->optimistic);
+}
+
+/* The greatest subset in which every position keeps the claim: drops
+ * positions until a pass drops none (deepest first, so a pass carries a
+ * drop up through many levels). */
+static void close_set(closed_proof *P)
+{
+    memset(P->in, 1, P->n);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t v = P->n; v-- > 0;) {
+            if (!P->in[v])
+                continue;
+            int all = needs_all(P, v), kept = all;
+            for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++)
+                if (keeps(P, P->edge[e]) != all) {
+                    kept = !all;
+                    break;
+                }
+            if (!kept) {
+                P->in[v] = 0;
+                changed = 1;
+            }
+        }
+    }
+}
+
+/* Does v's move to target to keep to the set through a position the search
+ * showed? */
+static int keeps_shown(const closed_proof *P, uint32_t to)
+{
+    return keeps(P, to) && is_position(to) && shown(P, P->key[to]);
+}
+
+/* The claim side's move at v: a supporting leaf, else the search's best
+ * move, else one the search showed, else the first that keeps to the set. */
+static int choose(const closed_proof *P, uint32_t v)
+{
+    uint64_t f = P->first[v];
+    int n = (int)(P->first[v + 1] - f);
+    for (int i = 0; i < n; i++)
+        if (P->edge[f + (uint64_t)i] == EDGE_GOOD)
+            return i;
+    const tt_entry *e = tt_lookup(&P->D->tt, P->key[v]);
+    if (e && e->best < n && keeps_shown(P, P->edge[f + e->best]))
+        return e->best;
+    for (int i = 0; i < n; i++)
+        if (keeps_shown(P, P->edge[f + (uint64_t)i]))
+            return i;
+    for (int i = 0; i < n; i++)
+        if (keeps(P, P->edge[f + (uint64_t)i]))
+            return i;
+    return 0;
+}
+
+/* Is move i of v listed in the proof? */
+static int listed(const closed_proof *P, uint32_t v, int i) { return needs_all(P, v) || P->chosen[v] == i; }
+
+/* Is the move of edge e (move i of v) where its target is expanded? */
+static int tree_edge(const closed_proof *P, uint32_t v, int i, uint32_t to)
+{
+    return is_position(to) && P->parent[to] == v && P->parent_move[to] == i;
+}
+
+/* The breadth-first tree of the listed moves from the root, the lines of
+ * each subtree and the line number of each expansion; the number of lines. */
+static uint64_t lay_out(closed_proof *P)
+{
+    for (uint32_t v = 0; v < P->n; v++)
+        P->parent[v] = EDGE_BAD;
+    uint64_t reached = 1;
+    P->order[0] = 0;
+    P->parent[0] = 0;
+    P->parent_move[0] = 0xff;
+    for (uint64_t q = 0; q < reached; q++) {
+        uint32_t v = P->order[q];
+        for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
+            uint32_t to = P->edge[e];
+            if (listed(P, v, (int)(e - P->first[v])) && is_position(to) && P->parent[to] == EDGE_BAD) {
+                P->parent[to] = v;
+                P->parent_move[to] = (uint8_t)(e - P->first[v]);
+                P->order[reached++] = to;
+            }
+        }
+    }
+    for (uint64_t q = reached; q-- > 0;) {  /* children come after their parent */
+        uint32_t v = P->order[q];
+        uint64_t lines = 1;
+        for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
+            int i = (int)(e - P->first[v]);
+            if (listed(P, v, i))
+                lines += tree_edge(P, v, i, P->edge[e]) ? P->size[P->edge[e]] : 1;
+        }
+        P->size[v] = lines;
+    }
+    P->id[0] = 0;
+    for (uint64_t q = 0; q < reached; q++) {
+        uint32_t v = P->order[q];
+        uint64_t at = P->id[v] + 1;
+        for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
+            int i = (int)(e - P->first[v]);
+            if (!listed(P, v, i))
+                continue;
+            uint32_t to = P->edge[e];
+            if (tree_edge(P, v, i, to)) {
+                P->id[to] = at;
+                at += P->size[to];
+            } else {
+                at++;
+            }
+        }
+    }
+    return P->size[0];
+}
+
+typedef struct {
+    uint32_t v;
+    int next, n;
+    game_move mv[GAME_MAX_MOVES];
+} frame;
+
+/* The leaf line of a supporting leaf (a game end or a table value). */
+static int leaf_line(const closed_proof *P, const game_state *cs, FILE *out)
+{
+    const pns_search *S = &P->D->S;
+    if (game_result_of(S->g, cs) != GAME_ONGOING)
+        return fputs("end\n", out) < 0 ? -1 : 0;
+    tb_value tv;
+    char err[256];
+    if (tb_probe(S->o->tb, cs, &tv, err, sizeof err) != 1)
+        return -1;
+    const char *w = tv.wdl == TB_WIN ? "win" : tv.wdl == TB_LOSS ? "loss" : "draw";
+    return fprintf(out, "tb %s %d\n", w, tv.distance) < 0 ? -1 : 0;
+}
+
+/* Writes the lines, depth first along the breadth-first tree. */
+static int emit(const closed_proof *P, FILE *out)
+{
+    const game *g = P->D->S.g;
+    frame *stack = malloc(sizeof *stack * 64);
+    int cap = 64, top = 0, rc = 0;
+    if (!stack || fputs("0 - node\n", out) < 0) {
+        free(stack);
+        return -1;
+    }
+    stack[top].v = 0;
+    stack[top].next = 0;
+    stack[top].n = game_moves(g, &P->state[0], stack[top].mv);
+    top++;
+    while (top > 0 && rc == 0) {
+        frame *f = &stack[top - 1];
+        if (f->next == f->n) {
+            top--;
+            continue;
+        }
+        uint32_t v = f->v;
+        int i = f->next++;
+        if (!listed(P, v, i))
+            continue;
+        char text[GAME_TEXT_MAX];
+        game_format_move(g, &P->state[v], f->mv[i], text, sizeof text);
+        uint32_t to = P->edge[P->first[v] + (uint64_t)i];
+        if (fprintf(out, "%d %s ", top, text) < 0) {
+            rc = -1;
+        } else if (to == EDGE_GOOD) {
+            game_state cs = P->state[v];
+            game_play(g, &cs, f->mv[i]);
+            rc = leaf_line(P, &cs, out);
+        } else if (!tree_edge(P, v, i, to)) {
+            rc = fprintf(out, "ref %llu\n", (unsigned long long)P->id[to]) < 0 ? -1 : 0;
+        } else if (fputs("node\n", out) < 0) {
+            rc = -1;
+        } else {
+            if (top == cap) {
+                frame *s = realloc(stack, sizeof *s * (size_t)cap * 2);
+                if (!s) {
+                    rc = -1;
+                    break;
+                }
+                stack = s;
+                cap *= 2;
+            }
+            frame *c = &stack[top++];
+            c->v = to;
+            c->next = 0;
+            c->n = game_moves(g, &P->state[to], c->mv);
+        }
+    }
+    free(stack);
+    return rc;
+}
+
+static void release(closed_proof *P)
+{
+    free(P->state);
+    free(P->key);
+    free(P->first);
+    free(P->edge);
+    free(P->slot);
+    free(P->in);
+    free(P->chosen);
+    free(P->parent);
+    free(P->parent_move);
+    free(P->order);
+    free(P->size);
+    free(P->id);
+}
+
+/* Sizes the per-position arrays to the positions found so far. */
+static int size_arrays(closed_proof *P)
+{
+    uint64_t n = P->n;
+    return grow((void **)&P->in, 1, n) || grow((void **)&P->chosen, 1, n) ||
+           grow((void **)&P->parent, sizeof *P->parent, n) || grow((void **)&P->parent_move, 1, n) ||
+           grow((void **)&P->order, sizeof *P->order, n) || grow((void **)&P->size, sizeof *P->size, n) ||
+           grow((void **)&P->id, sizeof *P->id, n) ? -1 : 0;
+}
+
+static void choose_all(closed_proof *P)
+{
+    for (uint32_t v = 0; v < P->n; v++)
+        P->chosen[v] = P->in[v] && !needs_all(P, v) ? (uint8_t)choose(P, v) : 0;
+}
+
+/* Searches again, from scratch, the missing positions the strategy would
+ * list if they held the claim; adds those that do.  The count searched, or
+ * -1 when out of memory or stopped. */
+static int64_t repair(closed_proof *P)
+{
+    pns_search *S = &P->D->S;
+    const game *g = S->g;
+    int64_t searched = 0;
+    for (uint32_t v = 0, reached = P->n; v < reached; v++) {  /* not the positions added here */
+        if (P->parent[v] == EDGE_BAD || !needs_all(P, v))
+            continue;
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &P->state[v], mv);
+        for (int i = 0; i < n; i++) {
+            uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
+            if (*to != EDGE_MISSING)
+                continue;
+            game_state cs = P->state[v];
+            game_play(g, &cs, mv[i]);
+            game_key k = game_key_of(g, &cs);
+            child_t c;
+            dfpn_run(P->D, &cs, &c);
+            if (S->stopped)
+                return -1;
+            searched++;
+            int holds = P->claim_proven ? c.pn == 0 : c.dn == 0;
+            *to = find(P, k);
+            if (*to == EDGE_BAD && holds && (*to = add(P, &cs, k)) == EDGE_BAD)
+                return -1;
+        }
+    }
+    return searched;
+}
+
+int closed_proof_write(dfpn *D, const game_state *root, int claim_proven, const char *header, FILE *out)
+{
+    closed_proof P;
+    memset(&P, 0, sizeof P);
+    P.D = D;
+    P.claim_proven = claim_proven;
+    P.slot_mask = (1 << 16) - 1;
+    uint32_t pn, dn;
+    if (search_leaf(&D->S, root, &pn, &dn))
+        return 1;  /* a leaf: one line, the tree writer's */
+    int rc = -1;
+    if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
+        goto out;
+    for (;;) {
+        if (explore(&P) != 0 || size_arrays(&P) != 0)
+            goto out;
+        P.optimistic = 0;
+        close_set(&P);
+        if (P.in[0])
+            break;
+        /* would the positions the table lost close the set? then search them */
+        P.optimistic = 1;
+        close_set(&P);
+        rc = 1;
+        if (!P.in[0])
+            goto out;
+        choose_all(&P);
+        lay_out(&P);
+        int64_t searched = repair(&P);
+        if (searched <= 0)
+            goto out;
+        P.repaired += (uint64_t)searched;
+        rc = -1;
+    }
+    choose_all(&P);
+    lay_out(&P);
+    rc = fputs(header, out) < 0 || emit(&P, out) != 0 ? -1 : 0;
+out:
+    release(&P);
+    return rc;
+}
