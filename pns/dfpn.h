@@ -136,6 +136,9 @@ void dfpn_score(search_job *j);
  * tree to out (pns_write_proof's contract), reusing whatever D knows. */
 int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r);
 
+/* A table value's word in a proof file's 'tb' leaf. */
+static inline const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
+
 /* Writes header and then the proof of a claim that a draw supports (a win
  * disproven, an advantage proven) as a closed set read off D's table
  * (proof_closed.c); 0, 1 when the table's positions do not hold the root

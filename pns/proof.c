@@ -173,8 +173,6 @@ static void set_keep(void *ctx, game_key key, int best)
     W->held++;
 }
 
-static const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
-
 static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
 
 /* Is cs written already, on the path or shown to hold given those?  (Closed

@@ -36,7 +36,6 @@ typedef struct {
     uint32_t *edge;
     uint64_t nedge, edge_cap;
     uint32_t explored;        /* positions [0, explored) have their edges */
-    uint64_t repaired;        /* positions searched again */
     uint32_t *slot;           /* open addressing: position index + 1, 0 empty */
     uint64_t slot_mask;
     uint8_t *in;              /* in the closed set */
@@ -225,8 +224,8 @@ static int tree_edge(const closed_proof *P, uint32_t v, int i, uint32_t to)
 }
 
 /* The breadth-first tree of the listed moves from the root, the lines of
- * each subtree and the line number of each expansion; the number of lines. */
-static uint64_t lay_out(closed_proof *P)
+ * each subtree and the line number of each expansion. */
+static void lay_out(closed_proof *P)
 {
     for (uint32_t v = 0; v < P->n; v++)
         P->parent[v] = EDGE_BAD;
@@ -272,7 +271,6 @@ static uint64_t lay_out(closed_proof *P)
             }
         }
     }
-    return P->size[0];
 }
 
 typedef struct {
@@ -291,8 +289,7 @@ static int leaf_line(const closed_proof *P, const game_state *cs, FILE *out)
     char err[256];
     if (tb_probe(S->o->tb, cs, &tv, err, sizeof err) != 1)
         return -1;
-    const char *w = tv.wdl == TB_WIN ? "win" : tv.wdl == TB_LOSS ? "loss" : "draw";
-    return fprintf(out, "tb %s %d\n", w, tv.distance) < 0 ? -1 : 0;
+    return fprintf(out, "tb %s %d\n", tb_word(tv.wdl), tv.distance) < 0 ? -1 : 0;
 }
 
 /* Writes the lines, depth first along the breadth-first tree. */
@@ -446,10 +443,8 @@ int closed_proof_write(dfpn *D, const game_state *root, int claim_proven, const 
             goto out;
         choose_all(&P);
         lay_out(&P);
-        int64_t searched = repair(&P);
-        if (searched <= 0)
+        if (repair(&P) <= 0)
             goto out;
-        P.repaired += (uint64_t)searched;
         rc = -1;
     }
     choose_all(&P);

@@ -335,6 +335,28 @@ static int check_text(const char *text, const char *tb_dir, char *err, size_t er
     return rc;
 }
 
+/* Writes the proof of q (1: advantage, 0: win) for graph g (text gtext)
+ * from s with a table of memory bytes and asserts that the checker passes
+ * it; 1 when written, with the text (the caller frees it) and whether it
+ * claims "proven". */
+static int graph_proof(const game *g, const game_state *s, int q, size_t memory, const char *gtext, char **text,
+                       size_t *len, int *proven)
+{
+    *text = NULL;
+    *len = 0;
+    int rc = proof_text_in(g, s, q ? PNS_ADVANTAGE : PNS_WIN, NULL, memory, text, len);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc != 0)
+        return 0;
+    char err[512];
+    rc = check_text(*text, NULL, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, *text);
+    CU_ASSERT_EQUAL(rc, 0);
+    *proven = strstr(*text, "result proven") != NULL;
+    return 1;
+}
+
 /* Does a proof name a later line ('ref' to an ID above its own)? */
 static int has_forward_ref(const char *text)
 {
@@ -364,18 +386,12 @@ static void test_proofs_graphs(void)
         game_start(g, &s);
         int truth = graph_truth(g);
         for (int q = 0; q < 2; q++) {
-            char *text = NULL;
-            size_t len = 0;
-            int rc = proof_text(g, &s, q ? PNS_ADVANTAGE : PNS_WIN, NULL, &text, &len);
-            CU_ASSERT_EQUAL(rc, 0);
-            if (rc == 0) {
-                rc = check_text(text, NULL, err, sizeof err);
-                if (rc != 0)
-                    fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, text);
-                CU_ASSERT_EQUAL(rc, 0);
+            char *text;
+            size_t len;
+            int proven;
+            if (graph_proof(g, &s, q, 1 << 20, gtext, &text, &len, &proven)) {
                 checked++;
                 /* the claim the checker passed against every path searched */
-                int proven = strstr(text, "result proven") != NULL;
                 wrong += proven != (q ? truth >= 0 : truth > 0);
                 /* where a draw supports the claim, refs need not keep to the path */
                 const char *tree = strstr(text, "\n0 ");  /* after the header */
@@ -427,16 +443,10 @@ static void test_proofs_small_table(void)
         game_start(g, &s);
         int truth = graph_truth(g);
         for (int q = 0; q < 2; q++) {
-            char *text = NULL, err[512];
-            size_t len = 0;
-            int rc = proof_text_in(g, &s, q ? PNS_ADVANTAGE : PNS_WIN, NULL, 8 * 32, &text, &len);
-            CU_ASSERT_EQUAL(rc, 0);
-            if (rc == 0) {
-                rc = check_text(text, NULL, err, sizeof err);
-                if (rc != 0)
-                    fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, text);
-                CU_ASSERT_EQUAL(rc, 0);
-                int proven = strstr(text, "result proven") != NULL;
+            char *text;
+            size_t len;
+            int proven;
+            if (graph_proof(g, &s, q, 8 * 32, gtext, &text, &len, &proven)) {
                 wrong += proven != (q ? truth >= 0 : truth > 0);
                 closed += proven == q;
                 checked++;
