@@ -85,5 +85,6 @@ fuzz: deps
 	  printf '\005root A\nA: or B\nB: win\n' > build/fuzz/corpus/g && \
 	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 end\n' > build/fuzz/corpus/p && \
 	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 exact\n2 b4 sym 2\n' > build/fuzz/corpus/q && \
+	  printf '\007pnsolve-proof 1\ngame othello:4x4\nposition 4x4:-X--/-XX-/-XO-/---- O\nprover 1\nquestion win\nresult proven\n0 - node\n1 a1 node\n2 a2 ref 0\n' > build/fuzz/corpus/k && \
 	  printf '\003O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;' > build/fuzz/corpus/f
 	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=600 build/fuzz/corpus

@@ -5,9 +5,10 @@
 
 static const char help[] =
     "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V]\n"
-    "Prints the position's diagram, its notation, the side to move and the\n"
-    "legal moves (or the result if the game is over), after playing the\n"
-    "given moves from the position.\n";
+    "Prints the position's diagram, its notation, the side to move, its\n"
+    "symmetry class (where the game has symmetries: the same for a position's\n"
+    "images) and the legal moves (or the result if the game is over), after\n"
+    "playing the given moves from the position.\n";
 
 int cmd_show(int argc, char **argv)
 {
@@ -38,6 +39,10 @@ int cmd_show(int argc, char **argv)
     game_format(g, &s, buf, sizeof buf);
     printf("position: %s\n", buf);
     printf("to move: %s\n", g->ops->player[game_to_move(g, &s)]);
+    if (g->ops->symmetric_key) {  /* equal for positions that are images of each other */
+        game_key k = g->ops->symmetric_key(g, &s);
+        printf("symmetry class: %016llx%016llx\n", (unsigned long long)k.hi, (unsigned long long)k.lo);
+    }
     game_move list[GAME_MAX_MOVES];
     int n = game_moves(g, &s, list);
     if (n == 0) {

@@ -258,6 +258,14 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
  * the search's answer either way). */
 int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r);
 
+/* Joins proofs of root's children (each a 'win' or 'advantage' proof from
+ * the position after one root move, all of the same claim) into one proof
+ * of root on out: the claim's side needs one child, the other side one per
+ * legal move.  The files are read twice (seekable).  Returns 0, or -1 with
+ * a one-line reason in err; the result is for pns_verify_proof to check. */
+int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, char *err,
+                    size_t errlen);
+
 /* Checks a proof file from the rules (and tables in tb_dir) alone; returns 0
  * when it is sound, else -1 with a one-line reason naming the line in err.
  * summary gets "proven win for White ..." (may be NULL). */

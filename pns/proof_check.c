@@ -17,6 +17,7 @@ typedef struct {
     uint64_t id;
     int need_all, children, moves;
     refs_t refs;
+    uint64_t ref_lo, ref_hi;  /* closed sets: the least and greatest line its refs name (lo > hi: none) */
     game_move move[GAME_MAX_MOVES];
     uint8_t seen[GAME_MAX_MOVES];
     uint64_t child_id[GAME_MAX_MOVES];  /* node id of each move's line, once seen */
@@ -80,9 +81,13 @@ static int close_frame(checker *C)
     } else if (f->children != 1) {
         return fail(C, "a node where one move suffices has %s children", f->children ? "several" : "no");
     }
-    /* f is at depth C->top now; bit 0 of its children was f itself */
+    /* f is at depth C->top now; bit 0 of its children was f itself.  Its
+     * closed refs keep it a copyable whole while they name lines inside it
+     * (the lines read since f began); the bounds, not a FAR, go up, as a
+     * ref outside a subtree may be inside its parent's */
     refs_t refs = f->refs;
-    if (!(refs & FAR) && __builtin_popcountll(refs) <= NEED_MAX) {
+    int outside = f->ref_lo <= f->ref_hi && (f->ref_lo < f->id || f->ref_hi >= C->ninfo);
+    if (!outside && !(refs & FAR) && __builtin_popcountll(refs) <= NEED_MAX) {
         if (C->nneed + NEED_MAX > C->need_cap) {
             C->need_cap = C->need_cap ? C->need_cap * 2 : 1024;
             game_key *nk = realloc(C->need, sizeof *nk * C->need_cap);
@@ -98,9 +103,20 @@ static int close_frame(checker *C)
                 C->need[C->nneed + (uint64_t)ni->n++] = C->stack[C->top - 1 - i].key;
         C->nneed += (uint64_t)ni->n;
     }
-    if (C->top > 0)
-        C->stack[C->top - 1].refs |= ((refs & ~FAR) >> 1) | (refs & FAR);
+    if (C->top > 0) {
+        frame *p = &C->stack[C->top - 1];
+        p->refs |= ((refs & ~FAR) >> 1) | (refs & FAR);
+        p->ref_lo = f->ref_lo < p->ref_lo ? f->ref_lo : p->ref_lo;
+        p->ref_hi = f->ref_hi > p->ref_hi ? f->ref_hi : p->ref_hi;
+    }
     return 0;
+}
+
+/* A closed-set ref below parent names line target. */
+static void closed_ref(frame *parent, uint64_t target)
+{
+    parent->ref_lo = target < parent->ref_lo ? target : parent->ref_lo;
+    parent->ref_hi = target > parent->ref_hi ? target : parent->ref_hi;
 }
 
 /* A leaf just below the open nodes needs the position at stack depth d: a
@@ -265,7 +281,7 @@ static int check_line(checker *C, char *text, const game_state *root)
             }
             C->fwd[C->nfwd++] = (forward_ref){ id, target };
             C->info[id].is_ref = 1;
-            C->stack[C->top - 1].refs |= FAR;
+            closed_ref(&C->stack[C->top - 1], target);
             return 0;
         }
         if (!game_key_equal(C->info[target].key, key))
@@ -278,10 +294,11 @@ static int check_line(checker *C, char *text, const game_state *root)
              * play leaves only for leaves that support the claim (an earlier
              * line is finished or an open ancestor, checked before the end; a
              * later one is checked at the end), and play that stays in it
-             * forever repeats, a draw.  The line leans on one outside its
-             * subtree: no 'sym' may copy it. */
+             * forever repeats, a draw.  A subtree whose refs all name
+             * lines inside it is such a set on its own: a 'sym' may copy it
+             * (its image is a closed set of the images). */
             if (closed) {
-                C->stack[C->top - 1].refs |= FAR;
+                closed_ref(&C->stack[C->top - 1], target);
                 return 0;
             }
             if (t->n < 0)
@@ -316,6 +333,8 @@ static int check_line(checker *C, char *text, const game_state *root)
     f->id = id;
     f->children = 0;
     f->refs = 0;
+    f->ref_lo = UINT64_MAX;
+    f->ref_hi = 0;
     f->moves = game_moves(C->g, &s, f->move);
     memset(f->seen, 0, sizeof f->seen);
     f->need_all = (game_to_move(C->g, &s) == C->prover) != C->proven;

@@ -95,6 +95,21 @@ check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1
 "$bin" puzzles ostle:3x3 --mate-in 5 --tb-dir "$ot" --count 2 --json >"$tmp/opz" 2>/dev/null
 opos=$(sed -n '1s/^{"position":"\([^"]*\)".*/\1/p' "$tmp/opz")
 check "ostle puzzle from tables, re-proved without" 0 "^sound: yes$" -- solve-puzzle ostle:3x3 --position "$opos" --mate-in 5 --no-tb
+# A disproof split by the root's move (bench/split-proof.sh): an Ostle 4x4
+# loss for White, symmetric about the diagonal; one child per symmetry class
+# proved on its own with the tables, the join names the others by 'sym' (or
+# repeats a push-off that reaches the same position), checked whole.
+split="$(dirname "$0")/../bench/split-proof.sh"
+"$bin" tb build ostle:4x4 --pieces 7 --dir "$tmp/ot44" >/dev/null 2>&1
+"$split" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sp44" 2 --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 &&
+    grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
+    grep -q "^18 moves, 8 to prove" "$tmp/out" && [ "$(ls "$tmp/sp44.d/"*.proof | wc -l)" = 8 ] &&
+    grep -q "^1 .* sym [0-9]*$" "$tmp/sp44" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: split disproof of an Ostle 4x4 loss"; tail -3 "$tmp/out"; }
+# a draw: White's 'can I avoid losing?' holds, so its disproof must fail, and say which move
+"$split" "$bin" ostle:3x3 "WW1/2H/1BB w c2L" advantage "$tmp/sp33" 2 --tb-dir "$ot" >"$tmp/out" 2>&1
+[ $? = 1 ] && grep -q "no proof after .*: the question is not disproven" "$tmp/out" && [ ! -e "$tmp/sp33" ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: split disproof of a held claim"; tail -3 "$tmp/out"; }
 
 # Puzzles: from the two-piece tables, from Ostle's random games, and checked.
 check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
@@ -171,6 +186,22 @@ check "verify cut proof" 1 "proof line" -- verify-proof "$tmp/p2"
 sed 's/^result proven/result disproven/' "$tmp/p" >"$tmp/p3"
 check "verify flipped claim" 1 "proof line" -- verify-proof "$tmp/p3"
 check "verify missing file" 2 "cannot read" -- verify-proof "$tmp/none"
+# a question split by the first move, each child proved on its own, joined
+# (the children ask either form of the claim; the last one the stronger 'win')
+jroot="7/3e3/7/7/7/3E3/7 w"
+for m in d2c2 d2d3 d2e2; do
+    q=advantage; [ $m = d2e2 ] && q=win
+    "$bin" prove jungle --position "$("$bin" show jungle --position "$jroot" $m | sed -n 's/^position: //p')" --no-tb --question $q --proof "$tmp/j$m" >/dev/null
+done
+check "join proofs" 0 "^joined 3 proofs" -- join-proofs jungle --position "$jroot" --out "$tmp/jall" "$tmp/jd2c2" "$tmp/jd2d3" "$tmp/jd2e2"
+check "joined proof verifies" 0 "^sound: jungle .*'can White force a win\?' disproven" -- verify-proof "$tmp/jall"
+check "join lacking a child" 1 "no proof after the move d2e2" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/jd2c2" "$tmp/jd2d3"
+[ ! -e "$tmp/jbad" ] && [ ! -e "$tmp/jbad.tmp" ] || { fail=$((fail + 1)); echo "FAIL: a refused join left a file"; }
+check "join a child twice" 1 "two proofs after the move d2c2" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/jd2c2" "$tmp/jd2c2" "$tmp/jd2d3" "$tmp/jd2e2"
+check "join a stranger" 1 "proof 1: its position .* follows no move of the root" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/p"
+check "join another game" 1 "is of the game 'jungle'" -- join-proofs ostle --out "$tmp/jbad" "$tmp/jd2c2"
+check "join without --out" 2 "expected GAME, --out FILE" -- join-proofs jungle "$tmp/jd2c2"
+check "join a missing file" 2 "cannot read" -- join-proofs jungle --out "$tmp/jbad" "$tmp/none"
 check "checkpoint before a proof" 0 "stopped by nodes" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --nodes 200 --memory 8 --checkpoint "$tmp/pk"
 check "proof from a resumed search" 0 "^value: proven$" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --memory 8 --resume "$tmp/pk" --proof "$tmp/pr"
 check "resumed proof verifies" 0 "proven" -- verify-proof "$tmp/pr"
@@ -187,6 +218,7 @@ check "resume" 0 "^nodes: 10000 " -- prove jungle --no-tb --question win --nodes
 check "resume mismatch" 1 "another game, position or question" -- prove jungle --no-tb --question advantage --memory 8 --resume "$tmp/ck"
 check "othello score" 0 "^score: -10$" -- prove othello:4x4 --score --proof "$tmp/o44"
 check "othello score proofs" 0 "at least -10 ahead\?' proven .*at least -8 ahead\?' disproven" -- verify-proof "$tmp/o44"
+check "join a score proof" 1 "only win and advantage proofs join" -- join-proofs othello:4x4 --out "$tmp/jbad" "$tmp/o44"
 sed '0,/question score -10/s//question score -9/' "$tmp/o44" >"$tmp/o44b"
 check "othello score proof, wrong bound" 1 "does not support the claim" -- verify-proof "$tmp/o44b"
 check "othello exact leaves" 0 "^score: 16$" -- prove othello:4x5 --score --proof "$tmp/o45" --proof-exact 12

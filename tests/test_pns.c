@@ -423,6 +423,245 @@ static void test_proofs_graphs(void)
     CU_ASSERT(forward > 0);  /* closed sets read off the table, laid out breadth first */
 }
 
+/* The claim a proof's header states: the side it is for, and whether a draw
+ * counts for that side (-1 when the header lacks a field). */
+static int header_claim(const char *text, int *draw_counts)
+{
+    const char *p = strstr(text, "\nprover "), *q = strstr(text, "\nquestion "), *r = strstr(text, "\nresult ");
+    if (!p || !q || !r)
+        return -1;
+    int prover = p[8] - '0', proven = strncmp(r + 8, "proven", 6) == 0, advantage = strncmp(q + 10, "advantage", 9) == 0;
+    *draw_counts = proven == advantage;
+    return proven ? prover : 1 - prover;
+}
+
+/* Joins texts[order[0..n)] with pns_join_proofs; the joined text (caller
+ * frees) or NULL with err. */
+static char *join_texts(const game *g, const game_state *root, char **texts, const int *order, int n, char *err,
+                        size_t errlen)
+{
+    FILE *in[GAME_MAX_MOVES];
+    for (int k = 0; k < n; k++)
+        in[k] = fmemopen(texts[order[k]], strlen(texts[order[k]]), "r");
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    int rc = pns_join_proofs(g, root, in, n, f, err, errlen);
+    fclose(f);
+    for (int k = 0; k < n; k++)
+        fclose(in[k]);
+    if (rc != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* A question split by the root's move: each child proved on its own (no
+ * root on its path), joined, checked whole, and the joined claim against
+ * every path searched; a join that lacks a needed child is refused. */
+static void test_proofs_joined(void)
+{
+    unsigned seed = 23;
+    int joined = 0, wrong = 0, refused = 0, lacking = 0, several = 0;
+    for (int t = 0; t < 1500; t++) {
+        char gtext[2048], err[512];
+        random_graph(&seed, gtext, sizeof gtext);
+        game *g = graph_keep(gtext);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        game_state root;
+        game_start(g, &root);
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &root, mv), truth = graph_truth(g), mover = game_to_move(g, &root);
+        for (int q = 0; q < 2 && n > 0; q++) {
+            char *texts[GAME_MAX_MOVES];
+            int proven[GAME_MAX_MOVES], order[GAME_MAX_MOVES], all = 1, any = 0, ok = 1;
+            for (int i = 0; i < n; i++) {
+                game_state c = root;
+                game_play(g, &c, mv[i]);
+                size_t len;
+                ok &= graph_proof(g, &c, q, 1 << 20, gtext, &texts[i], &len, &proven[i]);
+                all &= proven[i];
+                any |= proven[i];
+            }
+            /* the prover (player 0) needs one proven child, the other side every one */
+            int root_proven = mover == 0 ? any : all, one = mover == !root_proven, m = 0;
+            for (int i = 0; i < n && ok; i++) {
+                int again = 0;  /* a graph may lead to one position by two moves: one proof covers both */
+                for (int j = 0; j < i; j++)
+                    again |= mv[j] == mv[i];
+                if (proven[i] == root_proven && (!one || m == 0) && !again)
+                    order[m++] = i;
+            }
+            if (t % 2)  /* either order of the files */
+                for (int i = 0; i < m / 2; i++) {
+                    int x = order[i];
+                    order[i] = order[m - 1 - i];
+                    order[m - 1 - i] = x;
+                }
+            char *text = ok ? join_texts(g, &root, texts, order, m, err, sizeof err) : NULL;
+            CU_ASSERT_PTR_NOT_NULL(text);
+            if (!text && ok)
+                fprintf(stderr, "\njoin refused: %s\n%s", err, gtext);
+            if (text) {
+                joined++;
+                several += m > 1;
+                if (check_text(text, NULL, err, sizeof err) != 0) {
+                    fprintf(stderr, "\njoined proof refused: %s\n%s\n%s", err, gtext, text);
+                    refused++;
+                }
+                int draw_counts = 0, side = header_claim(text, &draw_counts);
+                wrong += side != (root_proven ? 0 : 1) || draw_counts != (root_proven ? q : !q);
+                wrong += side == 0 ? !(draw_counts ? truth >= 0 : truth > 0) : !(draw_counts ? truth <= 0 : truth < 0);
+                free(text);
+            }
+            if (m > 1) {  /* one child short */
+                text = join_texts(g, &root, texts, order, m - 1, err, sizeof err);
+                lacking += text == NULL && strstr(err, "no proof after the move") != NULL;
+                CU_ASSERT_PTR_NULL(text);
+                free(text);
+            }
+            for (int i = 0; i < n; i++)
+                free(texts[i]);
+        }
+        unlink_graph(g);
+        game_close(g);
+    }
+    CU_ASSERT(joined > 1500);
+    CU_ASSERT(several > 300);
+    CU_ASSERT_EQUAL(refused, 0);
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT(lacking > 0);
+}
+
+/* Line by line, the key of each tree line's position, whether it is a
+ * 'ref' (its target in ref_to) and its depth; returns the line count. */
+static int proof_lines(const game *g, const char *text, game_key *key, long *ref_to, int *depth, int max)
+{
+    game_state at[256];
+    const char *p = strstr(text, "\n0 - ");
+    int n = 0;
+    while (p && p[1] && n < max) {
+        p++;
+        char mv[64], kind[16];
+        long arg = -1;
+        int d, got = sscanf(p, "%d %63s %15s %ld", &d, mv, kind, &arg);
+        if (got < 3 || d > 254)
+            return -1;
+        if (d == 0) {
+            const char *pos = strstr(text, "position ");
+            char buf[GAME_TEXT_MAX];
+            sscanf(pos + 9, "%[^\n]", buf);
+            at[0] = test_parse(g, buf);
+        } else {
+            game_move m;
+            char why[128];
+            at[d] = at[d - 1];
+            if (game_parse_move(g, &at[d], mv, &m, why, sizeof why) != 0)
+                return -1;
+            game_play(g, &at[d], m);
+        }
+        key[n] = game_key_of(g, &at[d]);
+        ref_to[n] = strcmp(kind, "ref") == 0 ? arg : -1;
+        depth[n++] = d;
+        p = strchr(p, '\n');
+    }
+    return n;
+}
+
+/* Ostle children that are mirror images: one proof each class, the join
+ * answers the others with 'sym' lines naming closed sets whose refs stay
+ * inside them.  A ref turned to the same position outside the copied
+ * subtree is refused: the image of that line is not in the file. */
+static void test_proofs_joined_sym(void)
+{
+    char dir[64], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-join-test-%d", (int)getpid());
+    game *g = test_open("ostle:4x4", NULL);
+    tb_build_options bo = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 7, &bo, err, sizeof err), 0);
+    tb_set *tb = tb_open(g, dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
+    /* diagonally symmetric; White to move loses */
+    game_state root = test_parse(g, "1B1B/W1B1/WH1B/1WW1 w -");
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, &root, mv), m = 0;
+    char *texts[GAME_MAX_MOVES];
+    game_key classes[GAME_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        game_state c = root;
+        game_play(g, &c, mv[i]);
+        game_key k = g->ops->symmetric_key(g, &c);
+        int again = 0;
+        for (int j = 0; j < m; j++)
+            again |= game_key_equal(classes[j], k);
+        if (again)
+            continue;
+        size_t len;
+        CU_ASSERT_EQUAL_FATAL(proof_text_in(g, &c, PNS_ADVANTAGE, tb, 1 << 22, &texts[m], &len), 0);
+        classes[m++] = k;
+    }
+    CU_ASSERT(m < n);
+    int order[GAME_MAX_MOVES];
+    for (int i = 0; i < m; i++)
+        order[i] = i;
+    char *text = join_texts(g, &root, texts, order, m, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(strstr(text, " sym ") != NULL);
+    CU_ASSERT_EQUAL(check_text(text, dir, err, sizeof err), 0);
+    CU_ASSERT(strstr(text, "result disproven") != NULL);
+
+    static game_key key[1 << 16];
+    static long ref_to[1 << 16];
+    static int depth[1 << 16];
+    int lines = proof_lines(g, text, key, ref_to, depth, 1 << 16), tampered = 0, refused = 0;
+    CU_ASSERT(lines > 100);
+    /* subtrees copied by sym: [a, b) for each depth-1 line named by one */
+    for (const char *q = strstr(text, "\n1 "); q; q = strstr(q + 1, "\n1 ")) {
+        long a;
+        if (sscanf(q, "\n1 %*s sym %ld", &a) != 1)
+            continue;
+        int b = (int)a + 1;
+        while (b < lines && depth[b] > 1)
+            b++;
+        for (int r = (int)a + 1; r < b && !tampered; r++) {
+            if (ref_to[r] < a || ref_to[r] >= b)
+                continue;
+            for (int o = 1; o < lines && !tampered; o++) {
+                if ((o >= a && o < b) || ref_to[o] >= 0 || !game_key_equal(key[o], key[r]))
+                    continue;
+                /* line r names o instead: rewrite "ref T" at the end of line r */
+                char *bad = strdup(text);
+                char *line = strstr(bad, "\n0 - ");
+                for (int k = 0; k < r; k++)
+                    line = strchr(line + 1, '\n');
+                char *eol = strchr(line + 1, '\n'), *refw = strstr(line + 1, " ref ");
+                char tail[64];
+                snprintf(tail, sizeof tail, " ref %d", o);
+                size_t keep = (size_t)(refw - bad);
+                char *out = malloc(strlen(bad) + 64);
+                memcpy(out, bad, keep);
+                strcpy(out + keep, tail);
+                strcat(out, eol);
+                tampered++;
+                refused += check_text(out, dir, err, sizeof err) != 0 && strstr(err, "not a finished subtree") != NULL;
+                free(out);
+                free(bad);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(tampered, 1);
+    CU_ASSERT_EQUAL(refused, tampered);
+    free(text);
+    for (int i = 0; i < m; i++)
+        free(texts[i]);
+    tb_close(tb);
+    game_close(g);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 /* A table of eight entries forgets the search at once, so the writer
  * searches again inside the proof; where a draw supports the claim those
  * searches lean on the closed set being written (dfpn_closed).  The proofs
@@ -750,6 +989,9 @@ void suite_pns(void)
     CU_add_test(s, "2,000 random graphs resumed in a bigger and a smaller table", test_resume_resized);
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
+    CU_add_test(s, "proofs split by the root's move, joined: verify and say the true value", test_proofs_joined);
+    CU_add_test(s, "joined Ostle proofs with mirror children as sym lines; a copied set that leaks is refused",
+                test_proofs_joined_sym);
     CU_add_test(s, "proofs from an eight-entry table: searches inside the writer lean on the closed set",
                 test_proofs_small_table);
     CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);

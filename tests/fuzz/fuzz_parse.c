@@ -1,7 +1,8 @@
 /* tests/fuzz/fuzz_parse.c - libFuzzer target for every parser (`make fuzz`).
  * The first byte picks a game; the rest is a position (or a graph file, or a
- * proof file for the proof checker).  Whatever parses must print, re-parse
- * to the same key, and survive moves. */
+ * proof file for the proof checker, or a child's proof to join below the
+ * 4x4 Othello start).  Whatever parses must print, re-parse to the same key,
+ * and survive moves. */
 #include "../../games/game.h"
 #include "../../pns/pns.h"
 
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const specs[] = { "jungle", "ostle", "ostle:4x3", "othello:8x8", "othello:5x7", "graph", "proof" };
+static const char *const specs[] = { "jungle", "ostle", "ostle:4x3", "othello:8x8", "othello:5x7", "graph", "proof", "join" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,6 +30,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pns_verify_proof(f, NULL, summary, sizeof summary, err, sizeof err);
             fclose(f);
         }
+        free(text);
+        return 0;
+    }
+    if (strcmp(spec, "join") == 0) {
+        FILE *f = size > 1 ? fmemopen(text, size - 1, "r") : NULL;
+        g = game_open("othello:4x4", NULL, err, sizeof err);
+        if (f && g) {
+            game_state root;
+            game_start(g, &root);
+            char *out = NULL, summary[512];
+            size_t len = 0;
+            FILE *o = open_memstream(&out, &len);
+            int rc = pns_join_proofs(g, &root, &f, 1, o, err, sizeof err);
+            fclose(o);
+            FILE *in = rc == 0 ? fmemopen(out, len, "r") : NULL;
+            if (in) {
+                pns_verify_proof(in, NULL, summary, sizeof summary, err, sizeof err);
+                fclose(in);
+            }
+            free(out);
+        }
+        if (f)
+            fclose(f);
+        game_close(g);
         free(text);
         return 0;
     }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench/split-proof.sh - the disproof of a question split by the root's move:
+# every child proved on its own (JOBS at a time here; one job per node on a
+# cluster, each needing only the binary, the tables and its own position),
+# joined into one file and checked whole.
+#
+#   bench/split-proof.sh PNSOLVE GAME POSITION QUESTION OUT JOBS [prove options...]
+#
+# QUESTION (win | advantage) is asked of the root's side to move; its
+# disproof is, after every move, the other side's answer to the other
+# question ('can Black force a win?' disproven = after each Black move,
+# 'can White avoid losing?' proven).  Of children that are images of each
+# other under the game's symmetries only the first is searched.  Children's
+# proofs and logs go to OUT.d/; a child already proved there is not searched
+# again (resume).
+set -euo pipefail
+[ $# -ge 6 ] || { echo "usage: $0 PNSOLVE GAME POSITION QUESTION OUT JOBS [prove options...]" >&2; exit 2; }
+bin=$1 game=$2 root=$3 question=$4 out=$5 jobs=$6
+shift 6
+case $question in
+    win) child_q=advantage ;;
+    advantage) child_q=win ;;
+    *) echo "$0: QUESTION must be win or advantage, not '$question'" >&2; exit 2 ;;
+esac
+dir=$out.d
+mkdir -p "$dir"
+moves=$("$bin" show "$game" --position "$root" | sed -n 's/^moves ([0-9]*)://p')
+[ -n "$moves" ] || { echo "$0: the root has no moves" >&2; exit 2; }
+export bin game root child_q dir
+prove_child() {  # MOVE [prove options...]: proves the child after MOVE unless done
+    local m=$1; shift
+    [ -e "$dir/$m.proof" ] && return 0
+    local pos
+    pos=$("$bin" show "$game" --position "$root" "$m" | sed -n 's/^position: //p')
+    "$bin" prove "$game" --position "$pos" --question "$child_q" --proof "$dir/$m.try" "$@" >"$dir/$m.log" 2>&1 || true
+    if grep -q '^value: proven$' "$dir/$m.log" && [ -e "$dir/$m.try" ]; then
+        mv "$dir/$m.try" "$dir/$m.proof"
+        echo "$m: $(grep -E '^(nodes|time):' "$dir/$m.log" | tr '\n' ' ')"
+    else  # disproven (the file shows the other side's answer), open, or failed
+        echo "$m: not proven ($(grep -E '^value:' "$dir/$m.log" || tail -1 "$dir/$m.log"))"
+    fi
+}
+export -f prove_child
+# one child per symmetry class (where the game has symmetries): join-proofs
+# answers the others with 'sym' lines that verify-proof checks by the game's
+# symmetric key
+todo=() seen=" "
+for m in $moves; do
+    class=$("$bin" show "$game" --position "$root" "$m" | sed -n 's/^symmetry class: //p')
+    [ -n "$class" ] && case $seen in *" $class "*) continue ;; esac
+    seen+="$class "
+    todo+=("$m")
+done
+echo "$(echo $moves | wc -w) moves, ${#todo[@]} to prove"
+printf '%s\n' "${todo[@]}" | xargs -P "$jobs" -I{} bash -c 'prove_child "$@"' _ {} "$@"
+proofs=()
+for m in "${todo[@]}"; do
+    [ -e "$dir/$m.proof" ] || { echo "$0: no proof after $m: the question is not disproven this way (see $dir/$m.log)" >&2; exit 1; }
+    proofs+=("$dir/$m.proof")
+done
+"$bin" join-proofs "$game" --position "$root" --out "$out" "${proofs[@]}"
+tb=()
+for ((i = 1; i <= $#; i++)); do [ "${!i}" = --tb-dir ] && { j=$((i + 1)); tb=(--tb-dir "${!j}"); }; done
+"$bin" verify-proof "$out" "${tb[@]}"

@@ -1,0 +1,71 @@
+/* cli/cmd_join_proofs.c - `pnsolve join-proofs GAME --out FILE CHILD...`:
+ * one proof of a position from proofs of its children, so that a question
+ * split by its first move (children searched on other cores or machines)
+ * ends in one file for verify-proof. */
+#include "cli.h"
+#include "../pns/pns.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char help[] =
+    "usage: pnsolve join-proofs GAME --out FILE [--position P] CHILD...\n"
+    "Joins proofs written by 'pnsolve prove --position C --proof CHILD' for\n"
+    "positions C one move after P (default the start) into one proof of P:\n"
+    "where the claim's side moves at P, one child; else one child for every\n"
+    "legal move. The children may ask either form of the same claim ('can\n"
+    "Black force a win?' disproven = 'can White avoid losing?' proven).\n"
+    "Written to FILE.tmp and renamed when complete; check it with verify-proof.\n";
+
+enum { OPT_OUT = 256 };
+
+static const struct option join_long[] = {
+    { "out", required_argument, NULL, OPT_OUT },
+    { NULL, 0, NULL, 0 },
+};
+
+int cmd_join_proofs(int argc, char **argv)
+{
+    cli_game_opts go;
+    const char *out_path = NULL;
+    int first;
+    if (cli_parse(argc, argv, &go, join_long, cli_store_string, &out_path, &first) != 0)
+        return EXIT_USAGE;
+    if (go.help)
+        return fputs(help, stdout), 0;
+    if (argc - first < 2 || !out_path)
+        return cli_fail(EXIT_USAGE, "join-proofs: expected GAME, --out FILE and the children's proofs (try 'pnsolve join-proofs --help')");
+    game *g;
+    game_state root;
+    int rc = cli_open_game(argv[first], go.variant, go.position, &g, &root);
+    if (rc)
+        return rc;
+    int n = argc - first - 1;
+    FILE **child = calloc((size_t)n, sizeof *child);
+    if (!child)
+        return game_close(g), cli_fail(1, "join-proofs: out of memory");
+    for (int k = 0; k < n && rc == 0; k++)
+        if (!(child[k] = fopen(argv[first + 1 + k], "r")))
+            rc = cli_fail(EXIT_USAGE, "join-proofs: cannot read '%s'", argv[first + 1 + k]);
+    char tmp[4096], err[512];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+    FILE *out = rc ? NULL : fopen(tmp, "w");
+    if (!rc && !out)
+        rc = cli_fail(1, "join-proofs: cannot write '%s'", tmp);
+    if (!rc) {
+        int joined = pns_join_proofs(g, &root, child, n, out, err, sizeof err);
+        int closed = fclose(out) == 0;
+        if (joined == 0 && closed && rename(tmp, out_path) == 0) {
+            printf("joined %d proofs into %s\n", n, out_path);
+        } else {
+            remove(tmp);
+            rc = cli_fail(1, "join-proofs: %s", joined ? err : "cannot write the joined proof");
+        }
+    }
+    for (int k = 0; k < n; k++)
+        if (child[k])
+            fclose(child[k]);
+    free(child);
+    game_close(g);
+    return rc;
+}

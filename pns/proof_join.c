@@ -1,0 +1,266 @@
+/* pns/proof_join.c - one proof from proofs of a position's children, so that
+ * a question split by its first move (each child searched on its own
+ * machine or core) ends in a single file the checker reads whole. */
+#include "pns.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a proof shows, whatever words its header uses: which side it is for
+ * (the claim side: it has one move listed where it is to move) and whether
+ * a draw counts for that side.  "can X force a win?" disproven and "can Y
+ * avoid losing?" proven are the same claim, with the same tree. */
+typedef struct {
+    int side, draw_counts;
+} claim;
+
+typedef struct {
+    claim c;
+    game_key key;    /* its position */
+    int move;        /* the first root move to it */
+    uint64_t lines;  /* tree lines: the ids it takes */
+} child_info;
+
+static int join_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int join_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Reads child k's header, works out which root move leads to its position,
+ * and counts its tree lines; 0, or -1 with err. */
+static int read_child(const game *g, const game_key *move_key, int n, FILE *in, int k, child_info *ci, char *err,
+                      size_t errlen)
+{
+    char *line = NULL, spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
+    size_t cap = 0;
+    int version = 0, prover = -1, rc = -1;
+    ci->lines = 0;
+    ci->move = -1;
+    while (getline(&line, &cap, in) > 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0] == '#' || line[0] == 0)  /* as copy_child skips them */
+            continue;
+        if (ci->lines == 0 && (sscanf(line, "pnsolve-proof %d", &version) == 1 || sscanf(line, "game %255s", spec) == 1 ||
+                               sscanf(line, "prover %d", &prover) == 1 || sscanf(line, "question %31s", question) == 1 ||
+                               sscanf(line, "result %31s", result) == 1)) {
+            continue;
+        }
+        if (ci->lines == 0 && strncmp(line, "position ", 9) == 0) {
+            snprintf(pos, sizeof pos, "%.511s", line + 9);
+            continue;
+        }
+        if (strncmp(line, "pnsolve-proof ", 14) == 0) {
+            join_fail(err, errlen, "proof %d holds more than one proof", k + 1);
+            goto out;
+        }
+        if (ci->lines == 0) {
+            if (version != 1 || !*spec || !*pos || prover < 0 || prover > 1 || !*question || !*result) {
+                join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
+                goto out;
+            }
+            if (strcmp(spec, g->name) != 0) {
+                join_fail(err, errlen, "proof %d is of the game '%s', not '%s'", k + 1, spec, g->name);
+                goto out;
+            }
+            if ((strcmp(question, "advantage") != 0 && strcmp(question, "win") != 0) ||
+                (strcmp(result, "proven") != 0 && strcmp(result, "disproven") != 0)) {
+                join_fail(err, errlen, "proof %d: only win and advantage proofs join (question '%s', result '%s')",
+                          k + 1, question, result);
+                goto out;
+            }
+            if (strcmp(line, "0 -") != 0 && strncmp(line, "0 - ", 4) != 0) {
+                join_fail(err, errlen, "proof %d: its tree does not start at its root", k + 1);
+                goto out;
+            }
+        } else if (strncmp(line, "0 ", 2) == 0) {
+            join_fail(err, errlen, "proof %d: a second root", k + 1);
+            goto out;
+        }
+        ci->lines++;
+    }
+    if (ferror(in) || ci->lines == 0) {
+        join_fail(err, errlen, "proof %d: %s", k + 1, ferror(in) ? "cannot be read" : "no proof tree");
+        goto out;
+    }
+    int proven = strcmp(result, "proven") == 0, advantage = strcmp(question, "advantage") == 0;
+    ci->c.side = proven ? prover : 1 - prover;
+    ci->c.draw_counts = proven == advantage;
+    game_state s;
+    char why[256];
+    if (game_parse(g, pos, &s, why, sizeof why) != 0) {
+        join_fail(err, errlen, "proof %d: %s", k + 1, why);
+        goto out;
+    }
+    ci->key = game_key_of(g, &s);
+    for (int i = 0; i < n && ci->move < 0; i++)
+        if (game_key_equal(move_key[i], ci->key))
+            ci->move = i;
+    if (ci->move < 0) {
+        join_fail(err, errlen, "proof %d: its position %s follows no move of the root", k + 1, pos);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(line);
+    return rc;
+}
+
+/* Copies child in's tree below the root: one ply deeper, its root line
+ * named by the move, its node ids shifted by offset; the root line's kind
+ * and reason go to root_kind. */
+static int copy_child(FILE *in, const char *move, uint64_t offset, FILE *out, char *root_kind, size_t kind_len, int k,
+                      char *err, size_t errlen)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int in_tree = 0, rc = 0;
+    while (rc == 0 && getline(&line, &cap, in) > 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!in_tree && strcmp(line, "0 -") != 0 && strncmp(line, "0 - ", 4) != 0)
+            continue;  /* the header */
+        if (line[0] == '#' || line[0] == 0)
+            continue;
+        in_tree = 1;
+        char *save, *depth = strtok_r(line, " \t", &save), *mv = strtok_r(NULL, " \t", &save);
+        char *kind = strtok_r(NULL, " \t", &save), *rest = strtok_r(NULL, "", &save), *end;
+        long d = depth ? strtol(depth, &end, 10) : -1;
+        if (d < 0 || *end || !mv || !kind) {
+            rc = join_fail(err, errlen, "proof %d: bad line '%s'", k + 1, depth ? depth : "");
+            break;
+        }
+        if (d == 0)
+            snprintf(root_kind, kind_len, "%s%s%s", kind, rest ? " " : "", rest ? rest : "");
+        fprintf(out, "%ld %s %s", d + 1, d == 0 ? move : mv, kind);
+        if (strcmp(kind, "rep") == 0 || strcmp(kind, "ref") == 0 || strcmp(kind, "sym") == 0) {
+            unsigned long long id = rest ? strtoull(rest, &end, 10) : 0;
+            if (!rest || end == rest || (*end && *end != ' ')) {
+                rc = join_fail(err, errlen, "proof %d: '%s' without a node id", k + 1, kind);
+                break;
+            }
+            fprintf(out, " %llu%s", id + (unsigned long long)offset, end);
+        } else if (rest) {
+            fprintf(out, " %s", rest);
+        }
+        fputc('\n', out);
+    }
+    free(line);
+    return rc;
+}
+
+int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, char *err,
+                    size_t errlen)
+{
+    game_move moves[GAME_MAX_MOVES];
+    int n = game_moves(g, root, moves);
+    if (n == 0)
+        return join_fail(err, errlen, "the root has no moves: nothing to join");
+    if (n_child < 1)
+        return join_fail(err, errlen, "no proofs to join");
+    child_info *ci = calloc((size_t)n_child, sizeof *ci);
+    if (!ci)
+        return join_fail(err, errlen, "out of memory");
+    /* by[i]: 1 + the child whose file answers move i; copy[i]: 1 + the child
+     * whose position move i reaches too, where no file of its own answers it */
+    int rc = -1, by[GAME_MAX_MOVES] = { 0 }, copy[GAME_MAX_MOVES] = { 0 }, mirror[GAME_MAX_MOVES] = { 0 };
+    game_key move_key[GAME_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        game_state c = *root;
+        game_play(g, &c, moves[i]);
+        move_key[i] = game_key_of(g, &c);
+    }
+    claim c = { 0, 0 };
+    for (int k = 0; k < n_child; k++) {
+        if (read_child(g, move_key, n, child[k], k, &ci[k], err, errlen) != 0)
+            goto out;
+        int first = ci[k].move;  /* several moves may lead to one position: the first not answered */
+        while (ci[k].move < n && (by[ci[k].move] || !game_key_equal(move_key[ci[k].move], ci[k].key)))
+            ci[k].move++;
+        if (ci[k].move == n) {
+            char mv[GAME_TEXT_MAX];
+            game_format_move(g, root, moves[first], mv, sizeof mv);
+            join_fail(err, errlen, "two proofs after the move %s", mv);
+            goto out;
+        }
+        by[ci[k].move] = k + 1;
+        if (ci[k].c.side != ci[0].c.side) {
+            join_fail(err, errlen, "proof %d is a proof for the other side than proof 1", k + 1);
+            goto out;
+        }
+        /* a tree that shows a win shows "avoids losing" too: the join claims the weaker */
+        c.side = ci[k].c.side;
+        c.draw_counts |= ci[k].c.draw_counts;
+    }
+    /* the claim side needs one move at the root, the other side an answer to every one */
+    int mover = game_to_move(g, root);
+    if (c.side == mover && n_child != 1) {
+        join_fail(err, errlen, "the claim's side moves at the root: give the proof after one move, not %d", n_child);
+        goto out;
+    }
+    /* mirror[i]: 1 + the child whose position move i reaches a symmetric image of */
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n_child && !by[i] && !copy[i]; k++)
+            if (game_key_equal(move_key[i], ci[k].key))
+                copy[i] = k + 1;
+    game_key (*sym_key)(const game *, const game_state *) = g->ops->symmetric_key;
+    for (int i = 0; i < n && sym_key && c.side != mover; i++) {
+        game_state a = *root;
+        game_play(g, &a, moves[i]);
+        game_key ka = sym_key(g, &a);
+        for (int k = 0; k < n_child && !by[i] && !copy[i] && !mirror[i]; k++) {
+            game_state b = *root;
+            game_play(g, &b, moves[ci[k].move]);
+            if (game_key_equal(ka, sym_key(g, &b)))
+                mirror[i] = k + 1;
+        }
+    }
+    for (int i = 0; c.side != mover && i < n; i++)
+        if (!by[i] && !copy[i] && !mirror[i]) {
+            char mv[GAME_TEXT_MAX];
+            game_format_move(g, root, moves[i], mv, sizeof mv);
+            join_fail(err, errlen, "no proof after the move %s", mv);
+            goto out;
+        }
+    /* the header asks about the root's mover; proven iff the claim is his */
+    char text[GAME_TEXT_MAX];
+    game_format(g, root, text, sizeof text);
+    int proven = c.side == mover, advantage = proven == c.draw_counts;
+    fprintf(out,
+            "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n"
+            "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n",
+            g->name, text, mover, advantage ? "advantage" : "win", proven ? "proven" : "disproven", n_child);
+    uint64_t offset = 1;
+    for (int k = 0; k < n_child; k++) {
+        char mv[GAME_TEXT_MAX];
+        game_format_move(g, root, moves[ci[k].move], mv, sizeof mv);
+        if (fseek(child[k], 0, SEEK_SET) != 0) {
+            join_fail(err, errlen, "proof %d cannot be read twice", k + 1);
+            goto out;
+        }
+        char kind[GAME_TEXT_MAX];
+        if (copy_child(child[k], mv, offset, out, kind, sizeof kind, k, err, errlen) != 0)
+            goto out;
+        uint64_t at = offset;
+        offset += ci[k].lines;
+        /* the other moves to it name its line, or repeat it where it is a leaf
+         * (an end has no ref); moves to a symmetric image name it as one */
+        for (int i = 0; i < n && !proven; i++)
+            if (copy[i] == k + 1 || mirror[i] == k + 1) {
+                game_format_move(g, root, moves[i], mv, sizeof mv);
+                if (mirror[i] || strcmp(kind, "node") == 0)
+                    fprintf(out, "1 %s %s %llu\n", mv, mirror[i] ? "sym" : "ref", (unsigned long long)at);
+                else
+                    fprintf(out, "1 %s %s\n", mv, kind);
+                offset++;
+            }
+    }
+    rc = ferror(out) ? join_fail(err, errlen, "cannot write the joined proof") : 0;
+out:
+    free(ci);
+    return rc;
+}
