@@ -165,8 +165,9 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     child_info *ci = calloc((size_t)n_child, sizeof *ci);
     if (!ci)
         return join_fail(err, errlen, "out of memory");
-    /* by[i]: 1 + the child whose file answers move i; copy[i]: 1 + the child
-     * whose position move i reaches too, where no file of its own answers it */
+    /* by[i]: 1 + the child whose file answers move i; where none does,
+     * copy[i]: 1 + the child whose position move i reaches too, mirror[i]:
+     * 1 + the child whose position move i reaches a symmetric image of */
     int rc = -1, by[GAME_MAX_MOVES] = { 0 }, copy[GAME_MAX_MOVES] = { 0 }, mirror[GAME_MAX_MOVES] = { 0 };
     game_key move_key[GAME_MAX_MOVES];
     for (int i = 0; i < n; i++) {
@@ -202,7 +203,6 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
         join_fail(err, errlen, "the claim's side moves at the root: give the proof after one move, not %d", n_child);
         goto out;
     }
-    /* mirror[i]: 1 + the child whose position move i reaches a symmetric image of */
     for (int i = 0; i < n; i++)
         for (int k = 0; k < n_child && !by[i] && !copy[i]; k++)
             if (game_key_equal(move_key[i], ci[k].key))

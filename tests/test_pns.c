@@ -631,22 +631,17 @@ static void test_proofs_joined_sym(void)
                 if ((o >= a && o < b) || ref_to[o] >= 0 || !game_key_equal(key[o], key[r]))
                     continue;
                 /* line r names o instead: rewrite "ref T" at the end of line r */
-                char *bad = strdup(text);
-                char *line = strstr(bad, "\n0 - ");
+                const char *line = strstr(text, "\n0 - ");
                 for (int k = 0; k < r; k++)
                     line = strchr(line + 1, '\n');
-                char *eol = strchr(line + 1, '\n'), *refw = strstr(line + 1, " ref ");
-                char tail[64];
-                snprintf(tail, sizeof tail, " ref %d", o);
-                size_t keep = (size_t)(refw - bad);
-                char *out = malloc(strlen(bad) + 64);
-                memcpy(out, bad, keep);
-                strcpy(out + keep, tail);
-                strcat(out, eol);
+                const char *eol = strchr(line + 1, '\n'), *refw = strstr(line + 1, " ref ");
+                size_t keep = (size_t)(refw - text);
+                char *out = malloc(strlen(text) + 64);
+                memcpy(out, text, keep);
+                sprintf(out + keep, " ref %d%s", o, eol);
                 tampered++;
                 refused += check_text(out, dir, err, sizeof err) != 0 && strstr(err, "not a finished subtree") != NULL;
                 free(out);
-                free(bad);
             }
         }
     }
