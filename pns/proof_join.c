@@ -169,11 +169,14 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
      * copy[i]: 1 + the child whose position move i reaches too, mirror[i]:
      * 1 + the child whose position move i reaches a symmetric image of */
     int rc = -1, by[GAME_MAX_MOVES] = { 0 }, copy[GAME_MAX_MOVES] = { 0 }, mirror[GAME_MAX_MOVES] = { 0 };
-    game_key move_key[GAME_MAX_MOVES];
+    game_key move_key[GAME_MAX_MOVES], move_sym[GAME_MAX_MOVES];  /* of the position each move reaches */
+    game_key (*sym_key)(const game *, const game_state *) = g->ops->symmetric_key;
     for (int i = 0; i < n; i++) {
         game_state c = *root;
         game_play(g, &c, moves[i]);
         move_key[i] = game_key_of(g, &c);
+        if (sym_key)
+            move_sym[i] = sym_key(g, &c);
     }
     claim c = { 0, 0 };
     for (int k = 0; k < n_child; k++) {
@@ -207,18 +210,10 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
         for (int k = 0; k < n_child && !by[i] && !copy[i]; k++)
             if (game_key_equal(move_key[i], ci[k].key))
                 copy[i] = k + 1;
-    game_key (*sym_key)(const game *, const game_state *) = g->ops->symmetric_key;
-    for (int i = 0; i < n && sym_key && c.side != mover; i++) {
-        game_state a = *root;
-        game_play(g, &a, moves[i]);
-        game_key ka = sym_key(g, &a);
-        for (int k = 0; k < n_child && !by[i] && !copy[i] && !mirror[i]; k++) {
-            game_state b = *root;
-            game_play(g, &b, moves[ci[k].move]);
-            if (game_key_equal(ka, sym_key(g, &b)))
+    for (int i = 0; i < n && sym_key && c.side != mover; i++)
+        for (int k = 0; k < n_child && !by[i] && !copy[i] && !mirror[i]; k++)
+            if (game_key_equal(move_sym[i], move_sym[ci[k].move]))
                 mirror[i] = k + 1;
-        }
-    }
     for (int i = 0; c.side != mover && i < n; i++)
         if (!by[i] && !copy[i] && !mirror[i]) {
             char mv[GAME_TEXT_MAX];
