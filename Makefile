@@ -6,7 +6,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) $(ARCH) -g
 SAN     ?=
 ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -pthread
-LDLIBS  = -lJudy -lm -pthread
+LDLIBS  = -lJudy -lsodium -lm -pthread
 
 MODULES := games ranking tablebase pns
 LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
@@ -43,6 +43,7 @@ deps:
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
+	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
@@ -83,8 +84,8 @@ fuzz: deps
 	mkdir -p build/fuzz/corpus && printf '\0001r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w' > build/fuzz/corpus/j && \
 	  printf '\001WWWWW/5/2H2/5/BBBBB b -' > build/fuzz/corpus/o && \
 	  printf '\005root A\nA: or B\nB: win\n' > build/fuzz/corpus/g && \
-	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 end\n' > build/fuzz/corpus/p && \
-	  printf '\006pnsolve-proof 1\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 exact\n2 b4 sym 2\n' > build/fuzz/corpus/q && \
-	  printf '\007pnsolve-proof 1\ngame othello:4x4\nposition 4x4:-X--/-XX-/-XO-/---- O\nprover 1\nquestion win\nresult proven\n0 - node\n1 a1 node\n2 a2 ref 0\n' > build/fuzz/corpus/k && \
+	  printf '\006pnsolve-proof 2\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 end\n' > build/fuzz/corpus/p && \
+	  printf '\006pnsolve-proof 2\ngame othello:4x4\nposition 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -10\nresult proven\n0 - node\n1 c4 node\n2 d2 exact\n2 b4 sym 2\n' > build/fuzz/corpus/q && \
+	  printf '\007pnsolve-proof 2\ngame othello:4x4\nposition 4x4:-X--/-XX-/-XO-/---- O\nprover 1\nquestion win\nresult proven\n0 - node\n1 a1 node\n2 a2 ref 0\n' > build/fuzz/corpus/k && \
 	  printf '\003O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;' > build/fuzz/corpus/f
 	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=600 build/fuzz/corpus

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../games/game.h"
@@ -37,6 +38,13 @@ int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extr
 /* on_extra for a command whose only extra option takes a string: stores a
  * non-empty value in *(const char **)ctx. */
 int cli_store_string(int opt, const char *arg, void *ctx);
+
+/* Numbers of options and arguments: the whole text one decimal number in
+ * [lo, hi] (a finite one for doubles), else -1 and *out untouched. */
+int cli_long(const char *text, long lo, long hi, long *out);
+int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
+int cli_double(const char *text, double lo, double hi, double *out);
+int cli_int(const char *text, int lo, int hi, int *out);
 
 /* mkdir -p: 0, or -1 with errno. */
 int cli_make_dir(const char *dir);

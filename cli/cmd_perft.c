@@ -28,9 +28,8 @@ int cmd_perft(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 2)
         return cli_fail(EXIT_USAGE, "perft: expected GAME DEPTH (see 'pnsolve perft --help')");
-    char *end;
-    long depth = strtol(argv[first + 1], &end, 10);
-    if (*end || end == argv[first + 1] || depth < 1 || depth > 40)
+    long depth;
+    if (cli_long(argv[first + 1], 1, 40, &depth) != 0)
         return cli_fail(EXIT_USAGE, "perft: bad depth '%s' (1 to 40)", argv[first + 1]);
     game *g;
     game_state s;

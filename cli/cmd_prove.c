@@ -92,7 +92,6 @@ static const struct option prove_long[] = {
 static int on_option(int opt, const char *arg, void *ctx)
 {
     prove_opts *p = ctx;
-    char *end;
     switch (opt) {
     case OPT_QUESTION:
         p->question_set = 1;
@@ -111,29 +110,23 @@ static int on_option(int opt, const char *arg, void *ctx)
         else return -1;
         return 0;
     case OPT_MEMORY: {
-        long v = strtol(arg, &end, 10);
-        if (!*arg || *end || v < 1 || v > (1L << 22)) return -1;
+        long v;
+        if (cli_long(arg, 1, 1L << 22, &v) != 0) return -1;
         p->o.memory = (size_t)v << 20;
         return 0;
     }
     case OPT_EPSILON:
-        p->o.epsilon = strtod(arg, &end);
-        return (!*arg || *end || p->o.epsilon < 0 || p->o.epsilon > 100) ? -1 : 0;
+        return cli_double(arg, 0, 100, &p->o.epsilon);
     case OPT_INIT:
         p->init_set = 1;
         if (strcmp(arg, "one") == 0) p->o.mobility = 0;
         else if (strcmp(arg, "mobility") == 0) p->o.mobility = 1;
         else return -1;
         return 0;
-    case OPT_NODES: {
-        unsigned long long v = strtoull(arg, &end, 10);
-        if (!*arg || *end || v == 0 || *arg == '-') return -1;
-        p->o.max_nodes = v;
-        return 0;
-    }
+    case OPT_NODES:
+        return cli_u64(arg, 1, UINT64_MAX / 2, &p->o.max_nodes);
     case OPT_TIME:
-        p->o.max_seconds = strtod(arg, &end);
-        return (!*arg || *end || !(p->o.max_seconds > 0)) ? -1 : 0;
+        return cli_double(arg, 1e-3, 1e8, &p->o.max_seconds);  /* over three years */
     case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
     case OPT_NOTB: p->no_tb = 1; return 0;
     case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
@@ -144,33 +137,24 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_SCORE: p->score = 1; return 0;
     case OPT_EXACT:
         p->exact_set = 1;
-        p->o.exact_empties = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->o.exact_empties < 0 || p->o.exact_empties > 64) ? -1 : 0;
+        return cli_int(arg, 0, 64, &p->o.exact_empties);
     case OPT_PROOF_EXACT:
         p->proof_exact_set = 1;
-        p->o.proof_exact_empties = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->o.proof_exact_empties < 0 || p->o.proof_exact_empties > PNS_PROOF_EXACT_MAX) ? -1 : 0;
+        return cli_int(arg, 0, PNS_PROOF_EXACT_MAX, &p->o.proof_exact_empties);
     case OPT_SUM:
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
         else return -1;
         return 0;
     case OPT_CHECKPOINT_EVERY:
-        p->o.checkpoint_every = strtod(arg, &end);
-        return (!*arg || *end || !(p->o.checkpoint_every > 0)) ? -1 : 0;
+        return cli_double(arg, 1e-3, 1e8, &p->o.checkpoint_every);
     case OPT_VALIDATE:
-        p->validate = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->validate < 2 || p->validate > 10) ? -1 : 0;
+        return cli_int(arg, 2, 10, &p->validate);
     case OPT_WITHIN:
-        p->within = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->within < 1 || p->within > 63) ? -1 : 0;
+        return cli_int(arg, 1, 63, &p->within);
     case OPT_COUNT:
-    case OPT_SEED: {
-        unsigned long long v = strtoull(arg, &end, 10);
-        if (!*arg || *end || *arg == '-' || (opt == OPT_COUNT && v == 0)) return -1;
-        *(opt == OPT_COUNT ? &p->count : &p->seed) = v;
-        return 0;
-    }
+    case OPT_SEED:
+        return cli_u64(arg, opt == OPT_COUNT, UINT64_MAX, opt == OPT_COUNT ? &p->count : &p->seed);
     default: return -1;
     }
 }

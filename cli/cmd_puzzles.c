@@ -98,11 +98,9 @@ static int parse_motifs(const char *arg, unsigned *out)
 static int on_option(int opt, const char *arg, void *ctx)
 {
     puzzle_opts *p = ctx;
-    char *end;
     switch (opt) {
     case OPT_MATE:
-        p->n = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->n < 1 || p->n > 99 || p->n % 2 == 0) ? -1 : 0;
+        return cli_int(arg, 1, 99, &p->n) != 0 || p->n % 2 == 0 ? -1 : 0;
     case OPT_UNIQUE:
         if (strcmp(arg, "shortest") == 0) p->unique = PNS_UNIQUE_SHORTEST;
         else if (strcmp(arg, "strict") == 0) p->unique = PNS_UNIQUE_STRICT;
@@ -111,15 +109,11 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_MOTIF: return parse_motifs(arg, &p->motifs);
     case OPT_COUNT:
     case OPT_SEED:
-    case OPT_SAMPLES: {
-        unsigned long long v = strtoull(arg, &end, 10);
-        if (!*arg || *end || *arg == '-' || (opt != OPT_SEED && v == 0)) return -1;
-        *(opt == OPT_COUNT ? &p->count : opt == OPT_SEED ? &p->seed : &p->samples) = v;
-        return 0;
-    }
+    case OPT_SAMPLES:
+        return cli_u64(arg, opt != OPT_SEED, UINT64_MAX,
+                       opt == OPT_COUNT ? &p->count : opt == OPT_SEED ? &p->seed : &p->samples);
     case OPT_PLIES:
-        p->plies = (int)strtol(arg, &end, 10);
-        return (!*arg || *end || p->plies < 0 || p->plies > 10000) ? -1 : 0;
+        return cli_int(arg, 0, 10000, &p->plies);
     case OPT_PIECES: p->pieces = arg; return *arg ? 0 : -1;
     case OPT_SIDE: p->side = arg; return *arg ? 0 : -1;
     case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
@@ -127,8 +121,8 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_JSON: p->json = 1; return 0;
     case OPT_SVG: p->svg = arg; return *arg ? 0 : -1;
     case OPT_MEMORY: {
-        long v = strtol(arg, &end, 10);
-        if (!*arg || *end || v < 1 || v > (1L << 20)) return -1;
+        long v;
+        if (cli_long(arg, 1, 1L << 20, &v) != 0) return -1;
         p->memory = (size_t)v << 20;
         return 0;
     }
@@ -419,10 +413,9 @@ int cmd_puzzles(int argc, char **argv)
     tb_set *tb = open_tables(g, &p);
     if (tb) {
         const char *dir = p.tb_dir ? p.tb_dir : "tables";
-        char *end;
-        long k = p.pieces ? strtol(p.pieces, &end, 10) : 0;
-        if (p.pieces && *end == 0 && k >= 2 && k <= 8)
-            q.pieces = (int)k;
+        int k;
+        if (p.pieces && cli_int(p.pieces, 2, 8, &k) == 0)
+            q.pieces = k;
         else if (p.pieces && (q.material = g->ops->tb->material_parse(g, p.pieces)) < 0) {
             rc = cli_fail(EXIT_USAGE, "puzzles: --pieces '%s' is neither a piece count (2-8) nor a material", p.pieces);
             goto out_tb;

@@ -35,22 +35,12 @@ static const struct option tb_long[] = {
     { NULL, 0, NULL, 0 },
 };
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int on_option(int opt, const char *arg, void *ctx)
 {
     tb_opts *o = ctx;
     switch (opt) {
-    case OPT_PIECES: return parse_int(arg, 2, 10, &o->pieces);
-    case OPT_THREADS: return parse_int(arg, 1, 256, &o->threads);
+    case OPT_PIECES: return cli_int(arg, 2, 10, &o->pieces);
+    case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
     default: return -1;

@@ -3,44 +3,83 @@
 #include "cli.h"
 #include "../pns/pns.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char help[] =
-    "usage: pnsolve verify-proof FILE [--tb-dir D]\n"
+    "usage: pnsolve verify-proof FILE [--tb-dir D [--verify-tables] [--threads T]]\n"
     "Checks a proof written by 'pnsolve prove --proof FILE' from the rules and\n"
-    "the endgame tables (default ./tables) alone: every move legal, every\n"
-    "defence answered, every leaf a game end, a table value, a repetition on\n"
-    "its own path, or (score proofs) a position the checker searches itself or\n"
-    "a symmetric image of a finished sibling, that supports the claim.\n"
-    "Exit 0: sound; 1: the first flaw.\n";
+    "the endgame tables alone: every move legal, every defence answered, every\n"
+    "leaf a game end, a table value, a repetition on its own path, or (score\n"
+    "proofs) a position the checker searches itself or a symmetric image of a\n"
+    "finished sibling, that supports the claim (docs/proof-format.md).\n"
+    "  --tb-dir D         the tables a proof with 'tb' leaves rests on; each\n"
+    "                     must have the hash the proof names (no default: a\n"
+    "                     proof with table leaves is refused without it)\n"
+    "  --verify-tables    also re-derive every value of those tables and of\n"
+    "                     the smaller tables below them from their children\n"
+    "  --threads T        for --verify-tables (default: all cores)\n"
+    "Exit 0: sound; 1: the first flaw; 2: usage.\n";
 
-enum { OPT_TBDIR = 256 };
+enum { OPT_TBDIR = 256, OPT_VERIFY_TABLES, OPT_THREADS };
 
 static const struct option verify_long[] = {
     { "tb-dir", required_argument, NULL, OPT_TBDIR },
+    { "verify-tables", no_argument, NULL, OPT_VERIFY_TABLES },
+    { "threads", required_argument, NULL, OPT_THREADS },
     { NULL, 0, NULL, 0 },
 };
+
+static int on_option(int opt, const char *arg, void *ctx)
+{
+    pns_check_options *co = ctx;
+    switch (opt) {
+    case OPT_TBDIR: co->tb_dir = arg; return *arg ? 0 : -1;
+    case OPT_VERIFY_TABLES: co->verify_tables = 1; return 0;
+    case OPT_THREADS: return cli_int(arg, 1, 256, &co->threads);
+    default: return -1;
+    }
+}
 
 int cmd_verify_proof(int argc, char **argv)
 {
     cli_game_opts go;
-    const char *tb_dir = "tables";
+    pns_check_options co = { 0 };
     int first;
-    if (cli_parse(argc, argv, &go, verify_long, cli_store_string, &tb_dir, &first) != 0)
+    if (cli_parse(argc, argv, &go, verify_long, on_option, &co, &first) != 0)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "verify-proof: expected FILE (try 'pnsolve verify-proof --help')");
-    FILE *in = fopen(argv[first], "r");
-    if (!in)
-        return cli_fail(EXIT_USAGE, "verify-proof: cannot read '%s'", argv[first]);
-    char summary[1024], err[512];
-    int rc = pns_verify_proof(in, tb_dir, summary, sizeof summary, err, sizeof err);
+    if (co.verify_tables && !co.tb_dir)
+        return cli_fail(EXIT_USAGE, "verify-proof: --verify-tables needs --tb-dir");
+    const char *path = argv[first];
+    /* a regular file only: a FIFO or a device would block or never end */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0)
+        return cli_fail(EXIT_USAGE, "verify-proof: cannot read '%s': %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return cli_fail(EXIT_USAGE, "verify-proof: '%s' is not a regular file", path);
+    }
+    FILE *in = fdopen(fd, "r");
+    if (!in) {
+        close(fd);
+        return cli_fail(1, "verify-proof: cannot read '%s'", path);
+    }
+    if (co.verify_tables)
+        co.report = stderr;
+    char summary[8192], err[512];
+    int rc = pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err);
     fclose(in);
     if (rc != 0)
-        return cli_fail(1, "verify-proof: %s: %s", argv[first], err);
+        return cli_fail(1, "verify-proof: %s: %s", path, err);
     printf("sound: %s\n", summary);
     return 0;
 }

@@ -6,6 +6,8 @@
 #include <getopt.h>
 #include <string.h>
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 volatile int cli_stop;
@@ -129,4 +131,52 @@ int cli_make_dir(const char *dir)
         if (!c)
             return 0;
     }
+}
+
+int cli_long(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    if (!text || !*text || (*text != '-' && (*text < '0' || *text > '9')))
+        return -1;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_double(const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    if (!text || !*text)
+        return -1;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (*end || errno || !isfinite(v) || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_int(const char *text, int lo, int hi, int *out)
+{
+    long v;
+    if (cli_long(text, lo, hi, &v) != 0)
+        return -1;
+    *out = (int)v;
+    return 0;
 }

@@ -9,9 +9,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <uthash.h>
+
+#define GRAPH_MAX_BYTES ((off_t)64 << 20)
 
 enum node_kind { NODE_OR, NODE_AND, NODE_WIN, NODE_LOSS, NODE_DRAW };
 static const char *const kind_words[] = { "or", "and", "win", "loss", "draw" };
@@ -219,6 +224,10 @@ static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_
             game_error(err, errlen, "%s:%d: bad node name '%s' (letters, digits, _)", file, lineno, word[0]);
             goto out;
         }
+        if (n - k - 1 > GAME_MAX_MOVES) {  /* either form of the colon */
+            game_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
+            goto out;
+        }
         if (k >= n) {
             game_error(err, errlen, "%s:%d: node '%s' has no kind word (or, and, win, loss, draw)", file, lineno, word[0]);
             goto out;
@@ -324,9 +333,22 @@ game *graph_open(const char *args, const char *variant, char *err, size_t errlen
         game_error(err, errlen, "graph has no variant '%s'", variant);
         return NULL;
     }
-    FILE *f = fopen(args, "r");
-    if (!f) {
+    /* a regular file of sane size: a device or a FIFO named in a proof's
+     * header would block or be read until memory runs out */
+    struct stat st;
+    int fd = open(args, O_RDONLY | O_NONBLOCK);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f || fstat(fd, &st) != 0) {
         game_error(err, errlen, "%s: %s", args, strerror(errno));
+        if (f)
+            fclose(f);
+        else if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > GRAPH_MAX_BYTES) {
+        game_error(err, errlen, "%s: %s", args, S_ISREG(st.st_mode) ? "graph file larger than 64 MiB" : "not a regular file");
+        fclose(f);
         return NULL;
     }
     graph_data *d = calloc(1, sizeof *d);

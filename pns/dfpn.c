@@ -142,6 +142,8 @@ static const tt_entry *tt_view(const dfpn *D, const tt_entry *e)
     return NULL;
 }
 
+const tt_entry *dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, tt_lookup(&D->tt, key)); }
+
 void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
     pns_search *S = &D->S;
@@ -156,7 +158,7 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
         c->refs = D->closed && d < D->closed->base ? REFS_SET : refs_bit(S, d);
         return;
     }
-    const tt_entry *e = tt_view(D, tt_lookup(&D->tt, c->key));
+    const tt_entry *e = dfpn_lookup(D, c->key);
     if (e && (e->pn == 0 || e->dn == 0)) {
         c->pn = e->pn;
         c->dn = e->dn;
@@ -356,7 +358,7 @@ static void principal_line(dfpn *D, const game_state *root, pns_result *r)
     r->pv_len = 0;
     while (r->pv_len < PNS_MAX_PV) {
         game_key k = game_key_of(g, &s);
-        const tt_entry *e = tt_view(D, tt_lookup(&D->tt, k));
+        const tt_entry *e = dfpn_lookup(D, k);
         if (!e || (e->pn != 0 && e->dn != 0) || path_find(&D->S, k) >= 0)
             break;
         game_move mv[GAME_MAX_MOVES];
@@ -597,9 +599,8 @@ static void score_question(dfpn *D, pns_options *q, int target)
 
 void dfpn_score(search_job *j)
 {
-    pns_options q = *j->o;
+    pns_options q = *j->o;  /* the prover as asked: a graph's is its OR player */
     q.question = PNS_SCORE;
-    q.prover = -1;
     pns_result *r = j->r;
     dfpn D;
     if (dfpn_init(&D, j->g, j->s, &q) != 0) {

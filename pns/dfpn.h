@@ -122,6 +122,9 @@ void dfpn_free(dfpn *D);
 int dfpn_start(dfpn *D, const game_state *s);
 /* After searching: writes o->checkpoint if given; -1 with S.error. */
 int dfpn_checkpoint(dfpn *D, const game_state *s);
+/* The table's entry for key as an answer to D's current question (a score
+ * question reads entries of other targets that imply its answer), or NULL. */
+const tt_entry *dfpn_lookup(const dfpn *D, game_key key);
 /* Evaluates child state cs into c (leaf, repetition, table or fresh). */
 void dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 /* Searches s (whose key is self->key, at the current path depth) until it
@@ -139,11 +142,13 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r);
 /* A table value's word in a proof file's 'tb' leaf. */
 static inline const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
 
-/* Writes header and then the proof of a claim that a draw supports (a win
- * disproven, an advantage proven) as a closed set read off D's table
- * (proof_closed.c); 0, 1 when the table's positions do not hold the root
- * (nothing written), -1 when out of memory, stopped or out cannot be
- * written. */
-int closed_proof_write(dfpn *D, const game_state *root, int claim_proven, const char *header, FILE *out);
+/* Writes the proof of claim c, which a draw supports (a win disproven, an
+ * advantage proven, "at least K" proven for K <= 0 or disproven for K > 0),
+ * header first, as a closed set read off D's table (proof_closed.c); 0, 1
+ * when the table's positions do not hold the root (nothing written), -1
+ * when out of memory, stopped, a table is bad or out cannot be written
+ * (D->S.error). */
+struct proof_claim;
+int closed_proof_write(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out);
 
 #endif

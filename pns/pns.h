@@ -266,9 +266,23 @@ int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FI
 int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, char *err,
                     size_t errlen);
 
-/* Checks a proof file from the rules (and tables in tb_dir) alone; returns 0
- * when it is sound, else -1 with a one-line reason naming the line in err.
- * summary gets "proven win for White ..." (may be NULL). */
-int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, char *err, size_t errlen);
+/* The version of the proof format (docs/proof-format.md) that
+ * pns_write_proof writes and pns_verify_proof reads. */
+#define PNS_PROOF_VERSION 2
+
+typedef struct {
+    const char *tb_dir;        /* the tables 'tb' leaves read; NULL: a proof with one is refused */
+    int verify_tables;         /* also re-derive every table the proof rests on, and those below
+                                * it, from their children (tb_verify_material) */
+    int threads;               /* for verify_tables; <= 0: all cores */
+    FILE *report;              /* verify_tables' lines per table (NULL: none) */
+} pns_check_options;
+
+/* Checks a proof file from the rules (and the tables in co->tb_dir, whose
+ * hashes must be those the file names) alone; returns 0 when it is sound,
+ * else -1 with a one-line reason naming the line in err.  summary gets
+ * "GAME POSITION: 'can White force a win?' proven (N nodes), given tables
+ * ..." (may be NULL).  co may be NULL (no tables). */
+int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_t slen, char *err, size_t errlen);
 
 #endif

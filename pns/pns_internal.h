@@ -75,10 +75,20 @@ static inline void search_initial(const pns_search *S, const game_state *s, uint
     *dn = or_node ? m : 1;
 }
 
+/* Does a draw answer the question asked with yes?  The invariant that the
+ * search and the proof checker (proof_check.c, written apart) both keep: a
+ * repetition is a draw, score 0, so it proves "at least K" exactly when
+ * K <= 0 and disproves it exactly when K > 0; it proves "avoid losing" and
+ * disproves "force a win". */
+static inline int search_draw_proves(const pns_options *o)
+{
+    return o->question == PNS_ADVANTAGE || (o->question == PNS_SCORE && o->score_target <= 0);
+}
+
 /* pn/dn of a repetition for the question asked (a draw). */
 static inline void search_repetition(const pns_search *S, uint32_t *pn, uint32_t *dn)
 {
-    int draw_wins = S->o->question == PNS_ADVANTAGE;
+    int draw_wins = search_draw_proves(S->o);
     *pn = draw_wins ? 0 : PNS_INF;
     *dn = draw_wins ? PNS_INF : 0;
 }

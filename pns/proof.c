@@ -21,6 +21,7 @@
  * the other claims and the fallback.  The format is in the README ("Proof
  * files"). */
 #include "dfpn.h"
+#include "proof_format.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ typedef struct {
     uint64_t held;            /* closed-set results not written (yet) */
     written **log;            /* written entries of done in the order they came */
     size_t nlog, caplog;
+    proof_tables tables;      /* read by 'tb' leaves (a superset where subtrees were taken back) */
 } writer;
 
 enum { OK = 0, FAILS = 1 };  /* FAILS: this subtree does not hold on this path */
@@ -222,6 +224,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     tb_value tv;
     if (S->tb_ok && tb_probe(S->o->tb, s, &tv, S->error, sizeof S->error) == 1) {
         emit(W, "tb %s %d\n", tb_word(tv.wdl), tv.distance);
+        proof_tables_add(&W->tables, g, s);
         return OK;
     }
     game_key key = game_key_of(g, s);
@@ -246,7 +249,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
      * set a move to a position already in it before that (a line less). */
     int order[GAME_MAX_MOVES], m = 0;
     int held = w && w->id == NOT_WRITTEN;  /* its best move is the one the writer's search found */
-    const tt_entry *e = need_all || held ? NULL : tt_lookup(&W->D->tt, key);
+    const tt_entry *e = need_all || held ? NULL : dfpn_lookup(W->D, key);
     int first = need_all ? 0 : held ? w->best : e ? e->best : 0;
     for (int i = 0; W->closed && !need_all && i < n; i++) {
         game_state cs = *s;
@@ -275,7 +278,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
         game_key sk = { 0, 0 };
-        if (sym_id) {
+        if (sym_id && game_result_of(g, &cs) == GAME_ONGOING) {  /* a game's end is its own line */
             sk = g->ops->symmetric_key(g, &cs);
             int j = 0;
             while (j < nsym && !game_key_equal(sym_key[j], sk))
@@ -356,21 +359,19 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     r->dn = root.dn;
     int rc = -1;
     if (r->status != PNS_UNKNOWN) {
-        char text[GAME_TEXT_MAX], question[32], header[GAME_TEXT_MAX + 512];
+        char text[GAME_TEXT_MAX], question[32];
         game_format(g, s, text, sizeof text);
         W.claim_proven = r->status == PNS_PROVEN;
-        W.closed = o->question != PNS_SCORE && W.claim_proven == (o->question == PNS_ADVANTAGE);
+        /* a closed set where a draw supports the claim in a game that can
+         * cycle (where it cannot, a tree is one already) */
+        W.closed = W.claim_proven == search_draw_proves(o) && !g->ops->empties;
         if (o->question == PNS_SCORE)
             snprintf(question, sizeof question, "score %d", o->score_target);
         else
             snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
-        snprintf(header, sizeof header,
-                 "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n"
-                 "# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID"
-                 " (IDs count nodes from 0)\n",
-                 g->name, text, S->prover, question, W.claim_proven ? "proven" : "disproven");
+        proof_claim claim = { g, text, S->prover, question, W.claim_proven };
         /* a closed set from the table first; searching again where it does not hold the root */
-        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? closed_proof_write(D, s, W.claim_proven, header, out) : 1;
+        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? closed_proof_write(D, s, &claim, out) : 1;
         if (from_table <= 0) {
             rc = from_table;
         } else {
@@ -379,10 +380,9 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
                 D->closed = &W.set;
             }
             refs_t refs;
-            if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom) {
-                fputs(header, out);
+            if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom &&
+                proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
                 rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
-            }
         }
         if (rc != 0 && !S->error[0])
             snprintf(S->error, sizeof S->error, "%s",

@@ -1,15 +1,20 @@
 /* pns/proof_check.c - checks a proof file from the rules and the tables
- * alone: no search code is used here. */
+ * alone: no search code is used here.  The format, and why each rule below
+ * makes the claim true, are in docs/proof-format.md. */
 #include "pns.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define CHECK_VERSION 2
+#define CHECK_MAX_DEPTH 65536  /* the writer's path holds no more plies */
+#define CHECK_MAX_TABLES 4096
 
 /* Earlier positions a subtree's repetitions need: bit i is the position i+1
  * plies above the subtree's root; FAR: one further up. */
 typedef uint64_t refs_t;
 #define FAR ((refs_t)1 << 63)
-#define NEED_MAX 4   /* as the writer: a subtree needing more is not referable */
 
 typedef struct {
     game_state s;
@@ -25,28 +30,39 @@ typedef struct {
 
 typedef struct {
     game_key key;
-    uint64_t need_at;  /* its needed positions: need[need_at .. need_at+n) */
-    int8_t n;          /* -1: not referable (not finished, or needs too much) */
+    /* a finished line whose play never reaches a position above it: a
+     * subtree that holds on any path, which a 'sym' may copy and, where a
+     * draw does not support the claim, a 'ref' may name */
+    uint8_t free;
     uint8_t is_ref;    /* a 'ref' line: no expansion of its own */
 } node_info;
 
 typedef struct {
     uint64_t from, to; /* a 'ref' line and the later line it names */
+    long line;         /* the ref's line in the file */
 } forward_ref;
 
 typedef struct {
+    int mat;
+    char hash[TB_HASH_HEX];
+    int used;          /* a 'tb' leaf read it (and its hash was checked) */
+} named_table;
+
+typedef struct {
     const game *g;
+    const pns_check_options *co;
     tb_set *tb;
     int prover, proven, advantage;
     int score_mode, target;  /* question score: "at least target ahead?" */
+    int draw_supports;       /* a draw (a repetition, play forever) supports the claim */
     frame *stack;
-    int top;                 /* open frames: stack[0 .. top) at depths 0 .. top-1 */
+    int top, stack_cap;      /* open frames: stack[0 .. top) at depths 0 .. top-1 */
     node_info *info;
     uint64_t ninfo, cap;
-    game_key *need;
-    uint64_t nneed, need_cap;
     forward_ref *fwd;        /* closed sets: refs to later lines, checked at the end */
     uint64_t nfwd, fwd_cap;
+    named_table tables[CHECK_MAX_TABLES];
+    int ntables;
     long line;
     char *err;
     size_t errlen;
@@ -60,6 +76,34 @@ static int fail(checker *C, const char *fmt, const char *arg)
     return -1;
 }
 
+/* A decimal integer in [lo, hi] and nothing else: 0, or -1. */
+static int read_long(const char *text, long lo, long hi, long *out)
+{
+    if (!text || !*text || (*text != '-' && (*text < '0' || *text > '9')))
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A line id: a decimal number and nothing else. */
+static int read_id(const char *text, uint64_t *out)
+{
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* Does an outcome for the prover (+1, 0, -1) support the claim? */
 static int supports(const checker *C, int outcome)
 {
@@ -67,6 +111,10 @@ static int supports(const checker *C, int outcome)
         return outcome > 0 || (outcome == 0 && C->advantage);
     return outcome < 0 || (outcome == 0 && !C->advantage);
 }
+
+/* Does a final score for the prover support "at least target ahead"
+ * proven or disproven? */
+static int score_supports(const checker *C, int score) { return (score >= C->target) == C->proven; }
 
 static int close_frame(checker *C)
 {
@@ -85,41 +133,26 @@ static int close_frame(checker *C)
      * closed refs keep it a copyable whole while they name lines inside it
      * (the lines read since f began); the bounds, not a FAR, go up, as a
      * ref outside a subtree may be inside its parent's */
-    refs_t refs = f->refs;
     int outside = f->ref_lo <= f->ref_hi && (f->ref_lo < f->id || f->ref_hi >= C->ninfo);
-    if (!outside && !(refs & FAR) && __builtin_popcountll(refs) <= NEED_MAX) {
-        if (C->nneed + NEED_MAX > C->need_cap) {
-            C->need_cap = C->need_cap ? C->need_cap * 2 : 1024;
-            game_key *nk = realloc(C->need, sizeof *nk * C->need_cap);
-            if (!nk)
-                return fail(C, "out of memory%s", "");
-            C->need = nk;
-        }
-        node_info *ni = &C->info[f->id];
-        ni->need_at = C->nneed;
-        ni->n = 0;
-        for (int i = 0; i < 63; i++)
-            if (refs >> i & 1)
-                C->need[C->nneed + (uint64_t)ni->n++] = C->stack[C->top - 1 - i].key;
-        C->nneed += (uint64_t)ni->n;
-    }
+    C->info[f->id].free = !outside && f->refs == 0;
     if (C->top > 0) {
         frame *p = &C->stack[C->top - 1];
-        p->refs |= ((refs & ~FAR) >> 1) | (refs & FAR);
+        p->refs |= ((f->refs & ~FAR) >> 1) | (f->refs & FAR);
         p->ref_lo = f->ref_lo < p->ref_lo ? f->ref_lo : p->ref_lo;
         p->ref_hi = f->ref_hi > p->ref_hi ? f->ref_hi : p->ref_hi;
     }
     return 0;
 }
 
-/* A closed-set ref below parent names line target. */
-static void closed_ref(frame *parent, uint64_t target)
+/* A closed-set ref below the open nodes names line target. */
+static void closed_ref(checker *C, uint64_t target)
 {
+    frame *parent = &C->stack[C->top - 1];
     parent->ref_lo = target < parent->ref_lo ? target : parent->ref_lo;
     parent->ref_hi = target > parent->ref_hi ? target : parent->ref_hi;
 }
 
-/* A leaf just below the open nodes needs the position at stack depth d: a
+/* A leaf just below the open nodes repeats the position at stack depth d: a
  * bit of its parent's references, unless d is the parent itself. */
 static void leaf_needs(checker *C, int d)
 {
@@ -151,16 +184,185 @@ static int exact_score(const game *g, const game_state *s, int alpha, int beta)
     return alpha;
 }
 
+static int leaf_end(checker *C, const game_state *s)
+{
+    game_result res = game_result_of(C->g, s);
+    if (res == GAME_ONGOING)
+        return fail(C, "'end' but the game goes on%s", "");
+    int ok;
+    if (C->score_mode) {
+        int sc = game_score(C->g, s);
+        ok = score_supports(C, C->prover ? -sc : sc);
+    } else {
+        ok = supports(C, game_outcome_for(res, C->prover));
+    }
+    return ok ? 0 : fail(C, "the game's end does not support the claim%s", "");
+}
+
+static int leaf_exact(checker *C, const game_state *s)
+{
+    if (!C->score_mode || !C->g->ops->empties)
+        return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");
+    if (C->g->ops->empties(C->g, s) > PNS_PROOF_EXACT_MAX)
+        return fail(C, "an 'exact' leaf has more empty squares than a checker searches%s", "");
+    /* a null window at the target, from the prover's side */
+    int t = C->target, mine = game_to_move(C->g, s) == C->prover;
+    int v = mine ? exact_score(C->g, s, t - 1, t) : -exact_score(C->g, s, -t, -t + 1);
+    return (v >= t) == C->proven ? 0 : fail(C, "the exact score does not support the claim%s", "");
+}
+
+/* The header's entry for material mat, its hash checked against the table
+ * in the directory on first use; NULL after a failure. */
+static const named_table *table_for(checker *C, int mat)
+{
+    char name[32];
+    C->g->ops->tb->material_name(C->g, mat, name, sizeof name);
+    named_table *t = NULL;
+    for (int i = 0; i < C->ntables && !t; i++)
+        if (C->tables[i].mat == mat)
+            t = &C->tables[i];
+    if (!t) {
+        fail(C, "a 'tb' leaf reads table %s, which the header does not name", name);
+        return NULL;
+    }
+    if (t->used)
+        return t;
+    char hex[TB_HASH_HEX], why[300];
+    int rc = tb_hash(C->tb, mat, hex, why, sizeof why);
+    if (rc < 0) {
+        fail(C, "%s", why);
+        return NULL;
+    }
+    if (rc == 0) {
+        fail(C, "table %s is not in the table directory", name);
+        return NULL;
+    }
+    if (strcmp(hex, t->hash) != 0) {
+        fail(C, "table %s in the table directory is not the one the proof names (its hash differs)", name);
+        return NULL;
+    }
+    t->used = 1;
+    return t;
+}
+
+static int leaf_tb(checker *C, const game_state *s, char *a1, char *a2)
+{
+    if (C->score_mode)
+        return fail(C, "a table value says nothing of the score%s", "");
+    if (!C->g->ops->tb)
+        return fail(C, "%s has no endgame tables", C->g->name);
+    if (!C->tb)
+        return fail(C, "a 'tb' leaf needs the tables it rests on (give --tb-dir)%s", "");
+    int mat = C->g->ops->tb->material_of(C->g, s);
+    if (mat < 0)
+        return fail(C, "no table holds this position%s", "");
+    if (!table_for(C, mat))
+        return -1;
+    tb_value v;
+    char why[300];
+    int rc = tb_probe(C->tb, s, &v, why, sizeof why);
+    if (rc < 0)
+        return fail(C, "%s", why);
+    if (rc == 0)
+        return fail(C, "no table for this position%s", "");
+    const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
+    long dist;
+    if (!a1 || strcmp(a1, word) != 0 || read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
+        return fail(C, "the table says otherwise (%s)", word);
+    int outcome = game_to_move(C->g, s) == C->prover ? (int)v.wdl : -(int)v.wdl;
+    return supports(C, outcome) ? 0 : fail(C, "the table value does not support the claim%s", "");
+}
+
+static int leaf_sym(checker *C, const game_state *s, uint64_t id, int depth, const char *a1)
+{
+    uint64_t target;
+    const frame *p = depth > 0 ? &C->stack[depth - 1] : NULL;
+    int ok = read_id(a1, &target) == 0 && p && target < id;
+    int k = 0;
+    while (ok && k < p->moves && !(p->seen[k] && p->child_id[k] == target))
+        k++;
+    if (!ok || k == p->moves)
+        return fail(C, "'sym %s' does not name an earlier sibling", a1 ? a1 : "");
+    if (!C->info[target].free)
+        return fail(C, "sibling %s is not a finished subtree free of repetitions", a1);
+    game_state t = p->s;
+    game_play(C->g, &t, p->move[k]);
+    if (!C->g->ops->symmetric_key ||
+        !game_key_equal(C->g->ops->symmetric_key(C->g, &t), C->g->ops->symmetric_key(C->g, s)))
+        return fail(C, "node %s is not a symmetric image of this position", a1);
+    C->info[id].free = 1;
+    return 0;
+}
+
+static int leaf_rep(checker *C, uint64_t id, game_key key, const char *a1)
+{
+    uint64_t target;
+    if (read_id(a1, &target) != 0 || target >= id)
+        return fail(C, "bad node id '%s'", a1 ? a1 : "");
+    if (!C->draw_supports)
+        return fail(C, "a repetition is a draw and cannot support this claim%s", "");
+    if (!game_key_equal(C->info[target].key, key))
+        return fail(C, "node %s holds another position", a1);
+    int d = 0;
+    while (d < C->top && C->stack[d].id != target)
+        d++;
+    if (d == C->top)
+        return fail(C, "node %s is not on the path", a1);
+    leaf_needs(C, d);
+    return 0;
+}
+
+static int leaf_ref(checker *C, uint64_t id, game_key key, const char *a1)
+{
+    uint64_t target;
+    if (read_id(a1, &target) != 0 || target == id || (target > id && !C->draw_supports))
+        return fail(C, "bad node id '%s'", a1 ? a1 : "");
+    C->info[id].is_ref = 1;
+    if (target > id) {
+        /* a closed set may name a later line: checked at the end, which
+         * must be that position's own expansion or leaf, not a ref */
+        if (C->nfwd == C->fwd_cap) {
+            C->fwd_cap = C->fwd_cap ? C->fwd_cap * 2 : 1024;
+            forward_ref *f = realloc(C->fwd, sizeof *f * C->fwd_cap);
+            if (!f)
+                return fail(C, "out of memory%s", "");
+            C->fwd = f;
+        }
+        C->fwd[C->nfwd++] = (forward_ref){ id, target, C->line };
+        closed_ref(C, target);
+        return 0;
+    }
+    if (!game_key_equal(C->info[target].key, key))
+        return fail(C, "node %s holds another position", a1);
+    /* A finished subtree that never reaches a position above it holds on
+     * any path: its play ends in its leaves (or, where a draw supports the
+     * claim, cycles inside it).  Where a draw supports the claim, any other
+     * line of the same position will do: the file's positions form a closed
+     * set that play leaves only for leaves that support the claim, and play
+     * that stays in it forever repeats, a draw. */
+    if (C->info[target].free) {
+        C->info[id].free = 1;
+        return 0;
+    }
+    if (!C->draw_supports)
+        return fail(C, "node %s is not a finished subtree that can be referred to", a1);
+    closed_ref(C, target);
+    return 0;
+}
+
 static int check_line(checker *C, char *text, const game_state *root)
 {
     char *save, *w_depth = strtok_r(text, " \t\r\n", &save), *w_move = strtok_r(NULL, " \t\r\n", &save);
     char *kind = strtok_r(NULL, " \t\r\n", &save), *a1 = strtok_r(NULL, " \t\r\n", &save);
-    char *a2 = strtok_r(NULL, " \t\r\n", &save), *end;
+    char *a2 = strtok_r(NULL, " \t\r\n", &save), *extra = strtok_r(NULL, " \t\r\n", &save);
     if (!w_depth || !w_move || !kind)
         return fail(C, "expected 'DEPTH MOVE KIND'%s", "");
-    long depth = strtol(w_depth, &end, 10);
-    if (*end || depth < 0 || depth > C->top || (depth == 0 && C->ninfo > 0))
+    long depth;
+    if (read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
         return fail(C, "bad depth '%s'", w_depth);
+    int args = !strcmp(kind, "tb") ? 2 : !strcmp(kind, "rep") || !strcmp(kind, "ref") || !strcmp(kind, "sym") ? 1 : 0;
+    if (extra || (args < 2 && a2) || (args < 1 && a1))
+        return fail(C, "unexpected text after the line's %s", args ? "arguments" : "kind");
     while (C->top > depth)
         if (close_frame(C) != 0)
             return -1;
@@ -168,6 +370,8 @@ static int check_line(checker *C, char *text, const game_state *root)
     if (depth == 0) {
         if (strcmp(w_move, "-") != 0)
             return fail(C, "the root has no move (got '%s')", w_move);
+        if (args == 1)
+            return fail(C, "the root cannot be a '%s' line", kind);
         s = *root;
     } else {
         frame *p = &C->stack[depth - 1];
@@ -178,7 +382,7 @@ static int check_line(checker *C, char *text, const game_state *root)
         int k = 0;  /* a graph may list the same move twice: take the first one not yet seen */
         while (k < p->moves && (p->move[k] != m || p->seen[k]))
             k++;
-        if (k == p->moves || p->seen[k])
+        if (k == p->moves)
             return fail(C, "move '%s' listed twice", w_move);
         p->seen[k] = 1;
         p->child_id[k] = C->ninfo;
@@ -195,138 +399,40 @@ static int check_line(checker *C, char *text, const game_state *root)
     }
     uint64_t id = C->ninfo++;
     game_key key = game_key_of(C->g, &s);
-    C->info[id].key = key;
-    C->info[id].n = -1;
-    C->info[id].is_ref = 0;
-    game_result res = game_result_of(C->g, &s);
+    C->info[id] = (node_info){ key, 0, 0 };
+    int over = game_result_of(C->g, &s) != GAME_ONGOING;
     if (strcmp(kind, "end") == 0) {
-        if (res == GAME_ONGOING)
-            return fail(C, "'end' but the game goes on%s", "");
-        int outcome = game_outcome_for(res, C->prover);
-        if (C->score_mode) {  /* the final score against the target */
-            int sc = game_score(C->g, &s);
-            outcome = (C->prover ? -sc : sc) >= C->target ? 1 : -1;
-        }
-        if (!supports(C, outcome))
-            return fail(C, "the game's end does not support the claim%s", "");
-        C->info[id].n = 0;
+        if (leaf_end(C, &s) != 0)
+            return -1;
+        C->info[id].free = 1;
         return 0;
     }
-    if (res != GAME_ONGOING)
+    if (over)
         return fail(C, "the game is over here but the line says '%s'", kind);
-    if (strcmp(kind, "sym") == 0) {  /* a symmetric image of an earlier sibling's finished subtree */
-        unsigned long long target = a1 ? strtoull(a1, &end, 10) : 0;
-        const frame *p = depth > 0 ? &C->stack[depth - 1] : NULL;
-        int k = 0;
-        while (p && k < p->moves && !(p->seen[k] && p->child_id[k] == target && target < id))
-            k++;
-        if (!a1 || *end || !p || k == p->moves)
-            return fail(C, "'sym %s' does not name an earlier sibling", a1 ? a1 : "");
-        if (C->info[target].n != 0)
-            return fail(C, "sibling %s is not a finished subtree free of repetitions", a1);
-        game_state t = p->s;
-        game_play(C->g, &t, p->move[k]);
-        if (!C->g->ops->symmetric_key ||
-            !game_key_equal(C->g->ops->symmetric_key(C->g, &t), C->g->ops->symmetric_key(C->g, &s)))
-            return fail(C, "node %s is not a symmetric image of this position", a1);
-        C->info[id].n = 0;
+    if (strcmp(kind, "sym") == 0)
+        return leaf_sym(C, &s, id, (int)depth, a1);
+    if (strcmp(kind, "exact") == 0 || strcmp(kind, "tb") == 0) {
+        if ((kind[0] == 'e' ? leaf_exact(C, &s) : leaf_tb(C, &s, a1, a2)) != 0)
+            return -1;
+        C->info[id].free = 1;
         return 0;
     }
-    if (strcmp(kind, "exact") == 0) {
-        if (!C->score_mode || !C->g->ops->empties)
-            return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");
-        if (C->g->ops->empties(C->g, &s) > PNS_PROOF_EXACT_MAX)
-            return fail(C, "an 'exact' leaf has more empty squares than a checker searches%s", "");
-        /* a null window at the target, from the prover's side */
-        int t = C->target, mine = game_to_move(C->g, &s) == C->prover;
-        int v = mine ? exact_score(C->g, &s, t - 1, t) : -exact_score(C->g, &s, -t, -t + 1);
-        if (!supports(C, v >= t ? 1 : -1))
-            return fail(C, "the exact score does not support the claim%s", "");
-        C->info[id].n = 0;
-        return 0;
-    }
-    if (strcmp(kind, "tb") == 0 && C->score_mode)
-        return fail(C, "a table value says nothing of the score%s", "");
-    if (strcmp(kind, "tb") == 0) {
-        tb_value v;
-        char why[256];
-        int rc = C->tb ? tb_probe(C->tb, &s, &v, why, sizeof why) : 0;
-        if (rc < 0)
-            return fail(C, "%s", why);
-        if (rc == 0)
-            return fail(C, "no table for this position (give the table directory)%s", "");
-        const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
-        if (!a1 || !a2 || strcmp(a1, word) != 0 || atoi(a2) != v.distance)
-            return fail(C, "the table says otherwise (%s)", word);
-        int outcome = game_to_move(C->g, &s) == C->prover ? (int)v.wdl : -(int)v.wdl;
-        if (!supports(C, outcome))
-            return fail(C, "the table value does not support the claim%s", "");
-        C->info[id].n = 0;
-        return 0;
-    }
-    if (strcmp(kind, "rep") == 0 || strcmp(kind, "ref") == 0) {
-        unsigned long long target = a1 ? strtoull(a1, &end, 10) : 0;
-        int closed = kind[2] == 'f' && C->proven == C->advantage && !C->score_mode;
-        if (!a1 || *end || target == id || (target > id && !closed))
-            return fail(C, "bad node id '%s'", a1 ? a1 : "");
-        if (target > id) {
-            /* a closed set may name a later line: checked at the end, which
-             * must be that position's own expansion or leaf, not a ref */
-            if (C->nfwd == C->fwd_cap) {
-                C->fwd_cap = C->fwd_cap ? C->fwd_cap * 2 : 1024;
-                forward_ref *f = realloc(C->fwd, sizeof *f * C->fwd_cap);
-                if (!f)
-                    return fail(C, "out of memory%s", "");
-                C->fwd = f;
-            }
-            C->fwd[C->nfwd++] = (forward_ref){ id, target };
-            C->info[id].is_ref = 1;
-            closed_ref(&C->stack[C->top - 1], target);
-            return 0;
-        }
-        if (!game_key_equal(C->info[target].key, key))
-            return fail(C, "node %s holds another position", a1);
-        if (kind[2] == 'f') {
-            const node_info *t = &C->info[target];
-            C->info[id].is_ref = 1;
-            /* Where a draw supports the claim, any other line of the same
-             * position will do: the file's positions form a closed set that
-             * play leaves only for leaves that support the claim (an earlier
-             * line is finished or an open ancestor, checked before the end; a
-             * later one is checked at the end), and play that stays in it
-             * forever repeats, a draw.  A subtree whose refs all name
-             * lines inside it is such a set on its own: a 'sym' may copy it
-             * (its image is a closed set of the images). */
-            if (closed) {
-                closed_ref(&C->stack[C->top - 1], target);
-                return 0;
-            }
-            if (t->n < 0)
-                return fail(C, "node %s is not a finished subtree that can be referred to", a1);
-            for (int i = 0; i < t->n; i++) {
-                int d = C->top - 1;
-                while (d >= 0 && !game_key_equal(C->stack[d].key, C->need[t->need_at + (uint64_t)i]))
-                    d--;
-                if (d < 0)
-                    return fail(C, "node %s needs a position that is not on this path", a1);
-                leaf_needs(C, d);
-            }
-            C->info[id].n = t->n;  /* a finished subtree too, needing what its target needs */
-            C->info[id].need_at = t->need_at;
-            return 0;
-        }
-        if (C->proven != C->advantage)
-            return fail(C, "a repetition is a draw and cannot support this claim%s", "");
-        int d = 0;
-        while (d < C->top && C->stack[d].id != target)
-            d++;
-        if (d == C->top)
-            return fail(C, "node %s is not on the path", a1);
-        leaf_needs(C, d);
-        return 0;
-    }
+    if (strcmp(kind, "rep") == 0)
+        return leaf_rep(C, id, key, a1);
+    if (strcmp(kind, "ref") == 0)
+        return leaf_ref(C, id, key, a1);
     if (strcmp(kind, "node") != 0)
         return fail(C, "unknown kind '%s'", kind);
+    if (C->top == CHECK_MAX_DEPTH)
+        return fail(C, "deeper than %s plies", "65536");
+    if (C->top == C->stack_cap) {
+        int cap = C->stack_cap ? C->stack_cap * 2 : 64;
+        frame *st = realloc(C->stack, sizeof *st * (size_t)cap);
+        if (!st)
+            return fail(C, "out of memory%s", "");
+        C->stack = st;
+        C->stack_cap = cap;
+    }
     frame *f = &C->stack[C->top++];
     f->s = s;
     f->key = key;
@@ -341,8 +447,9 @@ static int check_line(checker *C, char *text, const game_state *root)
     return 0;
 }
 
-/* Finishes the proof in C: closes its open nodes and appends its summary. */
-static int finish_proof(checker *C, const char *spec, const char *pos, const char *result, char *summary, size_t slen)
+/* Finishes the proof in C: closes its open nodes, checks the forward refs
+ * and appends its summary, naming the tables it rests on. */
+static int finish_proof(checker *C, const game_state *root, const char *result, char *summary, size_t slen)
 {
     while (C->top > 0)
         if (close_frame(C) != 0)
@@ -353,6 +460,7 @@ static int finish_proof(checker *C, const char *spec, const char *pos, const cha
         const forward_ref *f = &C->fwd[i];
         char id[32];
         snprintf(id, sizeof id, "%llu", (unsigned long long)f->to);
+        C->line = f->line;
         if (f->to >= C->ninfo)
             return fail(C, "node %s named by a ref is not in the file", id);
         if (!game_key_equal(C->info[f->to].key, C->info[f->from].key))
@@ -362,13 +470,44 @@ static int finish_proof(checker *C, const char *spec, const char *pos, const cha
     }
     if (summary) {
         size_t at = strlen(summary);
-        char what[64];
+        char what[64], pos[GAME_TEXT_MAX];
         if (C->score_mode)
             snprintf(what, sizeof what, "finish at least %d ahead", C->target);
         else
             snprintf(what, sizeof what, "%s", C->advantage ? "avoid losing" : "force a win");
-        snprintf(summary + at, slen - at, "%s%s %s: 'can %s %s?' %s (%llu nodes)", at ? "; " : "", spec, pos,
-                 C->g->ops->player[C->prover], what, result, (unsigned long long)C->ninfo);
+        game_format(C->g, root, pos, sizeof pos);  /* the game's own text: nothing of the file is echoed */
+        at += (size_t)snprintf(summary + at, slen - at, "%s%s %s: 'can %s %s?' %s (%llu nodes)", at ? "; " : "",
+                               C->g->name, pos, C->g->ops->player[C->prover], what, result,
+                               (unsigned long long)C->ninfo);
+        const char *sep = ", given tables ";
+        for (int i = 0; i < C->ntables && at < slen; i++)
+            if (C->tables[i].used) {
+                char name[32];
+                C->g->ops->tb->material_name(C->g, C->tables[i].mat, name, sizeof name);
+                at += (size_t)snprintf(summary + at, slen - at, "%s%s (blake2b %s)", sep, name, C->tables[i].hash);
+                sep = ", ";
+            }
+    }
+    return 0;
+}
+
+/* Verifies every table the proof rests on and the smaller ones below it
+ * (the whole-table check that makes a table's values trustworthy). */
+static int verify_tables(checker *C)
+{
+    for (int i = 0; i < C->ntables; i++) {
+        if (!C->tables[i].used)
+            continue;
+        char why[512], name[32];
+        C->g->ops->tb->material_name(C->g, C->tables[i].mat, name, sizeof name);
+        FILE *report = C->co->report ? C->co->report : fopen("/dev/null", "w");
+        long wrong = tb_verify_material(C->g, C->co->tb_dir, C->tables[i].mat, C->co->threads, report, why, sizeof why);
+        if (!C->co->report && report)
+            fclose(report);
+        if (wrong < 0)
+            return fail(C, "verifying the tables: %s", why);
+        if (wrong > 0)
+            return fail(C, "table %s or one below it fails its verification", name);
     }
     return 0;
 }
@@ -377,7 +516,6 @@ static void reset(checker *C, game **g)
 {
     free(C->stack);
     free(C->info);
-    free(C->need);
     free(C->fwd);
     tb_close(C->tb);
     game_close(*g);
@@ -385,82 +523,166 @@ static void reset(checker *C, game **g)
     char *err = C->err;
     size_t errlen = C->errlen;
     long line = C->line;
+    const pns_check_options *co = C->co;
     memset(C, 0, sizeof *C);
     C->err = err;
     C->errlen = errlen;
     C->line = line;
+    C->co = co;
 }
 
-int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, char *err, size_t errlen)
+/* What a header says before the tree; tables as read, parsed when the game is known. */
+typedef struct {
+    long version, prover, target;
+    char spec[256], pos[GAME_TEXT_MAX], question[32], result[32];
+    char table_name[CHECK_MAX_TABLES][32], table_hash[CHECK_MAX_TABLES][TB_HASH_HEX];
+    int ntables;
+} header;
+
+static void header_clear(header *h)
 {
+    memset(h, 0, sizeof *h);
+    h->prover = -1;
+    h->version = -1;
+}
+
+/* Reads one header line into h: 1 read, 0 not a header line, -1 (err). */
+static int header_line(checker *C, header *h, const char *line)
+{
+    const char *sp = strchr(line, ' ');
+    if (!sp)
+        return 0;
+    size_t kw = (size_t)(sp - line);
+    const char *arg = sp + 1;
+    char word[64];
+    if (kw >= sizeof word)
+        return 0;
+    memcpy(word, line, kw);
+    word[kw] = 0;
+    if (!strcmp(word, "pnsolve-proof")) {
+        if (read_long(arg, 0, 1000000, &h->version) != 0)
+            return fail(C, "bad format version '%s'", arg);
+        if (h->version != CHECK_VERSION) {
+            char v[64];
+            snprintf(v, sizeof v, "%ld (this checker reads %d)", h->version, CHECK_VERSION);
+            return fail(C, "proof format version %s: write the proof again", v);
+        }
+    } else if (!strcmp(word, "game")) {
+        if (strlen(arg) >= sizeof h->spec || strchr(arg, ' '))
+            return fail(C, "bad game '%.100s'", arg);
+        strcpy(h->spec, arg);
+    } else if (!strcmp(word, "position")) {
+        if (strlen(arg) >= sizeof h->pos)
+            return fail(C, "the position is too long%s", "");
+        strcpy(h->pos, arg);
+    } else if (!strcmp(word, "prover")) {
+        if (read_long(arg, 0, 1, &h->prover) != 0)
+            return fail(C, "bad prover '%.100s' (0 or 1)", arg);
+    } else if (!strcmp(word, "question")) {
+        if (!strncmp(arg, "score ", 6)) {
+            if (read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
+                return fail(C, "bad score target '%.100s'", arg + 6);
+            strcpy(h->question, "score");
+        } else if (!strcmp(arg, "win") || !strcmp(arg, "advantage")) {
+            strcpy(h->question, arg);
+        } else {
+            return fail(C, "bad question '%.100s'", arg);
+        }
+    } else if (!strcmp(word, "result")) {
+        if (strcmp(arg, "proven") != 0 && strcmp(arg, "disproven") != 0)
+            return fail(C, "bad result '%.100s'", arg);
+        strcpy(h->result, arg);
+    } else if (!strcmp(word, "table")) {
+        char name[64], hash[128], rest;
+        if (h->ntables == CHECK_MAX_TABLES)
+            return fail(C, "too many tables%s", "");
+        if (sscanf(arg, "%63s %127s %c", name, hash, &rest) != 2 || strlen(name) >= 32 ||
+            strlen(hash) != TB_HASH_HEX - 1 || strspn(hash, "0123456789abcdef") != TB_HASH_HEX - 1)
+            return fail(C, "bad table line: expected 'table MATERIAL HASH'%s", "");
+        strcpy(h->table_name[h->ntables], name);
+        strcpy(h->table_hash[h->ntables++], hash);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Opens the game of a complete header: 0, or -1 (err). */
+static int header_open(checker *C, const header *h, game **g, game_state *root)
+{
+    if (h->version < 0 || !*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
+        return fail(C, "incomplete header before the tree%s", "");
+    char why[256];
+    if (!(*g = game_open(h->spec, NULL, why, sizeof why)) || game_parse(*g, h->pos, root, why, sizeof why) != 0)
+        return fail(C, "%s", why);
+    C->g = *g;
+    C->prover = (int)h->prover;
+    C->advantage = !strcmp(h->question, "advantage");
+    C->score_mode = !strcmp(h->question, "score");
+    C->target = (int)h->target;
+    C->proven = !strcmp(h->result, "proven");
+    C->draw_supports = C->score_mode ? score_supports(C, 0) : supports(C, 0);
+    for (int i = 0; i < h->ntables; i++) {
+        int mat = (*g)->ops->tb ? (*g)->ops->tb->material_parse(*g, h->table_name[i]) : -1;
+        if (mat < 0)
+            return fail(C, "the header names table '%s', not a material of this game", h->table_name[i]);
+        for (int j = 0; j < C->ntables; j++)
+            if (C->tables[j].mat == mat)
+                return fail(C, "the header names table '%s' twice", h->table_name[i]);
+        C->tables[C->ntables].mat = mat;
+        strcpy(C->tables[C->ntables++].hash, h->table_hash[i]);
+    }
+    if (C->co->tb_dir && (*g)->ops->tb && !C->score_mode && !(C->tb = tb_open(*g, C->co->tb_dir)))
+        return fail(C, "out of memory%s", "");
+    return 0;
+}
+
+int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_t slen, char *err, size_t errlen)
+{
+    pns_check_options none = { 0 };
     checker C;
     memset(&C, 0, sizeof C);
     C.err = err;
     C.errlen = errlen;
+    C.co = co ? co : &none;
     if (summary && slen)
         summary[0] = 0;
-    char line[4096], spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
-    int version = 0, prover = -1, target = 0, rc = -1;
+    header *h = malloc(sizeof *h);
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = -1;
     game *g = NULL;
     game_state root;
-    while (fgets(line, sizeof line, in)) {
+    if (!h) {
+        fail(&C, "out of memory%s", "");
+        goto out;
+    }
+    header_clear(h);
+    while (getline(&line, &cap, in) >= 0) {
         C.line++;
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
         line[strcspn(line, "\r\n")] = 0;
+        if (line[0] == '#' || line[0] == 0)
+            continue;
         if (g && strncmp(line, "pnsolve-proof ", 14) == 0) {
             /* the next proof of the same file (e.g. the two bounds of a score) */
-            if (finish_proof(&C, spec, pos, result, summary, slen) != 0)
+            if (finish_proof(&C, &root, h->result, summary, slen) != 0 ||
+                (C.co->verify_tables && verify_tables(&C) != 0))
                 goto out;
             reset(&C, &g);
-            *spec = *pos = *question = *result = 0;
-            prover = -1;
+            header_clear(h);
         }
         if (!g) {
-            if (sscanf(line, "pnsolve-proof %d", &version) == 1 || sscanf(line, "game %255s", spec) == 1 ||
-                sscanf(line, "prover %d", &prover) == 1 || sscanf(line, "result %31s", result) == 1)
+            int hr = header_line(&C, h, line);
+            if (hr < 0)
+                goto out;
+            if (hr > 0)
                 continue;
-            if (sscanf(line, "question %31s", question) == 1) {
-                if (strcmp(question, "score") == 0 && sscanf(line, "question score %d", &target) != 1) {
-                    fail(&C, "'question score' needs the target score%s", "");
-                    goto out;
-                }
-                continue;
-            }
-            if (strncmp(line, "position ", 9) == 0) {
-                snprintf(pos, sizeof pos, "%.511s", line + 9);
-                continue;
-            }
-            if (version != 1 || !*spec || !*pos || prover < 0 || prover > 1 || !*question || !*result) {
-                fail(&C, "incomplete or unknown header before '%s'", line);
+            if (line[0] < '0' || line[0] > '9') {
+                fail(&C, "unknown header line '%.60s'", line);
                 goto out;
             }
-            char why[256];
-            if (!(g = game_open(spec, NULL, why, sizeof why)) || game_parse(g, pos, &root, why, sizeof why) != 0) {
-                fail(&C, "%s", why);
+            if (header_open(&C, h, &g, &root) != 0)
                 goto out;
-            }
-            C.g = g;
-            C.prover = prover;
-            C.advantage = strcmp(question, "advantage") == 0;
-            C.score_mode = strcmp(question, "score") == 0;
-            C.target = target;
-            C.proven = strcmp(result, "proven") == 0;
-            if ((!C.advantage && !C.score_mode && strcmp(question, "win") != 0) ||
-                (!C.proven && strcmp(result, "disproven") != 0)) {
-                fail(&C, "bad question or result '%s'", C.advantage ? result : question);
-                goto out;
-            }
-            C.stack = malloc(sizeof *C.stack * 4096);
-            C.tb = tb_dir && g->ops->tb && !C.score_mode ? tb_open(g, tb_dir) : NULL;
-            if (!C.stack) {
-                fail(&C, "out of memory%s", "");
-                goto out;
-            }
-        }
-        if (C.top >= 4096) {
-            fail(&C, "deeper than 4096 plies%s", "");
-            goto out;
         }
         if (check_line(&C, line, &root) != 0)
             goto out;
@@ -469,10 +691,12 @@ int pns_verify_proof(FILE *in, const char *tb_dir, char *summary, size_t slen, c
         fail(&C, "no proof tree%s", "");
         goto out;
     }
-    if (finish_proof(&C, spec, pos, result, summary, slen) != 0)
+    if (finish_proof(&C, &root, h->result, summary, slen) != 0 || (C.co->verify_tables && verify_tables(&C) != 0))
         goto out;
     rc = 0;
 out:
     reset(&C, &g);
+    free(line);
+    free(h);
     return rc;
 }

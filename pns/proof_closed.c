@@ -16,6 +16,7 @@
  * the tree is as shallow as the strategy allows); every other line of it is
  * a 'ref' to that expansion, earlier or later in the file. */
 #include "dfpn.h"
+#include "proof_format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,7 @@ static int needs_all(const closed_proof *P, uint32_t v)
 /* Did the search show the claim at key, on every path or on some? */
 static int shown(const closed_proof *P, game_key key)
 {
-    const tt_entry *e = tt_lookup(&P->D->tt, key);
+    const tt_entry *e = dfpn_lookup(P->D, key);
     return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || (e->flags & TT_COND));
 }
 
@@ -139,7 +140,7 @@ static int explore(closed_proof *P)
             } else {
                 game_key k = game_key_of(g, &cs);
                 to = find(P, k);
-                const tt_entry *e = to == EDGE_BAD ? tt_lookup(&P->D->tt, k) : NULL;
+                const tt_entry *e = to == EDGE_BAD ? dfpn_lookup(P->D, k) : NULL;
                 int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
                 if (e && !fails && (to = add(P, &cs, k)) == EDGE_BAD)
                     return -1;
@@ -202,7 +203,7 @@ static int choose(const closed_proof *P, uint32_t v)
     for (int i = 0; i < n; i++)
         if (P->edge[f + (uint64_t)i] == EDGE_GOOD)
             return i;
-    const tt_entry *e = tt_lookup(&P->D->tt, P->key[v]);
+    const tt_entry *e = dfpn_lookup(P->D, P->key[v]);
     if (e && e->best < n && keeps_shown(P, P->edge[f + e->best]))
         return e->best;
     for (int i = 0; i < n; i++)
@@ -415,12 +416,32 @@ static int64_t repair(closed_proof *P)
     return searched;
 }
 
-int closed_proof_write(dfpn *D, const game_state *root, int claim_proven, const char *header, FILE *out)
+/* The tables the listed leaves read. */
+static void leaf_tables(const closed_proof *P, proof_tables *t)
+{
+    const game *g = P->D->S.g;
+    memset(t, 0, sizeof *t);
+    for (uint32_t v = 0; v < P->n; v++) {
+        if (P->parent[v] == EDGE_BAD)
+            continue;  /* not reached: not written */
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &P->state[v], mv);
+        for (int i = 0; i < n; i++) {
+            game_state cs = P->state[v];
+            game_play(g, &cs, mv[i]);
+            if (listed(P, v, i) && P->edge[P->first[v] + (uint64_t)i] == EDGE_GOOD &&
+                game_result_of(g, &cs) == GAME_ONGOING)
+                proof_tables_add(t, g, &cs);
+        }
+    }
+}
+
+int closed_proof_write(dfpn *D, const game_state *root, const proof_claim *c, FILE *out)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
     P.D = D;
-    P.claim_proven = claim_proven;
+    P.claim_proven = c->proven;
     P.slot_mask = (1 << 16) - 1;
     uint32_t pn, dn;
     if (search_leaf(&D->S, root, &pn, &dn))
@@ -449,7 +470,12 @@ int closed_proof_write(dfpn *D, const game_state *root, int claim_proven, const 
     }
     choose_all(&P);
     lay_out(&P);
-    rc = fputs(header, out) < 0 || emit(&P, out) != 0 ? -1 : 0;
+    proof_tables *t = malloc(sizeof *t);
+    if (t)
+        leaf_tables(&P, t);
+    rc = !t || proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
+             ? -1 : 0;
+    free(t);
 out:
     release(&P);
     return rc;

@@ -1,7 +1,7 @@
 /* pns/proof_join.c - one proof from proofs of a position's children, so that
  * a question split by its first move (each child searched on its own
  * machine or core) ends in a single file the checker reads whole. */
-#include "pns.h"
+#include "proof_format.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,10 +32,37 @@ static int join_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* Adds a child's 'table NAME HASH' line to the joined header's lines in
+ * *all (each table once); 0, or -1 with err when two children name two
+ * different tables of one material. */
+static int add_table(char **all, const char *line, int k, char *err, size_t errlen)
+{
+    char name[64], hash[128];
+    if (sscanf(line, "table %63s %127s", name, hash) != 2)
+        return join_fail(err, errlen, "proof %d: bad table line", k + 1);
+    size_t len = *all ? strlen(*all) : 0;
+    for (char *at = *all; at && *at; at = strchr(at, '\n') + 1) {
+        char n2[64], h2[128];
+        if (sscanf(at, "table %63s %127s", n2, h2) == 2 && strcmp(n2, name) == 0) {
+            if (strcmp(h2, hash) != 0)
+                return join_fail(err, errlen, "proof %d rests on another table %s than the proofs before it", k + 1,
+                                 name);
+            return 0;
+        }
+    }
+    char *grown = realloc(*all, len + strlen(line) + 2);
+    if (!grown)
+        return join_fail(err, errlen, "out of memory");
+    sprintf(grown + len, "%s\n", line);
+    *all = grown;
+    return 0;
+}
+
 /* Reads child k's header, works out which root move leads to its position,
- * and counts its tree lines; 0, or -1 with err. */
-static int read_child(const game *g, const game_key *move_key, int n, FILE *in, int k, child_info *ci, char *err,
-                      size_t errlen)
+ * and counts its tree lines; its table lines go to *tables.  0, or -1 with
+ * err. */
+static int read_child(const game *g, const game_key *move_key, int n, FILE *in, int k, child_info *ci, char **tables,
+                      char *err, size_t errlen)
 {
     char *line = NULL, spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
     size_t cap = 0;
@@ -55,12 +82,22 @@ static int read_child(const game *g, const game_key *move_key, int n, FILE *in, 
             snprintf(pos, sizeof pos, "%.511s", line + 9);
             continue;
         }
+        if (ci->lines == 0 && strncmp(line, "table ", 6) == 0) {
+            if (add_table(tables, line, k, err, errlen) != 0)
+                goto out;
+            continue;
+        }
         if (strncmp(line, "pnsolve-proof ", 14) == 0) {
             join_fail(err, errlen, "proof %d holds more than one proof", k + 1);
             goto out;
         }
         if (ci->lines == 0) {
-            if (version != 1 || !*spec || !*pos || prover < 0 || prover > 1 || !*question || !*result) {
+            if (version != PNS_PROOF_VERSION) {
+                join_fail(err, errlen, "proof %d is of format version %d (this program reads %d)", k + 1, version,
+                          PNS_PROOF_VERSION);
+                goto out;
+            }
+            if (!*spec || !*pos || prover < 0 || prover > 1 || !*question || !*result) {
                 join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
                 goto out;
             }
@@ -179,8 +216,9 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
             move_sym[i] = sym_key(g, &c);
     }
     claim c = { 0, 0 };
+    char *tables = NULL;
     for (int k = 0; k < n_child; k++) {
-        if (read_child(g, move_key, n, child[k], k, &ci[k], err, errlen) != 0)
+        if (read_child(g, move_key, n, child[k], k, &ci[k], &tables, err, errlen) != 0)
             goto out;
         int first = ci[k].move;  /* several moves may lead to one position: the first not answered */
         while (ci[k].move < n && (by[ci[k].move] || !game_key_equal(move_key[ci[k].move], ci[k].key)))
@@ -225,10 +263,10 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     char text[GAME_TEXT_MAX];
     game_format(g, root, text, sizeof text);
     int proven = c.side == mover, advantage = proven == c.draw_counts;
-    fprintf(out,
-            "pnsolve-proof 1\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n"
-            "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n",
-            g->name, text, mover, advantage ? "advantage" : "win", proven ? "proven" : "disproven", n_child);
+    proof_claim claim = { g, text, mover, advantage ? "advantage" : "win", proven };
+    if (proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
+        goto out;
+    fprintf(out, "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n", n_child);
     uint64_t offset = 1;
     for (int k = 0; k < n_child; k++) {
         char mv[GAME_TEXT_MAX];
@@ -256,6 +294,7 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     }
     rc = ferror(out) ? join_fail(err, errlen, "cannot write the joined proof") : 0;
 out:
+    free(tables);
     free(ci);
     return rc;
 }

@@ -3,6 +3,7 @@
 #include "tb_internal.h"
 
 #include <errno.h>
+#include <sodium.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +173,22 @@ void tb_file_close(tb_file *f)
     if (f->map)
         munmap(f->map, f->map_len);
     memset(f, 0, sizeof *f);
+}
+
+void tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES])
+{
+    enum { BLOCK = 1 << 16 };
+    unsigned char buf[2 * BLOCK];
+    crypto_generichash_blake2b_state st;
+    crypto_generichash_blake2b_init(&st, NULL, 0, TB_HASH_BYTES);
+    for (uint64_t i = 0; i < f->h.entries; i += BLOCK) {
+        size_t m = f->h.entries - i < BLOCK ? (size_t)(f->h.entries - i) : BLOCK;
+        for (size_t j = 0; j < m; j++) {
+            tb_entry e = tb_file_entry(f, i + j);
+            buf[2 * j] = (unsigned char)(e & 0xFF);
+            buf[2 * j + 1] = (unsigned char)(e >> 8);
+        }
+        crypto_generichash_blake2b_update(&st, buf, 2 * m);
+    }
+    crypto_generichash_blake2b_final(&st, out, TB_HASH_BYTES);
 }

@@ -11,6 +11,7 @@ typedef struct {
     int state;  /* 0 not tried, 1 loaded, 2 absent, 3 bad */
     tb_file f;
     char err[300];
+    char hash[TB_HASH_HEX];  /* "" until asked for */
 } slot;
 
 struct tb_set {
@@ -106,5 +107,23 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     if (rc <= 0)
         return rc;
     *v = tb_decode(tb_file_entry(&t->slots[mat]->f, ops->index(t->g, s)));
+    return 1;
+}
+
+int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
+{
+    int rc = tb_load(t, mat, err, errlen);
+    if (rc <= 0)
+        return rc;
+    slot *s = t->slots[mat];
+    pthread_mutex_lock(&t->lock);
+    if (!s->hash[0]) {
+        unsigned char h[TB_HASH_BYTES];
+        tb_file_hash(&s->f, h);
+        for (int i = 0; i < TB_HASH_BYTES; i++)
+            snprintf(s->hash + 2 * i, 3, "%02x", h[i]);
+    }
+    pthread_mutex_unlock(&t->lock);
+    memcpy(hex, s->hash, TB_HASH_HEX);
     return 1;
 }

@@ -36,6 +36,14 @@ int tb_load(tb_set *t, int mat, char *err, size_t errlen);
 /* Treats material mat as absent from now on (to check a search against the
  * table it does not see); 0, or -1 if mat was already loaded. */
 int tb_withhold(tb_set *t, int mat);
+/* A table's identity for proofs: BLAKE2b-256 of its values in index order,
+ * each as two little-endian bytes (0 draw, 2d+1 win in d, 2d loss in d), so
+ * that it does not change when the file is encoded again. */
+#define TB_HASH_BYTES 32
+#define TB_HASH_HEX (2 * TB_HASH_BYTES + 1)
+/* The hash of material mat's table as hex (computed once per set): 1, 0 if
+ * the table is absent, -1 if it is bad (err). */
+int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen);
 /* Unmaps every table and frees t; NULL is allowed. */
 void tb_close(tb_set *t);
 
@@ -84,5 +92,8 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
  * and checks checksums; writes a report; returns the number of wrong
  * entries (0: all good) or -1 with err (e.g. a missing smaller table). */
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen);
+/* tb_verify for material mat's table and every table it depends on through
+ * captures (each once); a missing one is an error. */
+long tb_verify_material(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen);
 
 #endif

@@ -73,6 +73,9 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
     return b == 0 ? 0 : b < 128 ? TB_WIN_IN(b) : TB_LOSS_IN(b - 128);
 }
 
+/* BLAKE2b-256 of f's values (tablebase.h, tb_hash). */
+void tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
+
 /* Runs fn(ctx, first, end) over [0, n) in 64-aligned chunks on threads. */
 void tb_parallel(int threads, uint64_t n, void (*fn)(void *ctx, uint64_t first, uint64_t end), void *ctx);
 int tb_default_threads(void);

@@ -105,6 +105,54 @@ static void describe(tb_entry e, char *buf, size_t len)
         snprintf(buf, len, "%s %d", v.wdl == TB_WIN ? "win" : "loss", v.distance);
 }
 
+/* Checks the table of mat in dir against its children (tables holds the
+ * smaller ones): the number of wrong entries, or -1 with err when a table it
+ * needs is missing; *found is set when the file exists. */
+static long verify_one(const game *g, const char *dir, int mat, int threads, tb_set *tables, FILE *report, int *found,
+                       char *err, size_t errlen)
+{
+    const game_tb_ops *ops = g->ops->tb;
+    char path[4200], name[32];
+    tb_file f;
+    tb_path(g, dir, mat, path, sizeof path);
+    ops->material_name(g, mat, name, sizeof name);
+    *found = 0;
+    if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0) {
+        fprintf(report, "%s: BAD: %s\n", name, err);
+        *found = 1;
+        return 1;
+    }
+    if (!f.map)
+        return 0;
+    *found = 1;
+    checker c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.ops = ops;
+    c.mat = mat;
+    c.f = &f;
+    c.tables = tables;
+    pthread_mutex_init(&c.lock, NULL);
+    uint64_t entries = f.h.entries;
+    tb_parallel(threads, entries, check_range, &c);
+    pthread_mutex_destroy(&c.lock);
+    tb_file_close(&f);
+    if (c.failed)
+        return game_error(err, errlen, "%s: %s", name, c.err);
+    if (c.wrong) {
+        char a[32], b[32];
+        describe(c.stored, a, sizeof a);
+        describe(c.derived, b, sizeof b);
+        fprintf(report, "%s: %ld WRONG of %llu (first at index %llu: stored %s, children say %s)\n", name, c.wrong,
+                (unsigned long long)entries, (unsigned long long)c.first_wrong, a, b);
+    } else {
+        fprintf(report, "%s: %llu positions, checksum ok, every value agrees with its children\n", name,
+                (unsigned long long)entries);
+    }
+    fflush(report);
+    return c.wrong;
+}
+
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen)
 {
     const game_tb_ops *ops = g->ops->tb;
@@ -116,50 +164,55 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     if (!tables)
         return game_error(err, errlen, "out of memory");
     for (int i = 0; i < count; i++) {
-        char path[4200], name[32];
-        tb_file f;
-        tb_path(g, dir, mats[i], path, sizeof path);
-        ops->material_name(g, mats[i], name, sizeof name);
-        if (tb_file_open(g, path, mats[i], 1, &f, err, errlen) < 0) {
-            fprintf(report, "%s: BAD: %s\n", name, err);
-            total++;
-            continue;
-        }
-        if (!f.map)
-            continue;
-        found++;
-        checker c;
-        memset(&c, 0, sizeof c);
-        c.g = g;
-        c.ops = ops;
-        c.mat = mats[i];
-        c.f = &f;
-        c.tables = tables;
-        pthread_mutex_init(&c.lock, NULL);
-        uint64_t entries = f.h.entries;
-        tb_parallel(threads, entries, check_range, &c);
-        pthread_mutex_destroy(&c.lock);
-        tb_file_close(&f);
-        if (c.failed) {
+        int here;
+        long wrong = verify_one(g, dir, mats[i], threads, tables, report, &here, err, errlen);
+        if (wrong < 0) {
             tb_close(tables);
-            return game_error(err, errlen, "%s: %s", name, c.err);
+            return -1;
         }
-        if (c.wrong) {
-            char a[32], b[32];
-            describe(c.stored, a, sizeof a);
-            describe(c.derived, b, sizeof b);
-            fprintf(report, "%s: %ld WRONG of %llu (first at index %llu: stored %s, children say %s)\n", name, c.wrong,
-                    (unsigned long long)entries, (unsigned long long)c.first_wrong, a, b);
-        } else {
-            fprintf(report, "%s: %llu positions, checksum ok, every value agrees with its children\n", name,
-                    (unsigned long long)entries);
-        }
-        fflush(report);
-        total += c.wrong;
+        found += here;
+        total += wrong;
     }
     tb_close(tables);
     if (!found && !total)
         return game_error(err, errlen, "no tables of %s in %s", g->name, dir);
+    return total;
+}
+
+long tb_verify_material(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = g->ops->tb;
+    if (!ops)
+        return game_error(err, errlen, "%s has no endgame tables", g->name);
+    /* mat and what it reaches by captures, breadth first; checked deepest first */
+    enum { CAP = 4096 };
+    int want[CAP], n = 0;
+    want[n++] = mat;
+    for (int i = 0; i < n; i++) {
+        int deps[16], k = ops->material_deps(g, want[i], deps);
+        for (int j = 0; j < k; j++) {
+            int seen = 0;
+            for (int m = 0; m < n && !seen; m++)
+                seen = want[m] == deps[j];
+            if (!seen && n < CAP)
+                want[n++] = deps[j];
+        }
+    }
+    tb_set *tables = tb_open(g, dir);
+    if (!tables)
+        return game_error(err, errlen, "out of memory");
+    long total = 0;
+    for (int i = n - 1; i >= 0 && total >= 0; i--) {
+        int found;
+        long wrong = verify_one(g, dir, want[i], threads, tables, report, &found, err, errlen);
+        if (wrong >= 0 && !found) {
+            char name[32];
+            ops->material_name(g, want[i], name, sizeof name);
+            wrong = game_error(err, errlen, "table %s is missing", name);
+        }
+        total = wrong < 0 ? -1 : total + wrong;
+    }
+    tb_close(tables);
     return total;
 }
 

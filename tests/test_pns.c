@@ -330,7 +330,8 @@ static int proof_text(const game *g, const game_state *s, pns_question q, tb_set
 static int check_text(const char *text, const char *tb_dir, char *err, size_t errlen)
 {
     FILE *f = fmemopen((void *)text, strlen(text), "r");
-    int rc = pns_verify_proof(f, tb_dir, NULL, 0, err, errlen);
+    pns_check_options co = { .tb_dir = tb_dir };
+    int rc = pns_verify_proof(f, &co, NULL, 0, err, errlen);
     fclose(f);
     return rc;
 }
@@ -746,7 +747,7 @@ static void test_proofs_closed(void)
     for (int i = 0; i < 3; i++) {
         char proof[512];
         snprintf(proof, sizeof proof,
-                 "pnsolve-proof 1\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n"
+                 "pnsolve-proof 2\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n"
                  "0 - node\n1 B node\n2 A ref 0\n", g->name, claims[i][0], claims[i][1]);
         int rc = check_text(proof, NULL, err, sizeof err);
         if (i < 2)
@@ -775,7 +776,7 @@ static void test_proofs_closed(void)
         char proof[512], q[32];
         snprintf(q, sizeof q, "%s", tree[i][0]);
         *strchr(q, ' ') = 0;
-        snprintf(proof, sizeof proof, "pnsolve-proof 1\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n%s", g->name,
+        snprintf(proof, sizeof proof, "pnsolve-proof 2\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n%s", g->name,
                  q, strchr(tree[i][0], ' ') + 1, tree[i][1]);
         int rc = check_text(proof, NULL, err, sizeof err);
         if (!why[i]) {
