@@ -2,7 +2,9 @@
 #include "cli.h"
 #include "../pns/pns.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -254,13 +256,21 @@ static FILE *proof_open(const char *path, char *tmp, size_t len)
  * 0: in place; 1: the search stayed open (said by the caller); -1: failed (said). */
 static int proof_close(FILE *out, const char *tmp, const char *path, int rc, const pns_result *r)
 {
-    int closed = fclose(out) == 0;
-    if (rc == 0 && closed && rename(tmp, path) == 0)
+    /* the disk's own words (no space left, file too large) where it refused */
+    int werr = 0;
+    if (fflush(out) != 0 || fsync(fileno(out)) != 0)
+        werr = errno;
+    if (fclose(out) != 0 && !werr)
+        werr = errno;
+    if (rc == 0 && !werr && rename(tmp, path) == 0)
         return 0;
+    if (rc == 0 && !werr)
+        werr = errno;
     remove(tmp);
-    if (rc != 0 && closed && r->status == PNS_UNKNOWN && !r->error[0])
+    if (rc != 0 && !werr && r->status == PNS_UNKNOWN && !r->error[0])
         return 1;
-    return cli_fail(1, "prove: writing proof file '%s' failed%s%s", path, r->error[0] ? ": " : "", r->error), -1;
+    return cli_fail(1, "prove: writing proof file '%s' failed: %s", path,
+                    r->error[0] ? r->error : werr ? strerror(werr) : "unknown error"), -1;
 }
 
 static int validate(const game *g, prove_opts *p)
@@ -362,12 +372,15 @@ int cmd_prove(int argc, char **argv)
         FILE *out = p.proof ? proof_open(p.proof, tmp, sizeof tmp) : NULL;
         if (p.proof && !out)
             ok = 0;
-        else if (pns_score(g, &s, &p.o, -area, area, &score, &w, out) == 0)
+        int src = p.proof && !out ? -1 : pns_score(g, &s, &p.o, -area, area, &score, &w, out);
+        if (src >= 0)  /* found, even where its proof could not be written */
             value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
-        if (!has_score)
+        else
             value = "unknown";
-        if (out && proof_close(out, tmp, p.proof, has_score ? 0 : -1, &w) < 0)
-            ok = 0;
+        if (out && proof_close(out, tmp, p.proof, src, &w) < 0) {
+            proof_failed = 1;
+            w.error[0] = 0;  /* said, with the file's name */
+        }
         shown = &w;
     } else if (p.proof) {
         char tmp[4200];

@@ -662,7 +662,7 @@ void dfpn_score(search_job *j)
     }
     if (dfpn_checkpoint(&D, j->s) != 0)
         open = 1;
-    int lo = have ? cand[a] : 0, solved = have && a == b && !open;
+    int lo = have ? cand[a] : 0, found = have && a == b && !open, solved = found;
     if (solved && j->out) {
         /* the two bounds from the same table: at least the score proven,
          * at least the next possible score disproven */
@@ -686,8 +686,8 @@ void dfpn_score(search_job *j)
         memcpy(r->error, error, sizeof error);
     r->pv_len = best.pv_len;
     memcpy(r->pv, best.pv, sizeof r->pv);
-    j->rc = solved ? 0 : -1;
-    if (j->rc == 0 && D.S.solver)
+    j->rc = solved ? 0 : found ? 1 : -1;
+    if (found && D.S.solver)
         solver_line(&D, j->s, r);
     j->score = lo;
     dfpn_free(&D);

@@ -98,7 +98,8 @@ int pns_value(const game *g, const game_state *s, const pns_options *o, pns_resu
 /* Exact final score for the side to move under perfect play (Othello: disc
  * difference, empties to the winner), by df-pn PNS_SCORE questions between
  * lo and hi (the score's bounds) in one table; 0 with *score and r (with the
- * principal line), or -1 when a search stayed open or a proof failed.  With
+ * principal line), 1 with them when a proof could not be written (r->error
+ * says why), or -1 when a search stayed open.  With
  * proof not NULL, the two bounds' solution trees ("at least the score"
  * proven, "at least the next possible score" disproven) are written to it
  * from the same table. */

@@ -23,6 +23,7 @@
 #include "dfpn.h"
 #include "proof_format.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,8 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
                 proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
                 rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         }
+        if (rc != 0 && ferror(out) && !S->error[0])
+            snprintf(S->error, sizeof S->error, "cannot write the proof: %s", strerror(errno));
         if (rc != 0 && !S->error[0])
             snprintf(S->error, sizeof S->error, "%s",
                      W.oom ? "out of memory for the proof"

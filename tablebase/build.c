@@ -30,11 +30,14 @@
 
 #include <Judy.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Cell bytes: val and ext hold a tb_entry below LONG; LONG means "in the
  * Judy array"; ext DRAW is a draw outside.  cnt TWIN and UNCOUNTED are
@@ -703,6 +706,9 @@ static int make_group(builder *b, const char *dir, const int *todo, int first, i
     return gr.rc;
 }
 
+static int build_locked(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err,
+                        size_t errlen);
+
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen)
 {
     const game_tb_ops *ops = g->ops->tb;
@@ -710,6 +716,26 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     if (make_dir(dir, err, errlen) != 0)
         return -1;
+    /* One build per directory at a time: two would write the same
+     * temporary files.  The lock goes with the process, however it ends. */
+    char lock_path[4200];
+    snprintf(lock_path, sizeof lock_path, "%s/.pnsolve-build.lock", dir);
+    int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (lock < 0)
+        return game_error(err, errlen, "%s: %s", lock_path, strerror(errno));
+    if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        close(lock);
+        return game_error(err, errlen, "another build is running in %s (it holds %s)", dir, lock_path);
+    }
+    int rc = build_locked(g, dir, max_pieces, o, err, errlen);
+    close(lock);
+    return rc;
+}
+
+static int build_locked(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err,
+                        size_t errlen)
+{
+    const game_tb_ops *ops = g->ops->tb;
     /* Opened first: it tells the game where its index files go, and the
      * sizes below make the indices. */
     tb_set *smaller = tb_open(g, dir);
@@ -724,9 +750,12 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         char path[4200];
         tb_file f;
         tb_path(g, dir, mats[i], path, sizeof path);
-        int rc = tb_file_open(g, path, mats[i], 0, &f, err, errlen);
+        /* a table kept is checked whole: the ones built next read it */
+        int rc = tb_file_open(g, path, mats[i], 1, &f, err, errlen);
         if (rc < 0) {
             tb_close(smaller);
+            size_t at = strlen(err);
+            snprintf(err + at, errlen - at, " (remove it to build it again)");
             return -1;
         }
         if (f.map) {

@@ -237,5 +237,73 @@ check "othello score resume" 0 "^score: 13$" -- prove othello:5x5 --score --exac
 check "prove ostle forbidden move" 0 "^position: WWWW1/B4/2H2/5/BBBB1 w c3D$" -- prove ostle --nodes 1000 --position "WWWW1/B4/2H2/5/BBBB1 w c3D"
 check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
 
+# --- issue 20: a checker that cannot be fooled, a score search that is right where positions repeat
+check "score: a repetition is a draw" 0 "^score: 0$" -- prove jungle --position "7/7/7/7/r6/7/D6 w" --no-tb --score --proof "$tmp/rs"
+check "score proof of a draw verifies" 0 "at least 0 ahead\?' proven .*at least 1 ahead\?' disproven" -- verify-proof "$tmp/rs"
+for pair in two-cycle-draw:0 self-loop:0 draw-by-long-cycle:0 opponent-escapes:-1 kishimoto-mirrored:-1 kishimoto-fig3-2:1; do
+    check "score of ${pair%%:*}" 0 "^score: ${pair##*:}$" -- prove "graph:positions/ghi/${pair%%:*}.graph" --score
+done
+check "score for the prover of a graph" 0 "^value: loss$" -- prove graph:positions/ghi/kishimoto-mirrored.graph --score
+forge() {  # forge FILE GAME POSITION QUESTION RESULT TREE...
+    local f=$1 game=$2 pos=$3 q=$4 r=$5; shift 5
+    { printf 'pnsolve-proof 2\ngame %s\nposition %s\nprover 0\nquestion %s\nresult %s\n' "$game" "$pos" "$q" "$r"; printf '%s\n' "$@"; } >"$f"
+}
+forge "$tmp/f1" graph:positions/ghi/two-cycle-draw.graph A "score 0" disproven "0 - node" "1 B node" "2 A rep 0"
+check "forged: a repetition below 0" 1 "proof line 9: a repetition is a draw" -- verify-proof "$tmp/f1"
+forge "$tmp/f2" graph:positions/ghi/two-cycle-draw.graph A advantage proven "0 - ref 3" "1 B node" "2 A rep 0" "1 C node" "2 A rep 0"
+check "forged: the root a ref" 1 "proof line 7: the root cannot be a 'ref' line" -- verify-proof "$tmp/f2"
+forge "$tmp/f3" graph:positions/ghi/two-cycle-draw.graph A "score -4294967280" proven "0 - node"
+check "forged: a score target out of range" 1 "bad score target" -- verify-proof "$tmp/f3"
+sed 's/^prover 0/prover 4294967296/' "$tmp/f1" >"$tmp/f4"
+check "forged: a prover out of range" 1 "bad prover" -- verify-proof "$tmp/f4"
+forge "$tmp/f5" graph:positions/ghi/two-cycle-draw.graph A advantage proven "0 - node" "1 B node" "2 A ref 9"
+check "forged: a bad forward ref named at its line" 1 "proof line 9: node 9 named by a ref is not in the file" -- verify-proof "$tmp/f5"
+forge "$tmp/f6" graph:/dev/zero A win proven "0 - node"
+check "forged: a graph that is a device" 1 "not a regular file" -- verify-proof "$tmp/f6"
+mkfifo "$tmp/fifo"
+check "verify a FIFO" 2 "not a regular file" -- verify-proof "$tmp/fifo"
+sed 's/^pnsolve-proof 2/pnsolve-proof 1/' "$tmp/p" >"$tmp/f7"
+check "an old proof format" 1 "proof format version 1 .this checker reads 2." -- verify-proof "$tmp/f7"
+full="$(printf 'X%.0s' $(seq 63))O X"
+forge "$tmp/f8" othello:8x8 "$full; sound: forged claim" "score 0" proven "0 - end"
+check "the sound line prints the game's own position" 0 "XXXXXXXO X: 'can Black finish at least 0 ahead\?' proven \(1 nodes\)$" -- verify-proof "$tmp/f8"
+grep -q forged "$tmp/out" && { fail=$((fail + 1)); echo "FAIL: the sound line echoed the file's text"; }
+{ printf 'root A\nA: or'; for i in $(seq 257); do printf ' W'; done; printf '\nW: win\n'; } >"$tmp/wide.graph"
+check "a graph node with 257 children" 2 "more than 256 children" -- show "graph:$tmp/wide.graph"
+check "prove --epsilon nan" 2 "bad value 'nan' for option '--epsilon'" -- prove jungle --epsilon nan
+check "prove --nodes too many" 2 "bad value '99999999999999999999'" -- prove jungle --nodes 99999999999999999999
+check "prove --time inf" 2 "bad value 'inf' for option '--time'" -- prove jungle --time inf
+check "prove --time 1e30" 2 "bad value '1e30' for option '--time'" -- prove jungle --time 1e30
+# the writer's proofs pass its own checker: two moves to one finished state, a chain of 5,000 plies
+check "ostle 3x3 win proof" 0 "^value: proven$" -- prove ostle:3x3 --position "WW1/1HW/BBB b -" --no-tb --question win --proof "$tmp/o3"
+check "ostle 3x3 win proof verifies" 0 "^sound: " -- verify-proof "$tmp/o3"
+check "ostle 3x3 score proof" 0 "^score: 1$" -- prove ostle:3x3 --position "WW1/1HW/BBB b -" --no-tb --score --proof "$tmp/o3s"
+check "ostle 3x3 score proof verifies" 0 "^sound: " -- verify-proof "$tmp/o3s"
+{ echo "root N0"; for i in $(seq 0 4999); do [ $((i % 2)) = 0 ] && k=or || k=and; echo "N$i: $k N$((i + 1))"; done; echo "N5000: win"; } >"$tmp/chain.graph"
+check "a 5,000-ply proof" 0 "^value: proven$" -- prove "graph:$tmp/chain.graph" --question win --proof "$tmp/chain"
+check "a 5,000-ply proof verifies" 0 "proven \(5001 nodes\)" -- verify-proof "$tmp/chain"
+# proofs that rest on tables name them by hash; no silent ./tables
+"$bin" tb build jungle --pieces 2 --dir "$tmp/tb20" 2>/dev/null
+check "proof with table leaves" 0 "^value: proven$" -- prove jungle --position "7/7/7/7/7/1e5/R1D4 b" --tb-dir "$tmp/tb20" --question win --proof "$tmp/pt"
+grep -qE '^table [A-Za-z]+ [0-9a-f]{64}$' "$tmp/pt" && grep -qE ' tb (win|loss|draw) ' "$tmp/pt" || { fail=$((fail + 1)); echo "FAIL: no table line in a proof with tb leaves"; }
+check "table leaves need --tb-dir" 1 "needs the tables it rests on .give --tb-dir." -- verify-proof "$tmp/pt"
+check "table leaves with --tb-dir" 0 "given tables [A-Za-z]+ \(blake2b [0-9a-f]{64}\)" -- verify-proof "$tmp/pt" --tb-dir "$tmp/tb20"
+check "tables verified whole" 0 "positions, checksum ok, every value agrees" -- verify-proof "$tmp/pt" --tb-dir "$tmp/tb20" --verify-tables
+sed -E 's/^(table [A-Za-z]+ )0/\11/; t; s/^(table [A-Za-z]+ )./\10/' "$tmp/pt" >"$tmp/pt2"
+check "a table with another hash" 1 "in the table directory is not the one the proof names" -- verify-proof "$tmp/pt2" --tb-dir "$tmp/tb20"
+check "verify-tables needs tb-dir" 2 "needs --tb-dir" -- verify-proof "$tmp/pt" --verify-tables
+# the disk's refusal is named, and the score found is still printed
+( ulimit -f 1; trap '' XFSZ; "$bin" prove othello:4x4 --score --proof-exact 0 --proof "$tmp/big" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc" )
+if [ "$(cat "$tmp/rc")" = 1 ] && grep -q "^score: -10$" "$tmp/out" && grep -q "failed: File too large" "$tmp/err" && [ ! -e "$tmp/big" ]; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: a proof on a full disk"; cat "$tmp/out" "$tmp/err"; fi
+# one build per directory; a kept table is checked whole
+flock "$tmp/tb20/.pnsolve-build.lock" sleep 3 &
+sleep 0.5
+check "two builds in one directory" 1 "another build is running" -- tb build jungle --pieces 2 --dir "$tmp/tb20"
+wait
+cp -r "$tmp/tb20" "$tmp/tbc"
+printf '\x07' | dd of="$tmp/tbc/jungle-Rr.pntb" bs=1 seek=300 conv=notrunc 2>/dev/null
+check "a rebuild checks the tables it keeps" 1 "jungle-Rr.pntb: corrupt entries" -- tb build jungle --pieces 2 --dir "$tmp/tbc"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

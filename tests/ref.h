@@ -28,6 +28,10 @@ int ref_ostle_children(int w, int h, const char *pos, const char *prev, ref_chil
 /* Othello: children of a "WxH:rows S" position; a pass is the move "pass". */
 int ref_othello_children(const char *pos, ref_child *out, char *result, int *score);
 
+/* Exact final score for the side to move of an Othello position ("WxH:rows S"),
+ * by alpha-beta over the rules above; fail-hard outside (alpha, beta). */
+int ref_negamax(const char *pos, int alpha, int beta);
+
 /* Small deterministic generator for tests. */
 unsigned long long ref_rand(unsigned long long *state);
 

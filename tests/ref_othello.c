@@ -106,3 +106,22 @@ int ref_othello_children(const char *pos, ref_child *out, char *result, int *sco
     *result = x > o ? '0' : x < o ? '1' : 'd';
     return 0;
 }
+
+/* Negamax with alpha-beta over the naive reference Othello rules: the exact
+ * score for the side to move ('X' is Black, player 0). */
+int ref_negamax(const char *pos, int alpha, int beta)
+{
+    ref_child kids[REF_MAX];
+    char result;
+    int score, n = ref_othello_children(pos, kids, &result, &score);
+    int black = pos[strlen(pos) - 1] == 'X';
+    if (result != 'o')
+        return black ? score : -score;
+    int best = -1000;
+    for (int i = 0; i < n && best < beta; i++) {
+        int v = -ref_negamax(kids[i].after, -beta, -(alpha > best ? alpha : best));
+        if (v > best)
+            best = v;
+    }
+    return best;
+}

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
     suite_pns();
     suite_puzzle();
     suite_ostle_tb();
+    suite_proof_trust();
     CU_basic_set_mode(CU_BRM_NORMAL);
     if (argc == 1)
         CU_basic_run_tests();
