@@ -43,7 +43,7 @@ static const char help[] =
     "                            the end; --resume FILE continues from them (same\n"
     "                            game, position and question; another --memory\n"
     "                            moves the entries into the new table)\n"
-    "  --validate N [--count K] [--seed S] [--within D]\n"
+    "  --validate N [--count K] [--seed S] [--within D | --score]\n"
     "                            the thesis's check: K random N-piece positions\n"
     "                            (default 1000) proved with their own table withheld\n"
     "                            and compared with it; exit 1 on a disagreement;\n"
@@ -279,6 +279,8 @@ static int validate(const game *g, prove_opts *p)
     pns_validation v;
     cli_catch_interrupt();
     p->o.stop = &cli_stop;
+    if (p->score)
+        p->o.question = PNS_SCORE;
     if (pns_validate(g, p->tb_dir ? p->tb_dir : "tables", p->validate, p->count ? p->count : 1000, p->seed, p->within, &p->o, &v,
                      stdout, err, sizeof err) != 0)
         return cli_fail(1, "prove: %s", err);

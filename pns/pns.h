@@ -119,6 +119,8 @@ typedef struct {
  * pieces from the tables in dir (seeded by seed, spread over the materials),
  * answers both questions for each by search with the table of its own
  * material withheld (smaller tables allowed), and compares with the table.
+ * With o->question PNS_SCORE the score search (pns_score, between -1 and 1,
+ * without tables) answers instead, its score against the table's value.
  * With within > 0 the search is the depth-bounded one instead, and the check
  * exact: the shortest win and the longest loss within `within` plies must be
  * the table's distance, and neither may exist where the table's is longer or

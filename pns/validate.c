@@ -49,6 +49,29 @@ static int check_dfpn(const game *g, const game_state *s, const tb_value *tv, tb
     return value == (int)tv->wdl;
 }
 
+/* The score search (every score question, no tables: it goes to the game's
+ * end) against the table: 1 agree, 0 disagree, 2 open, -1 an error. */
+static int check_score(const game *g, const game_state *s, const tb_value *tv, const pns_options *o,
+                       pns_validation *v, char *found, size_t len, char *err, size_t errlen)
+{
+    pns_options q = *o;
+    q.tb = NULL;
+    q.prover = -1;
+    pns_result r;
+    int score, rc = pns_score(g, s, &q, -1, 1, &score, &r, NULL);
+    v->nodes += r.nodes;
+    if (r.error[0]) {
+        snprintf(err, errlen, "%s", r.error);
+        return -1;
+    }
+    if (rc != 0) {
+        snprintf(found, len, "score open (stopped by %s)", r.stopped_by ? r.stopped_by : "?");
+        return 2;
+    }
+    snprintf(found, len, "score %d", score);
+    return score == (int)tv->wdl;
+}
+
 /* The depth-bounded search against the table within `within` plies: 1
  * agree, 0 disagree (described in found), 2 stopped, -1 an error. */
 static int check_within(pns_mate *m, const game_state *s, const tb_value *tv, int within, pns_validation *v,
@@ -128,7 +151,8 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
             }
             char found[160];
             int rc = m ? check_within(m, &s, &tv, within, v, found, sizeof found, err, errlen)
-                       : check_dfpn(g, &s, &tv, withheld, o, v, found, sizeof found, err, errlen);
+                     : o->question == PNS_SCORE ? check_score(g, &s, &tv, o, v, found, sizeof found, err, errlen)
+                                                : check_dfpn(g, &s, &tv, withheld, o, v, found, sizeof found, err, errlen);
             if (rc < 0) {
                 failed = 1;
                 break;

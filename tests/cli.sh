@@ -292,6 +292,8 @@ check "tables verified whole" 0 "positions, checksum ok, every value agrees" -- 
 sed -E 's/^(table [A-Za-z]+ )0/\11/; t; s/^(table [A-Za-z]+ )./\10/' "$tmp/pt" >"$tmp/pt2"
 check "a table with another hash" 1 "in the table directory is not the one the proof names" -- verify-proof "$tmp/pt2" --tb-dir "$tmp/tb20"
 check "verify-tables needs tb-dir" 2 "needs --tb-dir" -- verify-proof "$tmp/pt" --verify-tables
+"$bin" tb build jungle --pieces 3 --dir "$tmp/tb20" 2>/dev/null
+check "score search against the tables" 0 "^positions: 500  agree: 500  disagree: 0  unknown: 0$" -- prove jungle --validate 3 --score --count 500 --tb-dir "$tmp/tb20"
 # the disk's refusal is named, and the score found is still printed
 ( ulimit -f 1; trap '' XFSZ; "$bin" prove othello:4x4 --score --proof-exact 0 --proof "$tmp/big" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc" )
 if [ "$(cat "$tmp/rc")" = 1 ] && grep -q "^score: -10$" "$tmp/out" && grep -q "failed: File too large" "$tmp/err" && [ ! -e "$tmp/big" ]; then

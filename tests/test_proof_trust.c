@@ -6,9 +6,10 @@
  * path of a graph, the tables, the naive Othello negamax), and forged tables. */
 #include "suites.h"
 #include "graphs.h"
+#include "mutate.h"
 #include "ref.h"
 #include "../pns/pns.h"
-#include "../tablebase/tablebase.h"
+#include "../tablebase/tb_internal.h"  /* to forge a table as an adversary would */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,85 @@ static void test_graph_children(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a regular file"));
 }
 
+/* A table edited and its checksums made again passes the file's own checks;
+ * a proof names the table it rests on by the hash of its values, so the
+ * checker refuses the edited one, and where the forger wrote its hash into
+ * the proof too, the whole-table check refuses the table. */
+static void test_forged_table(void)
+{
+    char dir[] = "/tmp/pnsolve-forge-XXXXXX", err[512], path[4200];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    game *g = test_open("jungle", NULL);
+    tb_build_options bo = { .threads = 1 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 2, &bo, err, sizeof err), 0);
+    /* White's rat on a1 against Black's on d3: a loss in 2 */
+    game_state s = test_parse(g, "7/7/7/7/7/3r3/R6 w");
+    tb_set *t = tb_open(g, dir);
+    int mat = g->ops->tb->material_of(g, &s);
+    char hash[TB_HASH_HEX], name[32];
+    CU_ASSERT_EQUAL_FATAL(tb_hash(t, mat, hash, err, sizeof err), 1);
+    uint64_t at = g->ops->tb->index(g, &s);
+    tb_close(t);
+    g->ops->tb->material_name(g, mat, name, sizeof name);
+    tb_path(g, dir, mat, path, sizeof path);
+    char honest[1024], forged[1024];
+    const char *claim = "pnsolve-proof 2\ngame jungle\nposition 7/7/7/7/7/3r3/R6 w\nprover 0\n";
+    snprintf(honest, sizeof honest, "%squestion win\nresult disproven\ntable %s %s\n0 - tb loss 2\n", claim, name,
+             hash);
+    CU_ASSERT_EQUAL(check(honest, dir, err, sizeof err), 0);
+    /* the forger's table says White wins in 1 */
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tb_header h;
+    CU_ASSERT_EQUAL_FATAL(fread(&h, sizeof h, 1, f), 1);
+    size_t bytes = (size_t)(h.entries * h.entry_bytes);
+    unsigned char *data = malloc(bytes);
+    CU_ASSERT_EQUAL_FATAL(fread(data, 1, bytes, f), bytes);
+    CU_ASSERT_EQUAL_FATAL(h.entry_bytes, 1);
+    data[at] = 1;  /* win in 1 */
+    h.data_checksum = tb_checksum(data, bytes);
+    h.wins++, h.losses--;
+    h.header_checksum = 0;
+    h.header_checksum = tb_checksum(&h, sizeof h);
+    rewind(f);
+    CU_ASSERT_EQUAL(fwrite(&h, sizeof h, 1, f), 1);
+    CU_ASSERT_EQUAL(fwrite(data, 1, bytes, f), bytes);
+    fclose(f);
+    free(data);
+    t = tb_open(g, dir);
+    tb_value v;
+    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), 1);  /* the file's checks pass */
+    CU_ASSERT(v.wdl == TB_WIN && v.distance == 1);
+    char forged_hash[TB_HASH_HEX];
+    CU_ASSERT_EQUAL(tb_hash(t, mat, forged_hash, err, sizeof err), 1);
+    tb_close(t);
+    CU_ASSERT(strcmp(forged_hash, hash) != 0);
+    /* a false claim resting on the honest table's hash: refused */
+    snprintf(forged, sizeof forged, "%squestion win\nresult proven\ntable %s %s\n0 - tb win 1\n", claim, name, hash);
+    CU_ASSERT_NOT_EQUAL(check(forged, dir, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not the one the proof names"));
+    /* resting on the forged table's own hash: the summary names that hash,
+     * and the whole-table check refuses the table */
+    snprintf(forged, sizeof forged, "%squestion win\nresult proven\ntable %s %s\n0 - tb win 1\n", claim, name,
+             forged_hash);
+    char summary[1024];
+    FILE *in = fmemopen(forged, strlen(forged), "r");
+    pns_check_options co = { .tb_dir = dir };
+    CU_ASSERT_EQUAL(pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err), 0);
+    fclose(in);
+    CU_ASSERT_PTR_NOT_NULL(strstr(summary, forged_hash));
+    in = fmemopen(forged, strlen(forged), "r");
+    co.verify_tables = 1;
+    co.threads = 1;
+    CU_ASSERT_NOT_EQUAL(pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err), 0);
+    fclose(in);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fails its verification"));
+    game_close(g);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 /* --- mutants ----------------------------------------------------------------- */
 
 typedef struct {
@@ -257,220 +337,6 @@ typedef struct {
     const char *oracle;    /* which oracle: "paths", "tables", "negamax" */
     char *text;
 } base_proof;
-
-/* Is the claim "prover, question, result" of one proof's header true? -1
- * when the header cannot be read (the checker must have refused it). */
-static int claim_true(const base_proof *b, const char *header_start, const char *header_end)
-{
-    int prover = -1, target = 0, proven = -1;
-    char question[32] = "";
-    for (const char *p = header_start; p && p < header_end; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        char q[32], res[32];
-        int k;
-        if (sscanf(p, "prover %d", &k) == 1)
-            prover = k;
-        else if (sscanf(p, "question score %d", &k) == 1)
-            snprintf(question, sizeof question, "score"), target = k;
-        else if (sscanf(p, "question %31s", q) == 1)
-            snprintf(question, sizeof question, "%s", q);
-        else if (sscanf(p, "result %31s", res) == 1)
-            proven = !strcmp(res, "proven");
-    }
-    if (prover < 0 || proven < 0 || !*question)
-        return -1;
-    int v = prover == 0 ? b->value0 : -b->value0;
-    int holds = !strcmp(question, "win") ? v > 0 : !strcmp(question, "advantage") ? v >= 0 : v >= target;
-    return holds == proven;
-}
-
-/* Every proof in an accepted file states a true claim? */
-static int accepted_true(const base_proof *b, const char *text)
-{
-    const char *at = text;
-    while ((at = strstr(at, "pnsolve-proof ")) != NULL) {
-        const char *next = strstr(at + 1, "pnsolve-proof ");
-        const char *tree = strstr(at, "\n0 ");
-        if (claim_true(b, at, tree && (!next || tree < next) ? tree : next) != 1)
-            return 0;
-        at += 1;
-    }
-    return 1;
-}
-
-typedef struct {
-    char **line;
-    int n, cap;
-} lines;
-
-static void split(const char *text, lines *L)
-{
-    L->n = 0;
-    const char *p = text;
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (L->n == L->cap) {
-            L->cap = L->cap ? L->cap * 2 : 256;
-            L->line = realloc(L->line, sizeof *L->line * (size_t)L->cap);
-        }
-        L->line[L->n] = malloc(len + 1);
-        memcpy(L->line[L->n], p, len);
-        L->line[L->n++][len] = 0;
-        p += len + (e ? 1 : 0);
-    }
-}
-
-static char *join(const lines *L)
-{
-    size_t len = 1;
-    for (int i = 0; i < L->n; i++)
-        len += strlen(L->line[i]) + 1;
-    char *t = malloc(len), *w = t;
-    for (int i = 0; i < L->n; i++)
-        w += sprintf(w, "%s\n", L->line[i]);
-    *w = 0;
-    return t;
-}
-
-static void set_line(lines *L, int i, const char *text)
-{
-    free(L->line[i]);
-    L->line[i] = strdup(text);
-}
-
-static int is_tree(const char *l) { return l[0] >= '0' && l[0] <= '9'; }
-
-/* A random line of L that is (tree) or is not (!tree) a tree line, -1 none. */
-static int pick(const lines *L, int tree, unsigned long long *rng)
-{
-    for (int tries = 0; tries < 64; tries++) {
-        int i = (int)(ref_rand(rng) % (unsigned)L->n);
-        if (is_tree(L->line[i]) == tree)
-            return i;
-    }
-    return -1;
-}
-
-/* One random change to the lines of a proof. */
-static void mutate(lines *L, unsigned long long *rng)
-{
-    char buf[1024];
-    int op = (int)(ref_rand(rng) % 14), i = pick(L, 1, rng), trees = 0;
-    for (int k = 0; k < L->n; k++)
-        trees += is_tree(L->line[k]);
-    if (i < 0)
-        return;
-    char d[32] = "", mv[256] = "", kind[32] = "", a1[300] = "", a2[64] = "";
-    sscanf(L->line[i], "%31s %255s %31s %299s %63s", d, mv, kind, a1, a2);
-    switch (op) {
-    case 0:  /* the result turned over */
-        for (int k = 0; k < L->n; k++)
-            if (!strncmp(L->line[k], "result ", 7))
-                set_line(L, k, strcmp(L->line[k] + 7, "proven") ? "result proven" : "result disproven");
-        break;
-    case 1: {  /* another question */
-        static const char *const q[] = { "question win", "question advantage", "question score -2",
-                                         "question score -1", "question score 0", "question score 1",
-                                         "question score 2" };
-        for (int k = 0; k < L->n; k++)
-            if (!strncmp(L->line[k], "question ", 9))
-                set_line(L, k, q[ref_rand(rng) % 7]);
-        break;
-    }
-    case 2:  /* the other prover */
-        for (int k = 0; k < L->n; k++)
-            if (!strncmp(L->line[k], "prover ", 7))
-                set_line(L, k, L->line[k][7] == '0' ? "prover 1" : "prover 0");
-        break;
-    case 3:  /* a line dropped */
-        free(L->line[i]);
-        memmove(&L->line[i], &L->line[i + 1], sizeof *L->line * (size_t)(L->n - i - 1));
-        L->n--;
-        break;
-    case 4:  /* a line twice */
-        if (L->n == L->cap) {
-            L->cap *= 2;
-            L->line = realloc(L->line, sizeof *L->line * (size_t)L->cap);
-        }
-        memmove(&L->line[i + 1], &L->line[i], sizeof *L->line * (size_t)(L->n - i));
-        L->line[i] = strdup(L->line[i + 1]);
-        L->n++;
-        break;
-    case 5: {  /* two lines swapped */
-        int j = pick(L, 1, rng);
-        char *t = L->line[i];
-        L->line[i] = L->line[j < 0 ? i : j];
-        L->line[j < 0 ? i : j] = t;
-        break;
-    }
-    case 6: {  /* another kind */
-        static const char *const k[] = { "node", "end", "rep", "ref", "sym", "tb win", "tb loss", "tb draw", "exact" };
-        int which = (int)(ref_rand(rng) % 9);
-        long id = (long)(ref_rand(rng) % (unsigned)(trees + 2));
-        if (which >= 2 && which <= 4)
-            snprintf(buf, sizeof buf, "%s %s %s %ld", d, mv, k[which], id);
-        else if (which >= 5 && which <= 7)
-            snprintf(buf, sizeof buf, "%s %s %s %ld", d, mv, k[which], which == 7 ? 0L : id % 20);
-        else
-            snprintf(buf, sizeof buf, "%s %s %s", d, mv, k[which]);
-        set_line(L, i, buf);
-        break;
-    }
-    case 7:  /* another line named */
-        if (*a1 && strcmp(kind, "tb") != 0) {
-            long id = atol(a1) + (long)(ref_rand(rng) % 7) - 3;
-            if (ref_rand(rng) % 3 == 0)
-                id = (long)(ref_rand(rng) % (unsigned)(trees + 1));
-            snprintf(buf, sizeof buf, "%s %s %s %ld", d, mv, kind, id < 0 ? 0 : id);
-            set_line(L, i, buf);
-        }
-        break;
-    case 8:  /* one ply up or down */
-        snprintf(buf, sizeof buf, "%d%s", atoi(d) + (ref_rand(rng) & 1 ? 1 : -1), L->line[i] + strlen(d));
-        set_line(L, i, buf);
-        break;
-    case 9: {  /* another line's move */
-        int j = pick(L, 1, rng);
-        char d2[32], mv2[256];
-        if (j >= 0 && sscanf(L->line[j], "%31s %255s", d2, mv2) == 2) {
-            snprintf(buf, sizeof buf, "%s %s%s", d, mv2, L->line[i] + strlen(d) + 1 + strlen(mv));
-            set_line(L, i, buf);
-        }
-        break;
-    }
-    case 10:  /* a table value off by one, or its word changed */
-        if (!strcmp(kind, "tb")) {
-            static const char *const w[] = { "win", "loss", "draw" };
-            int off = ref_rand(rng) & 1;
-            snprintf(buf, sizeof buf, "%s %s tb %s %d", d, mv, off ? a1 : w[ref_rand(rng) % 3],
-                     atoi(a2) + (off ? (ref_rand(rng) & 1 ? 1 : -1) : 0));
-            set_line(L, i, buf);
-        }
-        break;
-    case 11:  /* cut short */
-        while (L->n > i + 1)
-            free(L->line[--L->n]);
-        break;
-    case 12:  /* a table's hash changed */
-        for (int k = 0; k < L->n; k++)
-            if (!strncmp(L->line[k], "table ", 6)) {
-                char *h = strrchr(L->line[k], ' ') + 1;
-                h[ref_rand(rng) % 64] = "0123456789abcdef"[ref_rand(rng) % 16];
-            }
-        break;
-    default:  /* two changes */
-        mutate(L, rng);
-        mutate(L, rng);
-        break;
-    }
-}
-
-static void free_lines(lines *L)
-{
-    for (int i = 0; i < L->n; i++)
-        free(L->line[i]);
-    L->n = 0;
-}
 
 /* Proofs of every question the engine answers about s, for player 0 and 1. */
 static int add_bases(base_proof *b, int nb, int cap, const game *g, const game_state *s, int value0, tb_set *tb,
@@ -555,12 +421,12 @@ static void test_mutants(void)
     /* every base proof passes, and holds */
     int bad_base = 0;
     for (int i = 0; i < nb; i++)
-        bad_base += check(b[i].text, b[i].tb_dir, err, sizeof err) != 0 || !accepted_true(&b[i], b[i].text);
+        bad_base += check(b[i].text, b[i].tb_dir, err, sizeof err) != 0 || !proof_claims_hold(b[i].text, b[i].value0);
     CU_ASSERT_EQUAL(bad_base, 0);
     /* the mutants, as many as fit in about 40 s */
     unsigned long long rng = 20261124;
     long tried = 0, accepted = 0, false_claims = 0, by_oracle[3] = { 0, 0, 0 }, per_question[5] = { 0 };
-    lines L = { 0 };
+    proof_lines L = { 0 };
     double t0 = (double)clock() / CLOCKS_PER_SEC;
     while (tried < 200000 && (tried < 6000 || (double)clock() / CLOCKS_PER_SEC - t0 < 20)) {
         if (tried >= 6000 && (double)clock() / CLOCKS_PER_SEC - t0 > 40)
@@ -570,10 +436,7 @@ static void test_mutants(void)
         while (to < nb && b[to].g->ops == b[from].g->ops)
             to++;
         const base_proof *base = &b[from + (int)(ref_rand(&rng) % (unsigned)(to - from))];
-        split(base->text, &L);
-        mutate(&L, &rng);
-        char *text = join(&L);
-        free_lines(&L);
+        char *text = proof_mutant(base->text, &L, &rng);
         tried++;
         const char *q = strstr(text, "\nquestion ");
         if (q) {
@@ -586,7 +449,7 @@ static void test_mutants(void)
         if (strcmp(text, base->text) != 0 && check(text, base->tb_dir, err, sizeof err) == 0) {
             accepted++;
             by_oracle[base->oracle[0] == 'p' ? 0 : base->oracle[0] == 't' ? 1 : 2]++;
-            if (!accepted_true(base, text)) {
+            if (!proof_claims_hold(text, base->value0)) {
                 false_claims++;
                 if (false_claims <= 3)
                     printf("\n    ACCEPTED FALSE CLAIM (%s, truth %d for player 0):\n%s", base->g->name, base->value0,
@@ -628,5 +491,7 @@ void suite_proof_trust(void)
     CU_add_test(s, "hand-written false proofs of every line kind and question are refused, naming the line",
                 test_forged_proofs);
     CU_add_test(s, "graph nodes with 257 children and non-regular files are refused", test_graph_children);
+    CU_add_test(s, "a forged table with good checksums: refused by its hash, and by the whole-table check",
+                test_forged_table);
     CU_add_test(s, "mutants of valid proofs of every game and question: no false claim accepted", test_mutants);
 }
