@@ -80,7 +80,7 @@ clean:
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@mkdir -p build/fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  tests/fuzz/fuzz_parse.c $(LIB_SRC) -o build/fuzz/fuzz_parse $(LDLIBS)
 	mkdir -p build/fuzz/corpus && printf '\0001r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w' > build/fuzz/corpus/j && \
 	  printf '\001WWWWW/5/2H2/5/BBBBB b -' > build/fuzz/corpus/o && \
@@ -90,7 +90,7 @@ fuzz: deps
 	  printf '\007pnsolve-proof 2\ngame othello:4x4\nposition 4x4:-X--/-XX-/-XO-/---- O\nprover 1\nquestion win\nresult proven\n0 - node\n1 a1 node\n2 a2 ref 0\n' > build/fuzz/corpus/k && \
 	  printf '\003O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;' > build/fuzz/corpus/f
 	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=600 build/fuzz/corpus
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  tests/fuzz/fuzz_proof.c tests/mutate.c tests/graphs.c tests/ref_jungle.c $(LIB_SRC) -o build/fuzz/fuzz_proof $(LDLIBS)
 	mkdir -p build/fuzz/proof-corpus && printf '\001\000\000\000\002\000\000\000\000\000\000\000\005\001' > build/fuzz/proof-corpus/a
 	./build/fuzz/fuzz_proof -max_total_time=$(FUZZ_SECONDS) -max_len=64 build/fuzz/proof-corpus

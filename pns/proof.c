@@ -18,8 +18,8 @@
  * of repetition lines, exponential in their length, becomes a graph of
  * positions.  Such a closed set is read off the table without a search
  * where the table still holds it (proof_closed.c); this tree writer is for
- * the other claims and the fallback.  The format is in the README ("Proof
- * files"). */
+ * the other claims and the fallback.  The format is in
+ * docs/proof-format.md. */
 #include "dfpn.h"
 #include "proof_format.h"
 
@@ -70,7 +70,7 @@ static void emit(writer *W, const char *fmt, ...)
     va_list ap;
     for (;;) {
         va_start(ap, fmt);
-        int n = vsnprintf(W->buf + W->len, W->cap - W->len, fmt, ap);
+        int n = W->buf ? vsnprintf(W->buf + W->len, W->cap - W->len, fmt, ap) : -1;  /* none yet: grow */
         va_end(ap);
         if (n >= 0 && W->len + (size_t)n < W->cap) {
             W->len += (size_t)n;

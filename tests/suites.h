@@ -23,4 +23,8 @@ game_state test_parse(const game *g, const char *text);
  * chunks) disagrees with unindex (state) or index (twin flag); 0 is good. */
 long test_each_mismatches(const game *g, int mat);
 
+/* pns_verify_proof of a proof held in a string, with the tables in tb_dir
+ * (NULL: none): 0 sound, else -1 with the reason in err. */
+int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen);
+
 #endif

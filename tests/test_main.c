@@ -1,5 +1,6 @@
 /* tests/test_main.c - CUnit runner for every suite. */
 #include "suites.h"
+#include "../pns/pns.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -53,6 +54,15 @@ long test_each_mismatches(const game *g, int mat)
     for (uint64_t first = 0; first < size; first += step, step = step * 3 % 1000 + 1)
         ops->each(g, mat, first, first + step < size ? first + step : size, each_visit, &c);
     return c.bad + (c.next != size);
+}
+
+int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    pns_check_options co = { .tb_dir = tb_dir };
+    int rc = pns_verify_proof(f, &co, NULL, 0, err, errlen);
+    fclose(f);
+    return rc;
 }
 
 /* run-tests [SUITE...]: every suite, or only the named ones. */

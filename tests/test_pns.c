@@ -251,14 +251,6 @@ static int proof_text(const game *g, const game_state *s, pns_question q, tb_set
     return proof_text_in(g, s, q, tb, 1 << 20, text, len);
 }
 
-static int check_text(const char *text, const char *tb_dir, char *err, size_t errlen)
-{
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    pns_check_options co = { .tb_dir = tb_dir };
-    int rc = pns_verify_proof(f, &co, NULL, 0, err, errlen);
-    fclose(f);
-    return rc;
-}
 
 /* Writes the proof of q (1: advantage, 0: win) for graph g (text gtext)
  * from s with a table of memory bytes and asserts that the checker passes
@@ -274,7 +266,7 @@ static int graph_proof(const game *g, const game_state *s, int q, size_t memory,
     if (rc != 0)
         return 0;
     char err[512];
-    rc = check_text(*text, NULL, err, sizeof err);
+    rc = test_check_proof(*text, NULL, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "\nproof refused: %s\n%s\n%s", err, gtext, *text);
     CU_ASSERT_EQUAL(rc, 0);
@@ -332,7 +324,7 @@ static void test_proofs_graphs(void)
                     memmove(fr + 7 + (proven ? 9 : 6), fr + 7 + (proven ? 6 : 9), strlen(fr + 7 + (proven ? 6 : 9)) + 1);
                     memcpy(fr + 7, proven ? "disproven" : "proven", proven ? 9 : 6);
                     tampered++;
-                    caught += check_text(flipped, NULL, err, sizeof err) != 0;
+                    caught += test_check_proof(flipped, NULL, err, sizeof err) != 0;
                     free(flipped);
                 }
             }
@@ -431,7 +423,7 @@ static void test_proofs_joined(void)
             if (text) {
                 joined++;
                 several += m > 1;
-                if (check_text(text, NULL, err, sizeof err) != 0) {
+                if (test_check_proof(text, NULL, err, sizeof err) != 0) {
                     fprintf(stderr, "\njoined proof refused: %s\n%s\n%s", err, gtext, text);
                     refused++;
                 }
@@ -533,7 +525,7 @@ static void test_proofs_joined_sym(void)
     char *text = join_texts(g, &root, texts, order, m, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT(strstr(text, " sym ") != NULL);
-    CU_ASSERT_EQUAL(check_text(text, dir, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(test_check_proof(text, dir, err, sizeof err), 0);
     CU_ASSERT(strstr(text, "result disproven") != NULL);
 
     static game_key key[1 << 16];
@@ -565,7 +557,7 @@ static void test_proofs_joined_sym(void)
                 memcpy(out, text, keep);
                 sprintf(out + keep, " ref %d%s", o, eol);
                 tampered++;
-                refused += check_text(out, dir, err, sizeof err) != 0 && strstr(err, "not a finished subtree") != NULL;
+                refused += test_check_proof(out, dir, err, sizeof err) != 0 && strstr(err, "not a finished subtree") != NULL;
                 free(out);
             }
         }
@@ -632,7 +624,7 @@ static void test_proofs_closed(void)
     size_t len = 0;
     CU_ASSERT_EQUAL_FATAL(proof_text(g, &s, PNS_ADVANTAGE, NULL, &text, &len), 0);
     CU_ASSERT(strstr(text, "result proven") != NULL);
-    CU_ASSERT_EQUAL(check_text(text, NULL, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(test_check_proof(text, NULL, err, sizeof err), 0);
     long lines = 0, refs = 0;
     for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
         lines++;
@@ -647,7 +639,7 @@ static void test_proofs_closed(void)
     char *eol = strchr(r, '\n');
     memmove(r + 6, eol, strlen(eol) + 1);
     memcpy(r, " ref 0", 6);
-    CU_ASSERT_NOT_EQUAL(check_text(bad, NULL, err, sizeof err), 0);
+    CU_ASSERT_NOT_EQUAL(test_check_proof(bad, NULL, err, sizeof err), 0);
     CU_ASSERT(strstr(err, "holds another position") != NULL);
     free(bad);
     /* claim the opposite: "disproven" needs a win for Black, refs or not */
@@ -657,7 +649,7 @@ static void test_proofs_closed(void)
     memcpy(bad, text, at);
     strcpy(bad + at, "result disproven");
     strcat(bad, res + strlen("result proven"));
-    CU_ASSERT_NOT_EQUAL(check_text(bad, NULL, err, sizeof err), 0);
+    CU_ASSERT_NOT_EQUAL(test_check_proof(bad, NULL, err, sizeof err), 0);
     free(bad);
     free(text);
     game_close(g);
@@ -673,7 +665,7 @@ static void test_proofs_closed(void)
         snprintf(proof, sizeof proof,
                  "pnsolve-proof 2\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n"
                  "0 - node\n1 B node\n2 A ref 0\n", g->name, claims[i][0], claims[i][1]);
-        int rc = check_text(proof, NULL, err, sizeof err);
+        int rc = test_check_proof(proof, NULL, err, sizeof err);
         if (i < 2)
             CU_ASSERT_NOT_EQUAL(rc, 0)  /* the draw claimed as a win, or as a loss */
         else
@@ -702,7 +694,7 @@ static void test_proofs_closed(void)
         *strchr(q, ' ') = 0;
         snprintf(proof, sizeof proof, "pnsolve-proof 2\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n%s", g->name,
                  q, strchr(tree[i][0], ' ') + 1, tree[i][1]);
-        int rc = check_text(proof, NULL, err, sizeof err);
+        int rc = test_check_proof(proof, NULL, err, sizeof err);
         if (!why[i]) {
             CU_ASSERT_EQUAL(rc, 0);
         } else {
@@ -731,13 +723,13 @@ static void test_proofs_jungle(void)
             free(text);
             continue;
         }
-        CU_ASSERT_EQUAL(check_text(text, NULL, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(test_check_proof(text, NULL, err, sizeof err), 0);
         /* drop the last line: a defence (or the only winning move) goes missing */
         char *cut = strdup(text);
         size_t n = strlen(cut);
         cut[n - 1] = 0;
         *(strrchr(cut, '\n') + 1) = 0;
-        CU_ASSERT_NOT_EQUAL(check_text(cut, NULL, err, sizeof err), 0);
+        CU_ASSERT_NOT_EQUAL(test_check_proof(cut, NULL, err, sizeof err), 0);
         free(cut);
         free(text);
     }

@@ -17,14 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int check(const char *text, const char *tb_dir, char *err, size_t errlen)
-{
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    pns_check_options co = { .tb_dir = tb_dir };
-    int rc = pns_verify_proof(f, &co, NULL, 0, err, errlen);
-    fclose(f);
-    return rc;
-}
 
 /* A proof of question q (target k) for player prover from s, written by
  * the engine into a string (the caller frees it), or NULL when the search
@@ -81,7 +73,7 @@ static void test_score_graphs(void)
         int rc = pns_score(g, &s, &o, -1, 1, &score, &r, f);
         fclose(f);
         wrong += rc != 0 || score != truth;
-        unsound += rc == 0 && check(proof, NULL, err, sizeof err) != 0;
+        unsound += rc == 0 && test_check_proof(proof, NULL, err, sizeof err) != 0;
         free(proof);
         unlink_graph(g);
         game_close(g);
@@ -201,7 +193,7 @@ static void test_forged_proofs(void)
         char text[2048];
         snprintf(text, sizeof text, "pnsolve-proof 2\ngame %s\n%s%s\n%s", g->name,
                  c->game ? "" : "position A\nprover 0\n", c->header, c->tree);
-        int rc = check(text, c->game ? "/nonexistent" : NULL, err, sizeof err);
+        int rc = test_check_proof(text, c->game ? "/nonexistent" : NULL, err, sizeof err);
         int named = rc != 0 && strncmp(err, "proof line ", 11) == 0 && !strchr(err, '\n');
         CU_ASSERT(named && strstr(err, c->why) != NULL);
         if (!named || !strstr(err, c->why))
@@ -273,7 +265,7 @@ static void test_forged_table(void)
     const char *claim = "pnsolve-proof 2\ngame jungle\nposition 7/7/7/7/7/3r3/R6 w\nprover 0\n";
     snprintf(honest, sizeof honest, "%squestion win\nresult disproven\ntable %s %s\n0 - tb loss 2\n", claim, name,
              hash);
-    CU_ASSERT_EQUAL(check(honest, dir, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(test_check_proof(honest, dir, err, sizeof err), 0);
     /* the forger's table says White wins in 1 */
     FILE *f = fopen(path, "r+b");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -303,7 +295,7 @@ static void test_forged_table(void)
     CU_ASSERT(strcmp(forged_hash, hash) != 0);
     /* a false claim resting on the honest table's hash: refused */
     snprintf(forged, sizeof forged, "%squestion win\nresult proven\ntable %s %s\n0 - tb win 1\n", claim, name, hash);
-    CU_ASSERT_NOT_EQUAL(check(forged, dir, err, sizeof err), 0);
+    CU_ASSERT_NOT_EQUAL(test_check_proof(forged, dir, err, sizeof err), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "not the one the proof names"));
     /* resting on the forged table's own hash: the summary names that hash,
      * and the whole-table check refuses the table */
@@ -421,7 +413,7 @@ static void test_mutants(void)
     /* every base proof passes, and holds */
     int bad_base = 0;
     for (int i = 0; i < nb; i++)
-        bad_base += check(b[i].text, b[i].tb_dir, err, sizeof err) != 0 || !proof_claims_hold(b[i].text, b[i].value0);
+        bad_base += test_check_proof(b[i].text, b[i].tb_dir, err, sizeof err) != 0 || !proof_claims_hold(b[i].text, b[i].value0);
     CU_ASSERT_EQUAL(bad_base, 0);
     /* the mutants, as many as fit in about 40 s */
     unsigned long long rng = 20261124;
@@ -446,7 +438,7 @@ static void test_mutants(void)
             if (at >= 0)
                 per_question[at]++;
         }
-        if (strcmp(text, base->text) != 0 && check(text, base->tb_dir, err, sizeof err) == 0) {
+        if (strcmp(text, base->text) != 0 && test_check_proof(text, base->tb_dir, err, sizeof err) == 0) {
             accepted++;
             by_oracle[base->oracle[0] == 'p' ? 0 : base->oracle[0] == 't' ? 1 : 2]++;
             if (!proof_claims_hold(text, base->value0)) {
