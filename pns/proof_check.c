@@ -632,7 +632,9 @@ static int header_open(checker *C, const header *h, game **g, game_state *root)
         C->tables[C->ntables].mat = mat;
         strcpy(C->tables[C->ntables++].hash, h->table_hash[i]);
     }
-    if (C->co->tb_dir && (*g)->ops->tb && !C->score_mode && !(C->tb = tb_open(*g, C->co->tb_dir)))
+    /* --verify-tables trusts nothing on disk but the values: indices too are made anew */
+    if (C->co->tb_dir && (*g)->ops->tb && !C->score_mode &&
+        !(C->tb = C->co->verify_tables ? tb_open_fresh(*g, C->co->tb_dir) : tb_open(*g, C->co->tb_dir)))
         return fail(C, "out of memory%s", "");
     return 0;
 }

@@ -21,14 +21,14 @@ struct tb_set {
     slot *slots[TB_MAX_MATERIALS];
 };
 
-tb_set *tb_open(const game *g, const char *dir)
+static tb_set *open_set(const game *g, const char *dir, int index_files)
 {
     tb_set *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->g = g;
     snprintf(t->dir, sizeof t->dir, "%s", dir);
-    if (g->ops->tb && g->ops->tb->index_files) {
+    if (index_files && g->ops->tb && g->ops->tb->index_files) {
         char prefix[4200];
         tb_file_prefix(g, dir, prefix, sizeof prefix);
         g->ops->tb->index_files(g, prefix, TB_INDEX_FILE_MIN);
@@ -36,6 +36,10 @@ tb_set *tb_open(const game *g, const char *dir)
     pthread_mutex_init(&t->lock, NULL);
     return t;
 }
+
+tb_set *tb_open(const game *g, const char *dir) { return open_set(g, dir, 1); }
+
+tb_set *tb_open_fresh(const game *g, const char *dir) { return open_set(g, dir, 0); }
 
 void tb_close(tb_set *t)
 {

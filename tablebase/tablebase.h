@@ -28,6 +28,10 @@ typedef struct tb_set tb_set;
 /* Opens the tables of g in dir; files are mapped on first use.  NULL only
  * when out of memory. */
 tb_set *tb_open(const game *g, const char *dir);
+/* As tb_open, but the game's indices are made from its rules, never read
+ * from the index files beside the tables (a check that trusts nothing on
+ * disk but the values; the game g must not have been given to tb_open). */
+tb_set *tb_open_fresh(const game *g, const char *dir);
 /* Value of live state s: 1 found, 0 no table for its material, -1 a table
  * file is missing its pieces or corrupt (err names the file).  Thread-safe. */
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
@@ -93,7 +97,8 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
  * entries (0: all good) or -1 with err (e.g. a missing smaller table). */
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen);
 /* tb_verify for material mat's table and every table it depends on through
- * captures (each once); a missing one is an error. */
+ * captures (each once), with indices made from the rules (tb_open_fresh); a
+ * missing table is an error. */
 long tb_verify_material(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen);
 
 #endif

@@ -198,7 +198,7 @@ long tb_verify_material(const game *g, const char *dir, int mat, int threads, FI
                 want[n++] = deps[j];
         }
     }
-    tb_set *tables = tb_open(g, dir);
+    tb_set *tables = tb_open_fresh(g, dir);
     if (!tables)
         return game_error(err, errlen, "out of memory");
     long total = 0;
