@@ -160,6 +160,14 @@ static void test_forged_proofs(void)
         { NULL, lost, "question score 0\nresult proven", "0 - node\n1 B node\n2 L end\n2 A ref 0\n", "does not support" },
         { NULL, won, "question score -1\nresult disproven", "0 - node\n1 W end\n1 B node\n2 A rep 0\n", "does not support" },
         { NULL, won, "question score 2\nresult proven", "0 - node\n1 W end\n", "does not support" },
+        /* a node alone: no answer, for each question */
+        { NULL, cycle, "question win\nresult proven", "0 - node\n", "no children" },
+        { NULL, lost, "question advantage\nresult proven", "0 - node\n", "no children" },
+        { NULL, cycle, "question score -1\nresult disproven", "0 - node\n", "lacks the answer" },
+        { NULL, lost, "question score 0\nresult proven", "0 - node\n", "no children" },
+        { NULL, cycle, "question score 1\nresult proven", "0 - node\n", "no children" },
+        { NULL, lost, "question advantage\nresult proven", "0 - node\n1 B node\n2 L end\n", "does not support" },
+        { NULL, lost, "question score 1\nresult proven", "0 - node\n1 B node\n2 L end\n", "does not support" },
         /* sym, tb and exact where the game has none */
         { NULL, won, "question win\nresult proven", "0 - node\n1 B sym 0\n", "earlier sibling" },
         { NULL, won, "question win\nresult proven", "0 - node\n1 B tb win 1\n", "no endgame tables" },
@@ -171,6 +179,23 @@ static void test_forged_proofs(void)
           "0 - node\n1 a1a2 tb win 1\n", "not name" },
         { "jungle", NULL, "position 7/7/7/7/7/3r3/R6 w\nprover 0\nquestion score 0\nresult proven",
           "0 - tb loss 2\n", "says nothing of the score" },
+        { "jungle", NULL, "position 7/7/7/7/7/3r3/R6 w\nprover 0\nquestion score -1\nresult disproven",
+          "0 - tb loss 2\n", "says nothing of the score" },
+        { "jungle", NULL, "position 7/7/7/7/7/3r3/R6 w\nprover 0\nquestion score 1\nresult proven",
+          "0 - tb loss 2\n", "says nothing of the score" },
+        /* exact outside score questions; sym naming no sibling, under each question */
+        { "othello:4x4", NULL, "position 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion win\nresult proven",
+          "0 - exact\n", "belong to score questions" },
+        { "othello:4x4", NULL, "position 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion advantage\nresult proven",
+          "0 - node\n1 b1 exact\n", "belong to score questions" },
+        { "othello:4x4", NULL, "position 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion advantage\nresult proven",
+          "0 - node\n1 b1 sym 0\n", "earlier sibling" },
+        { "othello:4x4", NULL, "position 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score -1\nresult proven",
+          "0 - node\n1 b1 sym 0\n", "earlier sibling" },
+        { "othello:4x4", NULL, "position 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score 0\nresult proven",
+          "0 - node\n1 b1 sym 0\n", "earlier sibling" },
+        { "othello:4x4", NULL, "position 4x4:----/-OX-/-XO-/---- X\nprover 0\nquestion score 1\nresult proven",
+          "0 - node\n1 b1 sym 0\n", "earlier sibling" },
         /* exact and sym on Othello 4x4 (Black's score is -8: White wins) */
         { "othello:6x6", NULL, "position 6x6:------/------/--OX--/--XO--/------/------ X\nprover 0\n"
           "question score -4\nresult proven", "0 - exact\n", "more empty squares" },
