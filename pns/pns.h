@@ -276,7 +276,7 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
 typedef struct {
     const char *tb_dir;        /* the tables 'tb' leaves read; NULL: a proof with one is refused */
     int verify_tables;         /* also re-derive every table the proof rests on, and those below
-                                * it, from their children (tb_verify_material) */
+                                * it, from their children (tb_verify_materials) */
     int threads;               /* for verify_tables; <= 0: all cores */
     FILE *report;              /* verify_tables' lines per table (NULL: none) */
 } pns_check_options;

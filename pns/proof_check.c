@@ -491,24 +491,20 @@ static int finish_proof(checker *C, const game_state *root, const char *result, 
     return 0;
 }
 
-/* Verifies every table the proof rests on and the smaller ones below it
+/* Verifies every table the proof rests on and the smaller ones below them
  * (the whole-table check that makes a table's values trustworthy). */
 static int verify_tables(checker *C)
 {
-    for (int i = 0; i < C->ntables; i++) {
-        if (!C->tables[i].used)
-            continue;
-        char why[512], name[32];
-        C->g->ops->tb->material_name(C->g, C->tables[i].mat, name, sizeof name);
-        FILE *report = C->co->report ? C->co->report : fopen("/dev/null", "w");
-        long wrong = tb_verify_material(C->g, C->co->tb_dir, C->tables[i].mat, C->co->threads, report, why, sizeof why);
-        if (!C->co->report && report)
-            fclose(report);
-        if (wrong < 0)
-            return fail(C, "verifying the tables: %s", why);
-        if (wrong > 0)
-            return fail(C, "table %s or one below it fails its verification", name);
-    }
+    int mats[CHECK_MAX_TABLES], n = 0;
+    for (int i = 0; i < C->ntables; i++)
+        if (C->tables[i].used)
+            mats[n++] = C->tables[i].mat;
+    char why[512];
+    long wrong = n ? tb_verify_materials(C->g, C->co->tb_dir, mats, n, C->co->threads, C->co->report, why, sizeof why) : 0;
+    if (wrong < 0)
+        return fail(C, "verifying the tables: %s", why);
+    if (wrong > 0)
+        return fail(C, "a table the proof rests on, or one below it, fails its verification%s", "");
     return 0;
 }
 

@@ -118,7 +118,8 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     ops->material_name(g, mat, name, sizeof name);
     *found = 0;
     if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0) {
-        fprintf(report, "%s: BAD: %s\n", name, err);
+        if (report)
+            fprintf(report, "%s: BAD: %s\n", name, err);
         *found = 1;
         return 1;
     }
@@ -139,7 +140,9 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     tb_file_close(&f);
     if (c.failed)
         return game_error(err, errlen, "%s: %s", name, c.err);
-    if (c.wrong) {
+    if (!report) {
+        /* nothing to say */
+    } else if (c.wrong) {
         char a[32], b[32];
         describe(c.stored, a, sizeof a);
         describe(c.derived, b, sizeof b);
@@ -148,8 +151,8 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     } else {
         fprintf(report, "%s: %llu positions, checksum ok, every value agrees with its children\n", name,
                 (unsigned long long)entries);
+        fflush(report);
     }
-    fflush(report);
     return c.wrong;
 }
 
@@ -179,17 +182,20 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     return total;
 }
 
-long tb_verify_material(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen)
+long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_mats, int threads, FILE *report,
+                         char *err, size_t errlen)
 {
     const game_tb_ops *ops = g->ops->tb;
     if (!ops)
         return game_error(err, errlen, "%s has no endgame tables", g->name);
-    /* mat and what it reaches by captures, breadth first; checked deepest first */
+    /* the materials and what they reach by captures, each once, breadth
+     * first; checked deepest first */
     enum { CAP = 4096 };
     int want[CAP], n = 0;
-    want[n++] = mat;
-    for (int i = 0; i < n; i++) {
-        int deps[16], k = ops->material_deps(g, want[i], deps);
+    for (int i = 0; i < n_mats + n; i++) {
+        int deps[16], k = i < n_mats ? 1 : ops->material_deps(g, want[i - n_mats], deps);
+        if (i < n_mats)
+            deps[0] = mats[i];
         for (int j = 0; j < k; j++) {
             int seen = 0;
             for (int m = 0; m < n && !seen; m++)

@@ -5,6 +5,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../games/game.h"
+#include "../pns/pns.h"
 
 void suite_crosscheck(void);
 void suite_rules(void);
@@ -26,5 +27,8 @@ long test_each_mismatches(const game *g, int mat);
 /* pns_verify_proof of a proof held in a string, with the tables in tb_dir
  * (NULL: none): 0 sound, else -1 with the reason in err. */
 int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen);
+/* pns_write_proof into a string (the caller frees it), NULL when no proof
+ * was written (r says why). */
+char *test_proof_text(const game *g, const game_state *s, const pns_options *o, pns_result *r);
 
 #endif

@@ -65,6 +65,19 @@ int test_check_proof(const char *text, const char *tb_dir, char *err, size_t err
     return rc;
 }
 
+char *test_proof_text(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc = pns_write_proof(g, s, o, f, r);
+    fclose(f);
+    if (rc == 0)
+        return text;
+    free(text);
+    return NULL;
+}
+
 /* run-tests [SUITE...]: every suite, or only the named ones. */
 int main(int argc, char **argv)
 {

@@ -33,16 +33,8 @@ static char *write_proof(const game *g, const game_state *s, pns_question q, int
     o.tb = tb;
     o.max_nodes = 2000000;
     o.proof_exact_empties = exact;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
     pns_result r;
-    int rc = pns_write_proof(g, s, &o, f, &r);
-    fclose(f);
-    if (rc != 0) {
-        free(text);
-        return NULL;
-    }
+    char *text = test_proof_text(g, s, &o, &r);
     *proven = r.status == PNS_PROVEN;
     return text;
 }
