@@ -17,13 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static uint64_t perft_full(const game *g, const game_state *s, int depth)
 {
     game_move list[GAME_MAX_MOVES];
@@ -52,12 +45,12 @@ static void bench_perft(const char *spec, int depth)
     for (int full = 0; full < 2; full++) {
         uint64_t leaves = 0, total = 0;
         int runs = 0;
-        double t0 = now(), t;
+        double t0 = game_clock(), t;
         do {
             leaves = full ? perft_full(g, &s, depth) : game_perft(g, &s, depth, NULL);
             total += leaves;
             runs++;
-            t = now() - t0;
+            t = game_clock() - t0;
         } while (t < 1.0);
         printf("perft %-12s depth %2d %-4s %12llu leaves  %6.1f M leaves/s  (%d runs, %.2f s)\n", spec, depth,
                full ? "full" : "bulk", (unsigned long long)leaves, (double)total / t / 1e6, runs, t);
@@ -89,7 +82,7 @@ static void bench_ranking(void)
         idx[i] = next_random() % size;
         rank_unindex(m, idx[i], &pos[i]);
     }
-    double t0 = now(), t;
+    double t0 = game_clock(), t;
     long ops = 0;
     do {
         for (int i = 0; i < N; i++) {
@@ -98,9 +91,9 @@ static void bench_ranking(void)
             sink += rank_index(&p);
         }
         ops += N;
-    } while ((t = now() - t0) < 1.0);
+    } while ((t = game_clock() - t0) < 1.0);
     printf("rank   RrDTe canonicalize+rank  %6.1f M/s\n", (double)ops / t / 1e6);
-    t0 = now();
+    t0 = game_clock();
     ops = 0;
     do {
         for (int i = 0; i < N; i++) {
@@ -109,17 +102,17 @@ static void bench_ranking(void)
             sink += p.loc[4];
         }
         ops += N;
-    } while ((t = now() - t0) < 1.0);
+    } while ((t = game_clock() - t0) < 1.0);
     printf("unrank RrDTe                    %6.1f M/s\n", (double)ops / t / 1e6);
     rank_iter it;
-    t0 = now();
+    t0 = game_clock();
     rank_iter_start(&it, m, 0, size);
     ops = 0;
     do {
         for (int i = 0; i < N && rank_iter_next(&it); i++)
             sink += it.pos.loc[0];
         ops += N;
-    } while ((t = now() - t0) < 1.0);
+    } while ((t = game_clock() - t0) < 1.0);
     printf("enumerate RrDTe by increment    %6.1f M/s%s\n", (double)ops / t / 1e6, sink == 42 ? " " : "");
 }
 
@@ -140,12 +133,12 @@ static void bench_tablebase(void)
         if (system(cmd) != 0)
             return;
         tb_build_options o = { .threads = threads };
-        double t0 = now();
+        double t0 = game_clock();
         if (tb_build(g, dir, 3, &o, err, sizeof err) != 0) {
             printf("tb build failed: %s\n", err);
             return;
         }
-        double t = now() - t0;
+        double t = game_clock() - t0;
         printf("tb build jungle <= 3 pieces, %d thread%s: %llu positions in %.2f s, %.2f M positions/s (%.2f M per thread-s)\n",
                threads, threads > 1 ? "s" : "", (unsigned long long)positions, t, (double)positions / t / 1e6,
                (double)positions / t / 1e6 / threads);
@@ -171,12 +164,12 @@ static void bench_tablebase(void)
     long found = 0, ops = 0;
     for (int i = 0; i < N; i++)
         found += tb_probe(t, &s[i], &v, err, sizeof err) == 1;
-    double t0 = now(), el;
+    double t0 = game_clock(), el;
     do {
         for (int i = 0; i < N; i++)
             found += tb_probe(t, &s[i], &v, err, sizeof err);
         ops += N;
-    } while ((el = now() - t0) < 1.0);
+    } while ((el = game_clock() - t0) < 1.0);
     printf("tb probe (tables loaded): %.0f ns per probe (%ld found)\n", el / (double)ops * 1e9, found);
     tb_close(t);
     char cmd[128];
@@ -195,11 +188,11 @@ static void bench_ostle_tables(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     game *g = game_open("ostle:4x4", NULL, err, sizeof err);
     tb_build_options o = { .threads = 0 };
-    double t0 = now();
+    double t0 = game_clock();
     if (!g || tb_build(g, dir, 8, &o, err, sizeof err) != 0) {
         printf("tb build ostle failed: %s\n", err);
     } else {
-        double t = now() - t0;
+        double t = game_clock() - t0;
         int mats[8], n = g->ops->tb->materials(g, 8, mats, 8);
         uint64_t states = 0;
         for (int i = 0; i < n; i++)
@@ -285,9 +278,9 @@ static void bench_othello(void)
         o.mobility = 1;
         pns_result r;
         int score = 0, area = g->width * g->height;
-        double t = now();
+        double t = game_clock();
         int rc = pns_score(g, &s, &o, -area, area, &score, &r, NULL);
-        t = now() - t;
+        t = game_clock() - t;
         printf("othello score %-11s %s: %+d in %.2f s; df-pn %llu nodes (%.0f k/s), solver %llu nodes (%.1f M/s)\n",
                runs[i][0], runs[i][1] ? "FFO #40" : "start", rc == 0 ? score : 999, t, (unsigned long long)r.nodes,
                r.nodes / t / 1e3, (unsigned long long)r.endgame_nodes, r.endgame_nodes / t / 1e6);
@@ -324,9 +317,9 @@ static void bench_puzzles(void)
     int found = 0;
     pns_puzzle_search q = { .n = 9, .side = -1, .pieces = pieces, .material = -1, .count = 100, .seed = 1,
                             .found = count_puzzle, .ctx = &found };
-    double t0 = now();
+    double t0 = game_clock();
     int64_t looked = pns_puzzles_find(m, tb, &q, err, sizeof err);
-    double t = now() - t0;
+    double t = game_clock() - t0;
     printf("puzzles jungle mate-in-9, %d pieces (%s): %d sound in %.2f s, %lld positions looked at\n", pieces,
            env ? env : "scratch tables", found, t, (long long)looked);
     pns_mate_free(m);
@@ -343,9 +336,9 @@ static void bench_puzzles(void)
     found = 0;
     q = (pns_puzzle_search){ .n = 7, .side = -1, .material = -1, .count = 10, .seed = 1, .playout_plies = 60,
                              .found = count_puzzle, .ctx = &found };
-    t0 = now();
+    t0 = game_clock();
     looked = pns_puzzles_find(m, NULL, &q, err, sizeof err);
-    t = now() - t0;
+    t = game_clock() - t0;
     printf("puzzles ostle mate-in-7 (random games): %d sound in %.2f s, %lld positions looked at, %.2f M nodes/s\n", found,
            t, (long long)looked, (double)pns_mate_nodes(m) / t / 1e6);
     pns_mate_free(m);

@@ -47,20 +47,18 @@ int cmd_join_proofs(int argc, char **argv)
     for (int k = 0; k < n && rc == 0; k++)
         if (!(child[k] = fopen(argv[first + 1 + k], "r")))
             rc = cli_fail(EXIT_USAGE, "join-proofs: cannot read '%s'", argv[first + 1 + k]);
-    char tmp[4096], err[512];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
-    FILE *out = rc ? NULL : fopen(tmp, "w");
-    if (!rc && !out)
-        rc = cli_fail(1, "join-proofs: cannot write '%s'", tmp);
+    char err[512];
+    game_file out;
+    if (!rc && game_file_create(&out, out_path, "w", err, sizeof err) != 0)
+        rc = cli_fail(1, "join-proofs: cannot write: %s", err);
     if (!rc) {
-        int joined = pns_join_proofs(g, &root, child, n, out, err, sizeof err);
-        int closed = fclose(out) == 0;
-        if (joined == 0 && closed && rename(tmp, out_path) == 0) {
+        int joined = pns_join_proofs(g, &root, child, n, out.f, err, sizeof err);
+        if (joined != 0)
+            game_file_commit(&out, 0, NULL, 0);
+        if (joined == 0 && game_file_commit(&out, 1, err, sizeof err) == 0)
             printf("joined %d proofs into %s\n", n, out_path);
-        } else {
-            remove(tmp);
-            rc = cli_fail(1, "join-proofs: %s", joined ? err : "cannot write the joined proof");
-        }
+        else
+            rc = cli_fail(1, "join-proofs: %s", err);
     }
     for (int k = 0; k < n; k++)
         if (child[k])

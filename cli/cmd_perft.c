@@ -11,13 +11,6 @@ static const char help[] =
     "then the leaves per second of the deepest count. Ctrl-C stops after the\n"
     "depths already printed.\n";
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 int cmd_perft(int argc, char **argv)
 {
     cli_game_opts o;
@@ -40,9 +33,9 @@ int cmd_perft(int argc, char **argv)
     uint64_t leaves = 0;
     double seconds = 0;
     for (int d = 1; d <= depth; d++) {
-        double t0 = now();
+        double t0 = game_clock();
         leaves = game_perft(g, &s, d, &cli_stop);
-        seconds = now() - t0;
+        seconds = game_clock() - t0;
         if (cli_stop) {
             printf("interrupted during depth %d\n", d);
             game_close(g);

@@ -242,35 +242,27 @@ static void report(const game *g, const game_state *s, const char *value, const 
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
 }
 
-/* A proof file is written to path.tmp and renamed when complete. */
-static FILE *proof_open(const char *path, char *tmp, size_t len)
+/* A proof file is written under a temporary name and renamed when complete. */
+static FILE *proof_open(const char *path, game_file *f)
 {
-    snprintf(tmp, len, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    if (!out)
-        cli_fail(1, "prove: cannot write proof file '%s'", tmp);
-    return out;
+    char err[512];
+    if (game_file_create(f, path, "w", err, sizeof err) != 0)
+        return cli_fail(1, "prove: cannot write proof file: %s", err), NULL;
+    return f->f;
 }
 
-/* Closes out and renames it to path if written (rc 0); else removes it.
+/* Puts the proof file f in place if written (rc 0); else removes it.
  * 0: in place; 1: the search stayed open (said by the caller); -1: failed (said). */
-static int proof_close(FILE *out, const char *tmp, const char *path, int rc, const pns_result *r)
+static int proof_close(game_file *f, int rc, const pns_result *r)
 {
-    /* the disk's own words (no space left, file too large) where it refused */
-    int werr = 0;
-    if (fflush(out) != 0 || fsync(fileno(out)) != 0)
-        werr = errno;
-    if (fclose(out) != 0 && !werr)
-        werr = errno;
-    if (rc == 0 && !werr && rename(tmp, path) == 0)
+    char err[512] = "";
+    if (game_file_commit(f, rc == 0, err, sizeof err) == 0 && rc == 0)
         return 0;
-    if (rc == 0 && !werr)
-        werr = errno;
-    remove(tmp);
-    if (rc != 0 && !werr && r->status == PNS_UNKNOWN && !r->error[0])
+    if (rc != 0 && r->status == PNS_UNKNOWN && !r->error[0])
         return 1;
-    return cli_fail(1, "prove: writing proof file '%s' failed: %s", path,
-                    r->error[0] ? r->error : werr ? strerror(werr) : "unknown error"), -1;
+    if (r->error[0])
+        return cli_fail(1, "prove: writing proof file '%s' failed: %s", f->path, r->error), -1;
+    return cli_fail(1, "prove: writing proof file failed: %s", err[0] ? err : "unknown error"), -1;
 }
 
 static int validate(const game *g, prove_opts *p)
@@ -370,8 +362,8 @@ int cmd_prove(int argc, char **argv)
         if (!p.init_set)
             p.o.mobility = 1;  /* 5x6: 3.8 s against 7.1 s with 1/1 (README) */
         int area = g->width * g->height > 0 ? g->width * g->height : 1;
-        char tmp[4200];
-        FILE *out = p.proof ? proof_open(p.proof, tmp, sizeof tmp) : NULL;
+        game_file pf;
+        FILE *out = p.proof ? proof_open(p.proof, &pf) : NULL;
         if (p.proof && !out)
             ok = 0;
         int src = p.proof && !out ? -1 : pns_score(g, &s, &p.o, -area, area, &score, &w, out);
@@ -379,18 +371,18 @@ int cmd_prove(int argc, char **argv)
             value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
         else
             value = "unknown";
-        if (out && proof_close(out, tmp, p.proof, src, &w) < 0) {
+        if (out && proof_close(&pf, src, &w) < 0) {
             proof_failed = 1;
             w.error[0] = 0;  /* said, with the file's name */
         }
         shown = &w;
     } else if (p.proof) {
-        char tmp[4200];
-        FILE *out = proof_open(p.proof, tmp, sizeof tmp);
+        game_file pf;
+        FILE *out = proof_open(p.proof, &pf);
         int rc = out ? pns_write_proof(g, &s, &p.o, out, &w) : -1;
         if (!out) {
             ok = 0;  /* said; nothing searched */
-        } else if (proof_close(out, tmp, p.proof, rc, &w) < 0) {
+        } else if (proof_close(&pf, rc, &w) < 0) {
             proof_failed = 1;  /* the search's answer is still reported */
             w.error[0] = 0;    /* said, with the file's name */
         }

@@ -225,4 +225,32 @@ static inline uint64_t game_key_hash(game_key k)
  * non-zero; stop may be NULL. */
 uint64_t game_perft(const game *g, const game_state *s, int depth, volatile int *stop);
 
+
+/* Chores every module shares (games/chores.c). */
+
+/* Seconds on a monotonic clock, for measuring intervals. */
+double game_clock(void);
+/* The number of processors online, at least 1. */
+int game_default_threads(void);
+/* Calls fn(ctx, first, end) over [0, n) in pieces of chunk indices (0: a
+ * size balanced for threads) from up to threads threads (<= 0: one per
+ * processor), returning when all are done; fn must be safe to run at once. */
+void game_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx, uint64_t first, uint64_t end),
+                   void *ctx);
+
+/* A file written all or nothing: written under a temporary name beside its
+ * path and renamed over it when complete, so a crash or a failed write never
+ * leaves a partial file under the path. */
+typedef struct {
+    FILE *f;            /* write here */
+    char path[4096];
+    char tmp[4128];
+} game_file;
+/* Opens f's temporary file for path with fopen mode; 0, or -1 with err. */
+int game_file_create(game_file *f, const char *path, const char *mode, char *err, size_t errlen);
+/* Closes f and, when keep is set, syncs it and renames it to its path; a
+ * file not kept is removed.  0, or -1 with the system's reason in err when
+ * a kept file could not be completed (then it is removed). */
+int game_file_commit(game_file *f, int keep, char *err, size_t errlen);
+
 #endif

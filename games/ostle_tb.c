@@ -136,13 +136,11 @@ static int canonical(const struct ostle_tb *t, const mat_index *mi, uint64_t i, 
     return rank_ostle_index(&t->r, hole_of(s), (uint32_t)s->w[0], (uint32_t)s->w[1]) == (i < mi->split ? i : i - mi->split);
 }
 
-/* States per position (0 for a twin position) over [lo, hi), into count[]:
- * one slice of the index pass. */
+/* What the index pass over one material needs. */
 typedef struct {
     const game *g;
     mat_index *mi;
     int a, b;
-    uint64_t lo, hi;
 } count_job;
 
 /* The states of position index i: none for a twin position, else the one
@@ -156,37 +154,21 @@ static uint8_t states_at(const game *g, const mat_index *mi, int a, int b, uint6
     return canonical(t, mi, i, &s) ? (uint8_t)(1 + ostle_forbiddable(g, &s, f)) : 0;
 }
 
-static void *count_states(void *arg)
+/* States per position (0 for a twin position) over [lo, hi), into count[]:
+ * one slice of the index pass. */
+static void count_states(void *arg, uint64_t lo, uint64_t hi)
 {
     count_job *j = arg;
-    for (uint64_t i = j->lo; i < j->hi; i++)
+    for (uint64_t i = lo; i < hi; i++)
         j->mi->count[i] = states_at(j->g, j->mi, j->a, j->b, i);
-    return NULL;
 }
 
 /* The pass over every position of a material, on every core: every process
  * that opens a 5x5 table pays it (45 s for (4,4) on one core). */
 static void count_all(const game *g, mat_index *mi, int a, int b)
 {
-    enum { MAX_THREADS = 64 };
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
-    if (mi->n_pos < 100000)
-        n = 1;
-    count_job job[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    int started[MAX_THREADS] = { 0 };
-    for (int k = 0; k < n; k++) {
-        job[k] = (count_job){ g, mi, a, b, mi->n_pos * (uint64_t)k / (uint64_t)n,
-                              mi->n_pos * (uint64_t)(k + 1) / (uint64_t)n };
-        started[k] = k > 0 && pthread_create(&tid[k], NULL, count_states, &job[k]) == 0;
-    }
-    for (int k = 0; k < n; k++)
-        if (!started[k])
-            count_states(&job[k]);  /* the first slice, or one no thread took */
-    for (int k = 1; k < n; k++)
-        if (started[k])
-            pthread_join(tid[k], NULL);
+    count_job job = { g, mi, a, b };
+    game_parallel(mi->n_pos < 100000 ? 1 : 0, mi->n_pos, 0, count_states, &job);
 }
 
 /* Counts, block bases and hints of material (a, b) into mi, whose n_pos,
@@ -330,12 +312,12 @@ static int index_read(const game *g, mat_index *mi, int a, int b)
 static void index_write(const game *g, const mat_index *mi, int a, int b)
 {
     const struct ostle_tb *t = geom(g)->tb;
-    char path[4300], tmp[4400];
+    char path[4300];
     index_path(t, a, b, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    game_file out;
+    if (game_file_create(&out, path, "wb", NULL, 0) != 0)
         return;
+    FILE *f = out.f;
     size_t counts = mi->blocks * BLOCK, bases = (mi->blocks + 1) * sizeof *mi->base,
            hints = mi->n_hint * sizeof *mi->hint;
     index_header h = header_of(t, mi, a, b);
@@ -351,8 +333,7 @@ static void index_write(const game *g, const mat_index *mi, int a, int b)
     h.header_sum = header_sum(h);
     int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(mi->count, 1, counts, f) == counts &&
              fwrite(mi->base, 1, bases, f) == bases && fwrite(mi->hint, 1, hints, f) == hints;
-    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0)
-        unlink(tmp);
+    game_file_commit(&out, ok, NULL, 0);
 }
 
 static void ostle_index_files(const game *g, const char *prefix, uint64_t min_positions)

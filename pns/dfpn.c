@@ -451,23 +451,19 @@ static void ckpt_describe(const dfpn *D, const game_state *s, ckpt_header *h)
 static int ckpt_save(dfpn *D, const game_state *s)
 {
     const char *path = D->S.o->checkpoint;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", tmp);
+    game_file out;
+    if (game_file_create(&out, path, "wb", NULL, 0) != 0)
+        return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", out.tmp);
+    FILE *f = out.f;
     ckpt_header h;
     ckpt_describe(D, s, &h);
     h.nodes = D->S.nodes_before + D->S.nodes;
-    h.seconds = D->S.seconds_before + search_clock() - D->S.t0;
+    h.seconds = D->S.seconds_before + game_clock() - D->S.t0;
     size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
     int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n &&
              fwrite(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
+    if (game_file_commit(&out, ok, NULL, 0) != 0 || !ok)
         return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", path);
-    }
     return 0;
 }
 

@@ -106,7 +106,6 @@ void path_pop(pns_search *S);
 int search_tick(pns_search *S);
 /* Fills the common fields of r from S. */
 void search_report(const pns_search *S, pns_result *r);
-double search_clock(void);
 
 /* Saturating sums for proof numbers. */
 static inline uint32_t pn_add(uint32_t a, uint32_t b)

@@ -8,13 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-double search_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void pns_defaults(pns_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -37,7 +30,7 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
     S->path_prev = malloc(sizeof *S->path_prev * PATH_MAX_DEPTH);
     path_clear(S);
-    S->t0 = search_clock();
+    S->t0 = game_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
     int solver = o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new;
@@ -162,7 +155,7 @@ int search_tick(pns_search *S)
     /* the clock every 1024 nodes, or sooner when the endgame solver is busy */
     if ((S->nodes & 1023) == 0 || S->endgame_nodes - S->endgame_checked > (1u << 22)) {
         S->endgame_checked = S->endgame_nodes;
-        double now = search_clock();
+        double now = game_clock();
         if (o->max_seconds > 0 && now - S->t0 >= o->max_seconds && !S->stopped) {
             S->stopped = 1;
             S->stopped_by = "time";
@@ -188,7 +181,7 @@ void search_report(const pns_search *S, pns_result *r)
     r->stopped_by = r->status == PNS_UNKNOWN ? S->stopped_by : NULL;
     r->nodes = S->nodes_before + S->nodes;
     r->endgame_nodes = S->endgame_nodes;
-    r->seconds = S->seconds_before + search_clock() - S->t0;
+    r->seconds = S->seconds_before + game_clock() - S->t0;
     r->peak_bytes = S->peak_bytes > S->bytes ? S->peak_bytes : S->bytes;
     r->path_dependent = S->path_dependent;
     strcpy(r->error, S->error);

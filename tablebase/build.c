@@ -87,13 +87,6 @@ typedef struct {
     double run_total, run_before;  /* positions in the whole run, before this table */
 } builder;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static void fail(builder *b, const char *msg)
 {
     pthread_mutex_lock(&b->lock);
@@ -112,7 +105,7 @@ static void report(builder *b, uint64_t add)
     uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
     if (!b->opt->progress)
         return;
-    double t = now();
+    double t = game_clock();
     if (t - b->last_report < 0.5 || pthread_mutex_trylock(&b->lock) != 0)
         return;
     if (t - b->last_report >= 0.5) {
@@ -477,10 +470,10 @@ static uint64_t pass(builder *b, uint64_t *in, uint64_t *out, void (*fn)(void *,
     b->in = in;
     b->out = out;
     b->resolved = 0;
-    tb_parallel(b->threads, b->words, fn, b);
+    game_parallel(b->threads, b->words, 0, fn, b);
     if (b->ply <= b->max_ext && (b->ext_at[b->ply] & kind)) {
         int listed = b->ext_list && TB_WIN_IN(b->ply) < b->long_code;
-        tb_parallel(b->threads, listed ? b->ext_start[b->ply + 1] - b->ext_start[b->ply] : b->n, ext_scan, b);
+        game_parallel(b->threads, listed ? b->ext_start[b->ply + 1] - b->ext_start[b->ply] : b->n, 0, ext_scan, b);
     }
     return b->resolved;
 }
@@ -502,11 +495,11 @@ static int build_one(builder *b, char *err, size_t errlen)
     }
     b->prog.phase = "init";
     b->ply = 0;
-    double t = now();
-    tb_parallel(b->threads, n, init_range, b);
+    double t = game_clock();
+    game_parallel(b->threads, n, 0, init_range, b);
     ext_lists(b);
-    b->t_init = now() - t;
-    t = now();
+    b->t_init = game_clock() - t;
+    t = game_clock();
     b->prog.phase = "plies";
     b->done = 0;
     for (b->ply = 1; !stopped(b); b->ply++) {
@@ -530,8 +523,8 @@ static int build_one(builder *b, char *err, size_t errlen)
         rc = 1;  /* interrupted: nothing is written */
         goto out;
     }
-    tb_parallel(b->threads, n, copy_twins, b);
-    b->t_plies = now() - t;
+    game_parallel(b->threads, n, 0, copy_twins, b);
+    b->t_plies = game_clock() - t;
     rc = b->failed ? game_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
 out:
     tb_free_big(wins, b->words * 8);
@@ -609,11 +602,11 @@ static int make_table(builder *b, const char *dir, int mat, int no, int tables, 
     b->max_ext = 0;
     b->done = 0;
     b->prog = (tb_progress){ .material = name, .table_no = no, .tables = tables, .size = b->n };
-    double t = now(), t_write = 0;
+    double t = game_clock(), t_write = 0;
     int rc = copy_same_table(g, dir, mat, path, err, errlen);
     if (rc > 0 && o->log) {
         fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
-                (unsigned long long)b->n, b->ops->same_table_as(g, mat), now() - t);
+                (unsigned long long)b->n, b->ops->same_table_as(g, mat), game_clock() - t);
         fflush(o->log);
     }
     if (rc == 0) {
@@ -622,14 +615,14 @@ static int make_table(builder *b, const char *dir, int mat, int no, int tables, 
             rc = 1;
         if (rc == 0) {
             b->prog.phase = "write";
-            t_write = now();
+            t_write = game_clock();
             rc = tb_file_write(g, path, mat, val_of, b, b->n, err, errlen);
-            t_write = now() - t_write;
+            t_write = game_clock() - t_write;
         }
         drop_cells(b);
         if (rc == 0 && o->log) {
             fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
-                    name, (unsigned long long)b->n, b->ply, now() - t, b->t_init, b->t_plies, t_write);
+                    name, (unsigned long long)b->n, b->ply, game_clock() - t, b->t_init, b->t_plies, t_write);
             fflush(o->log);
         }
     } else if (rc > 0) {
@@ -644,28 +637,29 @@ typedef struct {
     const builder *proto;
     const char *dir;
     const int *todo;
-    int end, tables, next;
+    int first, tables;
     pthread_mutex_t lock;
     int rc;
     char err[512];
 } table_group;
 
-static void *group_worker(void *arg)
+/* Builds tables todo[first + i] for i in [lo, hi), each on this thread. */
+static void group_tables(void *arg, uint64_t lo, uint64_t hi)
 {
     table_group *gr = arg;
-    builder b = *gr->proto;
-    tb_build_options quiet = *b.opt;
-    quiet.progress = NULL;  /* one bar per finished table, below */
-    b.opt = &quiet;
-    b.threads = 1;
-    pthread_mutex_init(&b.lock, NULL);
-    for (;;) {
-        int i = __atomic_fetch_add(&gr->next, 1, __ATOMIC_RELAXED);
+    for (uint64_t k = lo; k < hi; k++) {
+        int i = gr->first + (int)k;
         pthread_mutex_lock(&gr->lock);
-        int go = i < gr->end && gr->rc == 0;
+        int go = gr->rc == 0;
         pthread_mutex_unlock(&gr->lock);
         if (!go)
-            break;
+            return;
+        builder b = *gr->proto;
+        tb_build_options quiet = *b.opt;
+        quiet.progress = NULL;  /* one bar per finished table, below */
+        b.opt = &quiet;
+        b.threads = 1;
+        pthread_mutex_init(&b.lock, NULL);
         char err[512], name[32];
         int rc = make_table(&b, gr->dir, gr->todo[i], i + 1, gr->tables, err, sizeof err);
         pthread_mutex_lock(&gr->lock);
@@ -675,29 +669,20 @@ static void *group_worker(void *arg)
         } else if (rc == 0 && gr->proto->opt->progress) {
             b.ops->material_name(b.g, gr->todo[i], name, sizeof name);
             tb_progress p = { .material = name, .table_no = i + 1, .tables = gr->tables, .phase = "write",
-                              .done = b.n, .size = b.n, .seconds = now() - b.t0, .eta = -1 };
+                              .done = b.n, .size = b.n, .seconds = game_clock() - b.t0, .eta = -1 };
             gr->proto->opt->progress(&p, gr->proto->opt->ctx);
         }
         pthread_mutex_unlock(&gr->lock);
+        pthread_mutex_destroy(&b.lock);
     }
-    pthread_mutex_destroy(&b.lock);
-    return NULL;
 }
 
 static int make_group(builder *b, const char *dir, const int *todo, int first, int end, int tables, char *err,
                       size_t errlen)
 {
-    table_group gr = { .proto = b, .dir = dir, .todo = todo, .end = end, .tables = tables, .next = first };
+    table_group gr = { .proto = b, .dir = dir, .todo = todo, .first = first, .tables = tables };
     pthread_mutex_init(&gr.lock, NULL);
-    pthread_t tid[256];
-    int started = 0;
-    for (int t = 0; t < b->threads && t < end - first && t < 256; t++)
-        if (pthread_create(&tid[started], NULL, group_worker, &gr) == 0)
-            started++;
-    if (started == 0)
-        group_worker(&gr);
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    game_parallel(b->threads, (uint64_t)(end - first), 1, group_tables, &gr);
     pthread_mutex_destroy(&gr.lock);
     for (int i = first; i < end; i++)
         b->run_before += (double)b->ops->size(b->g, todo[i]);
@@ -776,11 +761,11 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     memset(&b, 0, sizeof b);
     b.g = g;
     b.ops = ops;
-    b.threads = o->threads > 0 ? o->threads : tb_default_threads();
+    b.threads = o->threads > 0 ? o->threads : game_default_threads();
     b.smaller = smaller;
     b.opt = o;
     b.long_code = o->long_from > 0 && o->long_from < 127 ? TB_LOSS_IN(o->long_from) : LONG;
-    b.t0 = now();
+    b.t0 = game_clock();
     b.run_total = total > 0 ? total : 1;
     pthread_mutex_init(&b.lock, NULL);
     int rc = 0;

@@ -77,11 +77,10 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     }
     h.entry_bytes = h.max_distance <= 127 ? 1 : 2;
 
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return game_error(err, errlen, "%s: %s", tmp, strerror(errno));
+    game_file out;
+    if (game_file_create(&out, path, "wb", err, errlen) != 0)
+        return -1;
+    FILE *f = out.f;
     enum { BLOCK = 1 << 20 };  /* entries per write; keeps pieces 8-aligned */
     unsigned char *buf = malloc(2 * BLOCK);
     uint64_t sum = 0xCBF29CE484222325ULL;
@@ -103,16 +102,15 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     free(buf);
     h.data_checksum = sum;
     h.header_checksum = header_checksum(h);
-    ok = ok && fseek(f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, f) == 1 && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
-        if (ok)
-            saved = errno;
-        unlink(tmp);
+    ok = ok && fseek(f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, f) == 1;
+    if (!ok) {
+        int saved = errno ? errno : EIO;
+        game_file_commit(&out, 0, NULL, 0);
         return game_error(err, errlen, "%s: cannot write table: %s", path, strerror(saved));
     }
+    char why[512];
+    if (game_file_commit(&out, 1, why, sizeof why) != 0)
+        return game_error(err, errlen, "cannot write table %s", why);
     return 0;
 }
 

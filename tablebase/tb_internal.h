@@ -76,10 +76,6 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
 /* BLAKE2b-256 of f's values (tablebase.h, tb_hash). */
 void tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
 
-/* Runs fn(ctx, first, end) over [0, n) in 64-aligned chunks on threads. */
-void tb_parallel(int threads, uint64_t n, void (*fn)(void *ctx, uint64_t first, uint64_t end), void *ctx);
-int tb_default_threads(void);
-
 /* Zeroed memory for a large array accessed at random (huge pages where the
  * kernel grants them); NULL when out of memory.  Freed with the same size. */
 void *tb_alloc_big(size_t bytes);

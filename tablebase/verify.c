@@ -135,7 +135,7 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     c.tables = tables;
     pthread_mutex_init(&c.lock, NULL);
     uint64_t entries = f.h.entries;
-    tb_parallel(threads, entries, check_range, &c);
+    game_parallel(threads, entries, 0, check_range, &c);
     pthread_mutex_destroy(&c.lock);
     tb_file_close(&f);
     if (c.failed)

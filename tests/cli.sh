@@ -196,7 +196,7 @@ done
 check "join proofs" 0 "^joined 3 proofs" -- join-proofs jungle --position "$jroot" --out "$tmp/jall" "$tmp/jd2c2" "$tmp/jd2d3" "$tmp/jd2e2"
 check "joined proof verifies" 0 "^sound: jungle .*'can White force a win\?' disproven" -- verify-proof "$tmp/jall"
 check "join lacking a child" 1 "no proof after the move d2e2" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/jd2c2" "$tmp/jd2d3"
-[ ! -e "$tmp/jbad" ] && [ ! -e "$tmp/jbad.tmp" ] || { fail=$((fail + 1)); echo "FAIL: a refused join left a file"; }
+[ ! -e "$tmp/jbad" ] && ! ls "$tmp"/jbad.tmp* >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: a refused join left a file"; }
 check "join a child twice" 1 "two proofs after the move d2c2" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/jd2c2" "$tmp/jd2c2" "$tmp/jd2d3" "$tmp/jd2e2"
 check "join a stranger" 1 "proof 1: its position .* follows no move of the root" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/p"
 check "join another game" 1 "is of the game 'jungle'" -- join-proofs ostle --out "$tmp/jbad" "$tmp/jd2c2"

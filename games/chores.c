@@ -1,0 +1,105 @@
+/* games/chores.c - what every module needs and none owns: the clock, the
+ * fan-out of work to threads and the all-or-nothing file write.  Here
+ * because games/ is the module every other one already depends on. */
+#include "game.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+double game_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int game_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+typedef struct {
+    void (*fn)(void *ctx, uint64_t first, uint64_t end);
+    void *ctx;
+    uint64_t n, chunk, next;
+} fan_out;
+
+static void *fan_worker(void *arg)
+{
+    fan_out *j = arg;
+    for (;;) {
+        uint64_t first = __atomic_fetch_add(&j->next, j->chunk, __ATOMIC_RELAXED);
+        if (first >= j->n)
+            return NULL;
+        j->fn(j->ctx, first, first + j->chunk < j->n ? first + j->chunk : j->n);
+    }
+}
+
+/* Automatic chunks are 64-aligned so that threads never share a cache line
+ * of a byte array they write by index; small enough to balance, large
+ * enough to amortise the atomic. */
+void game_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx, uint64_t first, uint64_t end),
+                   void *ctx)
+{
+    enum { MAX_THREADS = 256 };
+    if (threads <= 0)
+        threads = game_default_threads();
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    fan_out j = { fn, ctx, n, chunk, 0 };
+    if (chunk == 0) {
+        j.chunk = n / ((uint64_t)threads * 256);
+        j.chunk = j.chunk < 4096 ? 4096 : (j.chunk + 63) & ~63ULL;
+    }
+    if (threads == 1 || n <= j.chunk) {
+        fn(ctx, 0, n);
+        return;
+    }
+    uint64_t pieces = (n + j.chunk - 1) / j.chunk;
+    if ((uint64_t)threads > pieces)
+        threads = (int)pieces;
+    pthread_t tid[MAX_THREADS];
+    int started = 0;
+    while (started < threads && pthread_create(&tid[started], NULL, fan_worker, &j) == 0)
+        started++;
+    if (started == 0)
+        fan_worker(&j);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+int game_file_create(game_file *f, const char *path, const char *mode, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path)
+        return game_error(err, errlen, "%.200s...: path too long", path);
+    /* the process id keeps two processes writing one file apart */
+    snprintf(f->tmp, sizeof f->tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (!(f->f = fopen(f->tmp, mode)))
+        return game_error(err, errlen, "%s: %s", f->tmp, strerror(errno));
+    return 0;
+}
+
+int game_file_commit(game_file *f, int keep, char *err, size_t errlen)
+{
+    int werr = 0;
+    if (!f->f)
+        return keep ? game_error(err, errlen, "%s: not open", f->path) : 0;
+    /* the disk's own words (no space left, file too large) where it refused */
+    if (keep && (fflush(f->f) != 0 || fsync(fileno(f->f)) != 0))
+        werr = errno;
+    if (fclose(f->f) != 0 && !werr)
+        werr = errno;
+    f->f = NULL;
+    if (keep && !werr && rename(f->tmp, f->path) == 0)
+        return 0;
+    if (keep && !werr)
+        werr = errno;
+    unlink(f->tmp);
+    return keep ? game_error(err, errlen, "%s: %s", f->path, strerror(werr ? werr : EIO)) : 0;
+}
