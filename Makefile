@@ -52,6 +52,7 @@ deps:
 
 test: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests $(BUILD)/pnsolve
+	tests/layering.sh $(BUILD)
 	./$(BUILD)/run-tests
 	tests/cli.sh ./$(BUILD)/pnsolve
 

@@ -274,8 +274,7 @@ static void bench_othello(void)
         }
         pns_options o;
         pns_defaults(&o);
-        o.exact_empties = 14;
-        o.mobility = 1;
+        pns_score_defaults(&o);
         pns_result r;
         int score = 0, area = g->width * g->height;
         double t = game_clock();

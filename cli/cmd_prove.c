@@ -355,12 +355,14 @@ int cmd_prove(int argc, char **argv)
     const pns_result *shown;
     int ok = 1, proof_failed = 0;
     if (p.score) {
+        pns_options d = p.o;
+        pns_score_defaults(&d);
         if (!p.exact_set)
-            p.o.exact_empties = 14;  /* 5x6: 11.1 s at 10, 5.1 s at 14, 9.0 s at 16 (README) */
+            p.o.exact_empties = d.exact_empties;
         if (!p.proof_exact_set)
-            p.o.proof_exact_empties = 12;  /* 5x6: 48,200 lines, 6.1 s + 4.1 s to verify; at 8: 590,781, 13.6 s + 1.7 s */
+            p.o.proof_exact_empties = d.proof_exact_empties;
         if (!p.init_set)
-            p.o.mobility = 1;  /* 5x6: 3.8 s against 7.1 s with 1/1 (README) */
+            p.o.mobility = d.mobility;
         int area = g->width * g->height > 0 ? g->width * g->height : 1;
         game_file pf;
         FILE *out = p.proof ? proof_open(p.proof, &pf) : NULL;

@@ -23,8 +23,10 @@ static void usage(FILE *out)
           "Commands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nGames: jungle [--variant classic], ostle, othello:WxH (4..8 each), graph:FILE\n"
-          "Run 'pnsolve COMMAND --help' for a command's options.\n", out);
+    char names[512];
+    game_names(names, sizeof names);
+    fprintf(out, "\nGames: %s\n"
+                 "Run 'pnsolve COMMAND --help' for a command's options.\n", names);
 }
 
 int main(int argc, char **argv)

@@ -1,19 +1,10 @@
-/* games/game.c - the registry of games and the game-independent helpers. */
+/* games/game.c - what the games share: parsing helpers, perft, errors. */
 #include "game_impl.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef game *(*game_opener)(const char *args, const char *variant, char *err, size_t errlen);
-
-static const struct { const char *name; game_opener open; } registry[] = {
-    { "jungle", jungle_open },
-    { "ostle", ostle_open },
-    { "othello", othello_open },
-    { "graph", graph_open },
-};
 
 int game_error(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -42,30 +33,6 @@ game *game_alloc(const game_ops *ops, const char *name)
     g->ops = ops;
     snprintf(g->name, sizeof g->name, "%s", name);
     return g;
-}
-
-game *game_open(const char *spec, const char *variant, char *err, size_t errlen)
-{
-    if (!spec || !*spec) {
-        game_error(err, errlen, "no game given (jungle, ostle, othello:WxH, graph:FILE)");
-        return NULL;
-    }
-    const char *colon = strchr(spec, ':');
-    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
-        if (strlen(registry[i].name) == n && strncmp(spec, registry[i].name, n) == 0)
-            return registry[i].open(colon ? colon + 1 : "", variant, err, errlen);
-    game_error(err, errlen, "unknown game '%s' (jungle, ostle, othello:WxH, graph:FILE)", spec);
-    return NULL;
-}
-
-void game_close(game *g)
-{
-    if (!g)
-        return;
-    if (g->ops->destroy)
-        g->ops->destroy(g);
-    free(g);
 }
 
 int game_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen)

@@ -178,6 +178,8 @@ struct game {
 /* Opens a game from a spec ("jungle", "ostle", "othello:WxH", "graph:FILE")
  * and a variant name (NULL for the default); NULL and a reason in err on error. */
 game *game_open(const char *spec, const char *variant, char *err, size_t errlen);
+/* The games game_open knows, as one line of usage for a help text. */
+void game_names(char *buf, size_t len);
 /* Frees a game from game_open; NULL is allowed. */
 void game_close(game *g);
 

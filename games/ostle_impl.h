@@ -1,5 +1,6 @@
 /* games/ostle_impl.h - private to games/: Ostle's state layout, shared by
- * the rules (ostle.c) and the tables' state index (ostle_tb.c). */
+ * the rules (ostle.c), the rules backwards (ostle_unmove.c) and the tables'
+ * state index (ostle_tb.c), which depend on each other in that order. */
 #ifndef PNSOLVE_OSTLE_IMPL_H
 #define PNSOLVE_OSTLE_IMPL_H
 
@@ -24,6 +25,19 @@ static inline void set_meta(game_state *s, unsigned hole, int side, unsigned for
 {
     s->w[2] = hole | (uint64_t)side << 8 | (uint64_t)forbidden << 16;
 }
+
+/* ostle_unmove.c: Ostle positions from which one move that removes no piece leads to s's
+ * position (the forbidden move of s is ignored; theirs is none), into
+ * out[GAME_MAX_MOVES], and that move into moves[] unless it is NULL; returns
+ * the count. */
+int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move *moves);
+
+/* The moves that rule 8 can forbid in s's position: those some state with a
+ * move into it leaves forbidden (the hole moved back; a chain pushed back
+ * from its far end, which is the side to move's piece), into
+ * out[GAME_MAX_MOVES]; returns the count.  The states of a position are it
+ * with none or one of these forbidden: the index space of a rule-8 builder. */
+int ostle_forbiddable(const game *g, const game_state *s, game_move *out);
 
 /* The tables' operations (ostle_tb.c) and what they keep. */
 extern const game_tb_ops ostle_tb_ops;

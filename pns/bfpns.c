@@ -9,7 +9,7 @@
  * that depth is not above its own.  As in the thesis, a stored result also
  * keeps its chain of best moves (up to CHAIN_MAX), and a reuse is refused
  * when that chain runs into the current path. */
-#include "pns_internal.h"
+#include "bfpns.h"
 
 #include <Judy.h>
 #include <stdlib.h>
@@ -123,7 +123,7 @@ static int chain_hits_path(bfpns *B, const game_state *cs, const chain_t *c)
     game_state s = *cs;
     for (uint32_t i = 0; i < c->len; i++) {
         game_play(B->S.g, &s, c->move[i]);
-        if (path_find(&B->S, game_key_of(B->S.g, &s)) >= 0)
+        if (pns_path_find(&B->S, game_key_of(B->S.g, &s)) >= 0)
             return 1;
     }
     return 0;
@@ -138,11 +138,11 @@ static void child_eval(bfpns *B, const game_state *cs, node *c)
     c->borrowed = 0;
     c->key = game_key_of(S->g, cs);
     c->or_node = game_to_move(S->g, cs) == S->prover;
-    if (search_leaf(S, cs, &c->pn, &c->dn) || search_exact(S, cs, &c->pn, &c->dn))
+    if (pns_search_leaf(S, cs, &c->pn, &c->dn) || pns_search_exact(S, cs, &c->pn, &c->dn))
         return;
-    int d = path_find(S, c->key);
+    int d = pns_path_find(S, c->key);
     if (d >= 0) {
-        search_repetition(S, &c->pn, &c->dn);
+        pns_search_repetition(S, &c->pn, &c->dn);
         c->dep = (uint32_t)d;
         return;
     }
@@ -155,7 +155,7 @@ static void child_eval(bfpns *B, const game_state *cs, node *c)
         c->borrowed = 1;
         return;
     }
-    search_initial(S, cs, &c->pn, &c->dn);
+    pns_search_initial(S, cs, &c->pn, &c->dn);
 }
 
 /* Expands leaf x (state st, path already holding x); 0, or -1 when memory ran out. */
@@ -231,7 +231,7 @@ static void recompute(bfpns *B, uint32_t x, int depth)
     p->borrowed = 0;
 }
 
-void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     bfpns *B = calloc(1, sizeof *B);
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
@@ -240,7 +240,7 @@ void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_r
         B->cap = cap > UINT32_MAX - GAME_MAX_MOVES ? UINT32_MAX - GAME_MAX_MOVES : (uint32_t)cap;
         B->pool = malloc((size_t)B->cap * sizeof(node)); /* pages are touched only as the tree grows */
     }
-    if (!B || !B->pool || search_init(&B->S, g, s, o) != 0) {
+    if (!B || !B->pool || pns_search_init(&B->S, g, s, o) != 0) {
         r->status = PNS_UNKNOWN;
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte tree", mem);
@@ -260,7 +260,7 @@ void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_r
         game_state st = *s;
         uint32_t x = 1;
         int depth = 0;
-        path_push(S, root->key);
+        pns_path_push(S, root->key);
         while (B->pool[x].first) {
             const node *p = &B->pool[x];
             int or_node = p->or_node, best = 0;
@@ -273,19 +273,19 @@ void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_r
             x = p->first + (uint32_t)best;
             game_play(g, &st, B->pool[x].move);
             depth++;
-            path_push(S, B->pool[x].key);
+            pns_path_push(S, B->pool[x].key);
         }
-        if (search_tick(S) || expand(B, x, &st) != 0) {
+        if (pns_search_tick(S) || expand(B, x, &st) != 0) {
             if (!S->stopped) {
                 S->stopped = 1;
                 S->stopped_by = "memory";
             }
             while (S->depth)
-                path_pop(S);
+                pns_path_pop(S);
             break;
         }
         while (S->depth)
-            path_pop(S);
+            pns_path_pop(S);
         /* update the ancestors */
         for (;;) {
             recompute(B, x, depth);
@@ -304,7 +304,7 @@ void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_r
     if (root->chain)
         for (uint32_t i = 0; i < root->chain->len && r->pv_len < PNS_MAX_PV; i++)
             r->pv[r->pv_len++] = root->chain->move[i];
-    search_report(S, r);
+    pns_search_report(S, r);
     subtree_free(B, 1);
     if (root->chain && !root->borrowed)
         free(root->chain);
@@ -316,7 +316,7 @@ void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_r
         free(B->arena);
         B->arena = next;
     }
-    search_free(S);
+    pns_search_free(S);
     free(B->pool);
     free(B);
 }

@@ -19,8 +19,6 @@
  * Each MID call keeps its children's values in a frame of its own, so a
  * path-dependent result is not lost between two selections of the parent.
  */
-#include "pns_internal.h"
-#include "tt.h"
 #include "dfpn.h"
 
 #include <math.h>
@@ -47,14 +45,14 @@ static child_t *frame_at(dfpn *D, int depth)
     return D->frames[depth];
 }
 
-int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
+int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
 {
     memset(D, 0, sizeof *D);
-    if (search_init(&D->S, g, root, o) != 0)
+    if (pns_search_init(&D->S, g, root, o) != 0)
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
-    if (tt_init(&D->tt, mem) != 0) {
-        search_free(&D->S);
+    if (pns_tt_init(&D->tt, mem) != 0) {
+        pns_search_free(&D->S);
         return -1;
     }
     D->cond_buckets = 1;
@@ -62,22 +60,22 @@ int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options 
         D->cond_buckets *= 2;
     D->cond = calloc(D->cond_buckets * 2, sizeof(cond_entry));
     if (!D->cond) {
-        tt_free(&D->tt);
-        search_free(&D->S);
+        pns_tt_free(&D->tt);
+        pns_search_free(&D->S);
         return -1;
     }
     D->S.bytes += D->tt.buckets * TT_WAYS * sizeof(tt_entry) + D->cond_buckets * 2 * sizeof(cond_entry);
     return 0;
 }
 
-void dfpn_free(dfpn *D)
+void pns_dfpn_free(dfpn *D)
 {
     for (int i = 0; i < D->frames_cap; i++)
         free(D->frames[i]);
     free(D->frames);
-    tt_free(&D->tt);
+    pns_tt_free(&D->tt);
     free(D->cond);
-    search_free(&D->S);
+    pns_search_free(&D->S);
 }
 
 static cond_entry *cond_bucket(const dfpn *D, game_key key)
@@ -142,30 +140,30 @@ static const tt_entry *tt_view(const dfpn *D, const tt_entry *e)
     return NULL;
 }
 
-const tt_entry *dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, tt_lookup(&D->tt, key)); }
+const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, pns_tt_lookup(&D->tt, key)); }
 
-void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
+void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
     pns_search *S = &D->S;
     c->refs = 0;
     c->key = game_key_of(S->g, cs);
-    if (search_leaf(S, cs, &c->pn, &c->dn))
+    if (pns_search_leaf(S, cs, &c->pn, &c->dn))
         return;
     /* the parent is the last position of the path: bit 0 */
-    int d = path_find(S, c->key);
+    int d = pns_path_find(S, c->key);
     if (d >= 0) {
-        search_repetition(S, &c->pn, &c->dn);
+        pns_search_repetition(S, &c->pn, &c->dn);
         c->refs = D->closed && d < D->closed->base ? REFS_SET : refs_bit(S, d);
         return;
     }
-    const tt_entry *e = dfpn_lookup(D, c->key);
+    const tt_entry *e = pns_dfpn_lookup(D, c->key);
     if (e && (e->pn == 0 || e->dn == 0)) {
         c->pn = e->pn;
         c->dn = e->dn;
         return;
     }
     if (D->closed && e && (e->flags & TT_SET) && D->closed->holds(D->closed->ctx, c->key)) {
-        search_repetition(S, &c->pn, &c->dn);  /* holds the claim as a repetition would */
+        pns_search_repetition(S, &c->pn, &c->dn);  /* holds the claim as a repetition would */
         c->refs = REFS_SET;
         return;
     }
@@ -180,7 +178,7 @@ void dfpn_child(dfpn *D, const game_state *cs, child_t *c)
         c->dn = e->dn;
         return;
     }
-    search_initial(S, cs, &c->pn, &c->dn);
+    pns_search_initial(S, cs, &c->pn, &c->dn);
 }
 
 /* pn/dn of a node from its children. */
@@ -238,11 +236,11 @@ static int distinct_moves(const game *g, const game_state *s, game_move *mv, uin
     return m;
 }
 
-void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
+void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
 {
     pns_search *S = &D->S;
     const game *g = S->g;
-    if (search_tick(S))
+    if (pns_search_tick(S))
         return;
     if (S->checkpoint_due && D->root_state) {
         S->checkpoint_due = 0;
@@ -252,10 +250,10 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
         }
     }
     uint64_t before = S->endgame_nodes;
-    if (search_exact(S, st, &self->pn, &self->dn)) {
+    if (pns_search_exact(S, st, &self->pn, &self->dn)) {
         uint64_t work = S->endgame_nodes - before;
         self->refs = 0;
-        tt_store(&D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
+        pns_tt_store(&D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
         return;
     }
     child_t *c = frame_at(D, depth);
@@ -270,19 +268,19 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
      * differ through a repetition of the (not symmetric) root. */
     if (depth == 0 && g->ops->symmetric_key && g->ops->empties)
         n = distinct_moves(g, st, mv, orig, n);
-    if (path_push(S, self->key) != 0)
+    if (pns_path_push(S, self->key) != 0)
         return;
     /* all the children's buckets are fetched at once, then read */
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
         game_play(g, &cs, mv[i]);
-        tt_prefetch(&D->tt, game_key_of(g, &cs));
+        pns_tt_prefetch(&D->tt, game_key_of(g, &cs));
     }
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
         game_play(g, &cs, mv[i]);
         c[i].move = mv[i];
-        dfpn_child(D, &cs, &c[i]);
+        pns_dfpn_child(D, &cs, &c[i]);
     }
     uint64_t nodes0 = S->nodes;
     uint32_t pn, dn;
@@ -316,11 +314,11 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
         game_state cs = *st;
         game_play(g, &cs, c[best].move);
         if (or_node)
-            dfpn_mid(D, &cs, depth + 1, cth_main, cth_other, &c[best]);
+            pns_dfpn_mid(D, &cs, depth + 1, cth_main, cth_other, &c[best]);
         else
-            dfpn_mid(D, &cs, depth + 1, cth_other, cth_main, &c[best]);
+            pns_dfpn_mid(D, &cs, depth + 1, cth_other, cth_main, &c[best]);
     }
-    path_pop(S);
+    pns_path_pop(S);
     uint64_t work = S->nodes - nodes0 + 1;
     self->pn = pn;
     self->dn = dn;
@@ -334,91 +332,59 @@ void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t 
             self->refs = refs;
             if (refs == REFS_SET) {
                 D->closed->keep(D->closed->ctx, self->key, best < 0 ? 0 : orig[best]);
-                tt_flag(&D->tt, self->key, TT_SET);
+                pns_tt_flag(&D->tt, self->key, TT_SET);
             } else {
                 /* flagged either way: a proof writer reads it as "solved on some path" */
                 S->path_dependent += cond_store(D, self->key, pn == 0, refs) != 0;
-                tt_flag(&D->tt, self->key, TT_COND);
+                pns_tt_flag(&D->tt, self->key, TT_COND);
             }
             return;
         }
     }
-    tt_store(&D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
+    pns_tt_store(&D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
              D->tag);
-    S->fill = tt_fill(&D->tt);
+    S->fill = pns_tt_fill(&D->tt);
 }
 
 /* Follows the stored best moves from the root while they stay solved and off
  * the path; a path-dependent root result ends the line at once. */
-static void principal_line(dfpn *D, const game_state *root, pns_result *r)
+void pns_dfpn_line(dfpn *D, const game_state *root, pns_result *r)
 {
     const game *g = D->S.g;
     game_state s = *root;
-    path_clear(&D->S);
+    pns_path_clear(&D->S);
     r->pv_len = 0;
     while (r->pv_len < PNS_MAX_PV) {
         game_key k = game_key_of(g, &s);
-        const tt_entry *e = dfpn_lookup(D, k);
-        if (!e || (e->pn != 0 && e->dn != 0) || path_find(&D->S, k) >= 0)
+        const tt_entry *e = pns_dfpn_lookup(D, k);
+        if (!e || (e->pn != 0 && e->dn != 0) || pns_path_find(&D->S, k) >= 0)
             break;
         game_move mv[GAME_MAX_MOVES];
         int n = game_moves(g, &s, mv);
         if (e->best >= n)
             break;
-        path_push(&D->S, k);
+        pns_path_push(&D->S, k);
         r->pv[r->pv_len++] = mv[e->best];
         game_play(g, &s, mv[e->best]);
         uint32_t pn, dn;
-        if (search_leaf(&D->S, &s, &pn, &dn) || search_exact_region(&D->S, &s))
+        if (pns_search_leaf(&D->S, &s, &pn, &dn) || pns_search_exact_region(&D->S, &s))
             break;
     }
-    path_clear(&D->S);
+    pns_path_clear(&D->S);
 }
 
-/* Continues the line of the last proof to the game's end where the solver
- * decides: the end's exact score first (the line's defender moves need not
- * be best, so it may beat the root's), then at each position the first move
- * that keeps it. */
-static void solver_line(dfpn *D, const game_state *root, pns_result *r)
-{
-    pns_search *S = &D->S;
-    const game *g = S->g;
-    game_state s = *root;
-    for (int i = 0; i < r->pv_len; i++)
-        game_play(g, &s, r->pv[i]);
-    if (g->ops->empties(g, &s) > S->o->exact_empties)
-        return;
-    int v = g->ops->solver_score(S->solver, &s, -1000, 1000, &S->endgame_nodes);  /* for the side to move in s */
-    while (r->pv_len < PNS_MAX_PV && g->ops->empties(g, &s) <= S->o->exact_empties) {
-        game_move mv[GAME_MAX_MOVES];
-        int n = game_moves(g, &s, mv), i = 0, w = 0;
-        for (; i < n; i++) {
-            game_state c = s;
-            game_play(g, &c, mv[i]);
-            w = game_to_move(g, &c) == game_to_move(g, &s) ? v : -v;  /* what c must be worth */
-            if (g->ops->solver_score(S->solver, &c, w - 1, w + 1, &S->endgame_nodes) == w)
-                break;
-        }
-        if (i == n)
-            break;  /* the game is over (or the score was wrong: no move keeps it) */
-        r->pv[r->pv_len++] = mv[i];
-        game_play(g, &s, mv[i]);
-        v = w;
-    }
-}
-
-int dfpn_run(dfpn *D, const game_state *s, child_t *root)
+int pns_dfpn_run(dfpn *D, const game_state *s, child_t *root)
 {
     pns_search *S = &D->S;
     root->refs = 0;
-    if (search_leaf(S, s, &root->pn, &root->dn)) {
+    if (pns_search_leaf(S, s, &root->pn, &root->dn)) {
         root->key = game_key_of(S->g, s);
         return 1;
     }
     root->key = game_key_of(S->g, s);
     root->pn = root->dn = 1;
     while (!S->stopped && root->pn != 0 && root->dn != 0)
-        dfpn_mid(D, s, S->depth, PNS_INF, PNS_INF, root);
+        pns_dfpn_mid(D, s, S->depth, PNS_INF, PNS_INF, root);
     return root->pn == 0 || root->dn == 0;
 }
 
@@ -485,7 +451,7 @@ static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
                 if (te[k].pn == 0 && te[k].dn == 0)
                     continue;
                 game_key key = { te[k].lo, te[k].hi };
-                tt_entry *e = tt_store(&D->tt, key, te[k].pn, te[k].dn, te[k].work, te[k].best, te[k].tag);
+                tt_entry *e = pns_tt_store(&D->tt, key, te[k].pn, te[k].dn, te[k].work, te[k].best, te[k].tag);
                 e->flags = te[k].flags;
             }
     }
@@ -541,7 +507,7 @@ static int ckpt_load(dfpn *D, const game_state *s)
     return 0;
 }
 
-int dfpn_start(dfpn *D, const game_state *s)
+int pns_dfpn_start(dfpn *D, const game_state *s)
 {
     if (D->S.o->resume && ckpt_load(D, s) != 0)
         return -1;
@@ -549,142 +515,35 @@ int dfpn_start(dfpn *D, const game_state *s)
     return 0;
 }
 
-int dfpn_checkpoint(dfpn *D, const game_state *s)
+int pns_dfpn_checkpoint(dfpn *D, const game_state *s)
 {
     return D->S.o->checkpoint ? ckpt_save(D, s) : 0;
 }
 
-void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     dfpn D;
-    if (dfpn_init(&D, g, s, o) != 0) {
+    if (pns_dfpn_init(&D, g, s, o) != 0) {
         r->status = PNS_UNKNOWN;
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", o->memory);
         return;
     }
     child_t root;
-    if (dfpn_start(&D, s) != 0) {
+    if (pns_dfpn_start(&D, s) != 0) {
         r->status = PNS_UNKNOWN;
         r->stopped_by = "resume";
-        search_report(&D.S, r);
-        dfpn_free(&D);
+        pns_search_report(&D.S, r);
+        pns_dfpn_free(&D);
         return;
     }
-    dfpn_run(&D, s, &root);
-    dfpn_checkpoint(&D, s);
+    pns_dfpn_run(&D, s, &root);
+    pns_dfpn_checkpoint(&D, s);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
-    search_report(&D.S, r);
+    pns_search_report(&D.S, r);
     if (r->status != PNS_UNKNOWN)
-        principal_line(&D, s, r);
-    dfpn_free(&D);
-}
-
-/* --- score questions: one table for all of them ----------------------- */
-
-/* Makes D ask "at least target ahead?" next (entries keep their own target). */
-static void score_question(dfpn *D, pns_options *q, int target)
-{
-    q->score_target = target;
-    D->tag = target;
-    memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
-    path_clear(&D->S);
-}
-
-void dfpn_score(search_job *j)
-{
-    pns_options q = *j->o;  /* the prover as asked: a graph's is its OR player */
-    q.question = PNS_SCORE;
-    pns_result *r = j->r;
-    dfpn D;
-    if (dfpn_init(&D, j->g, j->s, &q) != 0) {
-        r->stopped_by = "memory";
-        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", q.memory);
-        j->rc = -1;
-        return;
-    }
-    /* Checkpoints: entries keep their targets, so a resumed search asks its
-     * questions again and finds the answers known. */
-    if (dfpn_start(&D, j->s) != 0) {
-        r->stopped_by = "resume";
-        search_report(&D.S, r);
-        dfpn_free(&D);
-        j->rc = -1;
-        return;
-    }
-    child_t root = { 0 };
-    pns_result best;
-    memset(&best, 0, sizeof best);
-    /* the scores the game can end with, in [lo, hi] */
-    int cand[512], nc = 0;
-    for (int v = j->lo; v <= j->hi && nc < 512; v++)
-        if (!j->g->ops->score_possible || j->g->ops->score_possible(j->g, v))
-            cand[nc++] = v;
-    /* invariant: the score is one of cand[a..b]; the last proof proves
-     * cand[a], so that its line is a line to at least that.  The first
-     * question asks about the candidate nearest 0, then steps of 1, 2, 4 ...
-     * candidates go the way the answers point until an answer turns (close
-     * scores cost few questions, and the hard questions, next to the score,
-     * come once), and bisection finishes. */
-    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0;
-    while (at + 1 < nc && cand[at] < 0)
-        at++;
-    while (nc > 0 && (a < b || !have)) {
-        score_question(&D, &q, cand[at]);
-        dfpn_run(&D, j->s, &root);
-        if ((open = root.pn != 0 && root.dn != 0))
-            break;
-        int dir = root.pn == 0 ? 1 : -1;
-        if (dir > 0) {
-            a = at;
-            have = 1;
-            best.pv_len = 0;
-            principal_line(&D, j->s, &best);
-        } else if ((b = at - 1) < a) {
-            break;  /* even the lowest bound failed: lo was no bound */
-        }
-        if (dir0 == 0)
-            dir0 = dir;
-        if (dir == dir0) {  /* galloping on */
-            at += dir * step;
-            step *= 2;
-            at = at < a ? a : at > b ? b : at;
-        } else {
-            dir0 = 2;
-            at = a == b ? a : a + (b - a + 1) / 2;
-        }
-    }
-    if (dfpn_checkpoint(&D, j->s) != 0)
-        open = 1;
-    int lo = have ? cand[a] : 0, found = have && a == b && !open, solved = found;
-    if (solved && j->out) {
-        /* the two bounds from the same table: at least the score proven,
-         * at least the next possible score disproven */
-        pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
-        for (int i = 0; i < (a + 1 < nc ? 2 : 1) && solved; i++) {
-            pns_result pr;
-            score_question(&D, &q, cand[a + i]);
-            if (dfpn_write_proof(&D, j->s, j->out, &pr) != 0 || pr.status != want[i]) {
-                solved = 0;
-                snprintf(r->error, sizeof r->error, "%s", pr.error[0] ? pr.error : "writing a proof failed");
-            }
-        }
-    }
-    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
-    r->pn = root.pn;
-    r->dn = root.dn;
-    char error[sizeof r->error];
-    memcpy(error, r->error, sizeof error);
-    search_report(&D.S, r);
-    if (error[0])
-        memcpy(r->error, error, sizeof error);
-    r->pv_len = best.pv_len;
-    memcpy(r->pv, best.pv, sizeof r->pv);
-    j->rc = solved ? 0 : found ? 1 : -1;
-    if (found && D.S.solver)
-        solver_line(&D, j->s, r);
-    j->score = lo;
-    dfpn_free(&D);
+        pns_dfpn_line(&D, s, r);
+    pns_dfpn_free(&D);
 }

@@ -1,9 +1,10 @@
-/* pns/dfpn.h - private to pns/: the df-pn searcher, shared by the search
- * entry point and the proof writer (which re-searches inside a proof). */
+/* pns/dfpn.h - private to pns/: the df-pn searcher with its GHI-safe
+ * tables, used by pns_solve, the score search and the proof writers (which
+ * search again inside a proof). */
 #ifndef PNSOLVE_PNS_DFPN_H
 #define PNSOLVE_PNS_DFPN_H
 
-#include "pns_internal.h"
+#include "search.h"
 #include "tt.h"
 
 /* Which earlier positions of the path a solved value depends on: bit i is
@@ -64,7 +65,7 @@ static inline int refs_of_keys(const pns_search *S, const game_key *need, int n,
 {
     refs_t r = 0;
     for (int i = 0; i < n; i++) {
-        int d = path_find(S, need[i]);
+        int d = pns_path_find(S, need[i]);
         if (d < 0)
             return -1;
         r |= refs_bit(S, d);
@@ -88,7 +89,7 @@ typedef struct {
     uint8_t n, proven, used, pad;
 } cond_entry;
 
-/* Proof writing where a draw supports the claim (proof.c): the positions the
+/* Proof writing where a draw supports the claim (proof_write.c): the positions the
  * writer has written or is writing form a set that will be closed (the claim
  * holds in each of them), so a search inside the writer treats them, and the
  * path above depth base, as holding the claim (refs REFS_SET), and the writer
@@ -115,40 +116,27 @@ typedef struct {
     int frames_cap;
 } dfpn;
 
-int dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o);
-void dfpn_free(dfpn *D);
+int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o);
+void pns_dfpn_free(dfpn *D);
 /* Before searching from root s: loads o->resume if given and arms the
  * periodic checkpoints; -1 with S.error when the checkpoint does not load. */
-int dfpn_start(dfpn *D, const game_state *s);
+int pns_dfpn_start(dfpn *D, const game_state *s);
 /* After searching: writes o->checkpoint if given; -1 with S.error. */
-int dfpn_checkpoint(dfpn *D, const game_state *s);
+int pns_dfpn_checkpoint(dfpn *D, const game_state *s);
 /* The table's entry for key as an answer to D's current question (a score
  * question reads entries of other targets that imply its answer), or NULL. */
-const tt_entry *dfpn_lookup(const dfpn *D, game_key key);
+const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key);
 /* Evaluates child state cs into c (leaf, repetition, table or fresh). */
-void dfpn_child(dfpn *D, const game_state *cs, child_t *c);
+void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 /* Searches s (whose key is self->key, at the current path depth) until it
  * is solved or the search stops; 1 when solved. */
-int dfpn_run(dfpn *D, const game_state *s, child_t *self);
+int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
 /* One MID call: searches st until pn >= thpn, dn >= thdn or solved. */
-void dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
-/* pns_score's bisection with one table (j->lo, j->hi in; j->score, j->rc out). */
-void dfpn_score(search_job *j);
-
-/* Searches D's question from s (its tables first) and writes the solution
- * tree to out (pns_write_proof's contract), reusing whatever D knows. */
-int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r);
-
-/* A table value's word in a proof file's 'tb' leaf. */
-static inline const char *tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
-
-/* Writes the proof of claim c, which a draw supports (a win disproven, an
- * advantage proven, "at least K" proven for K <= 0 or disproven for K > 0),
- * header first, as a closed set read off D's table (proof_closed.c); 0, 1
- * when the table's positions do not hold the root (nothing written), -1
- * when out of memory, stopped, a table is bad or out cannot be written
- * (D->S.error). */
-struct proof_claim;
-int closed_proof_write(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out);
+void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
+/* Searches s from the root until solved or stopped (pns_solve's df-pn). */
+void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
+/* The principal line of a solved root s into r->pv: the stored best moves
+ * while they stay solved and off the path. */
+void pns_dfpn_line(dfpn *D, const game_state *root, pns_result *r);
 
 #endif

@@ -86,6 +86,9 @@ typedef struct {
 
 /* Default options: df-pn, win question, safe GHI, 256 MB, epsilon 0.25. */
 void pns_defaults(pns_options *o);
+/* Sets the options a score question is fastest with (the exact solver's
+ * lines, mobility initial numbers), measured in docs/othello.md. */
+void pns_score_defaults(pns_options *o);
 
 /* Answers o->question for the side to move in s. */
 void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);

@@ -1,7 +1,7 @@
 /* pns/proof_closed.c - a proof where a draw supports the claim, read off the
  * search's table without searching again.
  *
- * Such a proof is a closed set of positions (proof.c): the claim's side has
+ * Such a proof is a closed set of positions (proof_write.c): the claim's side has
  * a listed move that stays in the set or ends in a supporting leaf, every
  * move of the other side does, and play that stays in the set forever is a
  * draw.  The positions the table holds, reached from the root through
@@ -15,7 +15,7 @@
  * moves, each expanded once, where breadth-first order first reaches it (so
  * the tree is as shallow as the strategy allows); every other line of it is
  * a 'ref' to that expansion, earlier or later in the file. */
-#include "dfpn.h"
+#include "proof.h"
 #include "proof_format.h"
 
 #include <stdlib.h>
@@ -109,7 +109,7 @@ static int needs_all(const closed_proof *P, uint32_t v)
 /* Did the search show the claim at key, on every path or on some? */
 static int shown(const closed_proof *P, game_key key)
 {
-    const tt_entry *e = dfpn_lookup(P->D, key);
+    const tt_entry *e = pns_dfpn_lookup(P->D, key);
     return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || (e->flags & TT_COND));
 }
 
@@ -135,12 +135,12 @@ static int explore(closed_proof *P)
             game_state cs = s;
             game_play(g, &cs, mv[i]);
             uint32_t pn, dn, to;
-            if (search_leaf(S, &cs, &pn, &dn)) {
+            if (pns_search_leaf(S, &cs, &pn, &dn)) {
                 to = (P->claim_proven ? pn == 0 : dn == 0) ? EDGE_GOOD : EDGE_BAD;
             } else {
                 game_key k = game_key_of(g, &cs);
                 to = find(P, k);
-                const tt_entry *e = to == EDGE_BAD ? dfpn_lookup(P->D, k) : NULL;
+                const tt_entry *e = to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
                 int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
                 if (e && !fails && (to = add(P, &cs, k)) == EDGE_BAD)
                     return -1;
@@ -151,7 +151,7 @@ static int explore(closed_proof *P)
         }
         P->first[v + 1] = P->nedge;
         P->explored = v + 1;
-        if (search_tick(S))
+        if (pns_search_tick(S))
             return -1;
     }
     return 0;
@@ -203,7 +203,7 @@ static int choose(const closed_proof *P, uint32_t v)
     for (int i = 0; i < n; i++)
         if (P->edge[f + (uint64_t)i] == EDGE_GOOD)
             return i;
-    const tt_entry *e = dfpn_lookup(P->D, P->key[v]);
+    const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
     if (e && e->best < n && keeps_shown(P, P->edge[f + e->best]))
         return e->best;
     for (int i = 0; i < n; i++)
@@ -290,7 +290,7 @@ static int leaf_line(const closed_proof *P, const game_state *cs, FILE *out)
     char err[256];
     if (tb_probe(S->o->tb, cs, &tv, err, sizeof err) != 1)
         return -1;
-    return fprintf(out, "tb %s %d\n", tb_word(tv.wdl), tv.distance) < 0 ? -1 : 0;
+    return fprintf(out, "tb %s %d\n", proof_tb_word(tv.wdl), tv.distance) < 0 ? -1 : 0;
 }
 
 /* Writes the lines, depth first along the breadth-first tree. */
@@ -403,7 +403,7 @@ static int64_t repair(closed_proof *P)
             game_play(g, &cs, mv[i]);
             game_key k = game_key_of(g, &cs);
             child_t c;
-            dfpn_run(P->D, &cs, &c);
+            pns_dfpn_run(P->D, &cs, &c);
             if (S->stopped)
                 return -1;
             searched++;
@@ -436,7 +436,7 @@ static void leaf_tables(const closed_proof *P, proof_tables *t)
     }
 }
 
-int closed_proof_write(dfpn *D, const game_state *root, const proof_claim *c, FILE *out)
+int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
@@ -444,7 +444,7 @@ int closed_proof_write(dfpn *D, const game_state *root, const proof_claim *c, FI
     P.claim_proven = c->proven;
     P.slot_mask = (1 << 16) - 1;
     uint32_t pn, dn;
-    if (search_leaf(&D->S, root, &pn, &dn))
+    if (pns_search_leaf(&D->S, root, &pn, &dn))
         return 1;  /* a leaf: one line, the tree writer's */
     int rc = -1;
     if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
@@ -473,7 +473,7 @@ int closed_proof_write(dfpn *D, const game_state *root, const proof_claim *c, FI
     proof_tables *t = malloc(sizeof *t);
     if (t)
         leaf_tables(&P, t);
-    rc = !t || proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
+    rc = !t || pns_proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
              ? -1 : 0;
     free(t);
 out:

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
+int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
                        char *err, size_t errlen)
 {
     const game *g = c->g;

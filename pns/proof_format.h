@@ -1,4 +1,4 @@
-/* pns/proof_format.h - private to pns/: what the proof writers (proof.c,
+/* pns/proof_format.h - private to pns/: what the proof writers (proof_write.c,
  * proof_closed.c, proof_join.c) share of the file format
  * (docs/proof-format.md).  The checker (proof_check.c) reads the format on
  * its own, so that a writer's mistake is not repeated by the checker. */
@@ -20,6 +20,9 @@ static inline void proof_tables_add(proof_tables *t, const game *g, const game_s
         t->bits[mat >> 6] |= (uint64_t)1 << (mat & 63);
 }
 
+/* A table value's word in a proof file's 'tb' leaf. */
+static inline const char *proof_tb_word(tb_wdl w) { return w == TB_WIN ? "win" : w == TB_LOSS ? "loss" : "draw"; }
+
 /* What a proof claims. */
 typedef struct proof_claim {
     const game *g;
@@ -33,7 +36,7 @@ typedef struct proof_claim {
  * prover, question, result, then 'table MATERIAL HASH' for each material of
  * t (hashes from tb) and the lines given in extra_tables (already in that
  * form, may be NULL).  0, or -1 with err (a table is bad or out failed). */
-int proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
+int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
                        char *err, size_t errlen);
 
 #endif

@@ -264,7 +264,7 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     game_format(g, root, text, sizeof text);
     int proven = c.side == mover, advantage = proven == c.draw_counts;
     proof_claim claim = { g, text, mover, advantage ? "advantage" : "win", proven };
-    if (proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
+    if (pns_proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
         goto out;
     fprintf(out, "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n", n_child);
     uint64_t offset = 1;

@@ -7,7 +7,7 @@
  * games from the start and the depth-bounded search decides; the game's
  * symmetric key (if any) merges images.
  */
-#include "pns_internal.h"
+#include "search.h"
 
 #include <stdlib.h>
 #include <uthash.h>
@@ -85,7 +85,7 @@ static int draw_from_tables(pns_mate *m, const table_pool *pool, int n, uint64_t
     int k = 0;
     while (k + 1 < pool->n && pool->weight[k] < x)
         k++;
-    if (draw_canonical(g, pool->mats[k], rng, s) != 0)
+    if (pns_draw_canonical(g, pool->mats[k], rng, s) != 0)
         return 0;
     tb_value v;
     int rc = pns_mate_value(m, s, &v);

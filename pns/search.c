@@ -1,26 +1,12 @@
-/* pns/search.c - what both searches share: leaves, the path, the limits,
- * and the public entry points that pick a search. */
-#include "pns_internal.h"
-#include "dfpn.h"
+/* pns/search.c - what every search shares: leaves, the path, the limits. */
+#include "search.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-void pns_defaults(pns_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->algo = PNS_DFPN;
-    o->question = PNS_WIN;
-    o->ghi = PNS_GHI_SAFE;
-    o->prover = -1;
-    o->memory = (size_t)256 << 20;
-    o->epsilon = 0.25;
-    o->progress_every = 2.0;
-}
-
-int search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o)
+int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o)
 {
     memset(S, 0, sizeof *S);
     S->g = g;
@@ -29,7 +15,7 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     S->tb_ok = o->tb && g->ops->tb && o->question != PNS_SCORE;
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
     S->path_prev = malloc(sizeof *S->path_prev * PATH_MAX_DEPTH);
-    path_clear(S);
+    pns_path_clear(S);
     S->t0 = game_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
@@ -42,13 +28,13 @@ int search_init(pns_search *S, const game *g, const game_state *root, const pns_
     }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
     if (!S->path || !S->path_prev || (solver && !S->solver)) {
-        search_free(S);
+        pns_search_free(S);
         return -1;
     }
     return 0;
 }
 
-void search_free(pns_search *S)
+void pns_search_free(pns_search *S)
 {
     free(S->path);
     free(S->path_prev);
@@ -59,9 +45,9 @@ void search_free(pns_search *S)
     S->solver = NULL;
 }
 
-int search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
-    if (!search_exact_region(S, s))
+    if (!pns_search_exact_region(S, s))
         return 0;
     /* a null window around the target: is the prover's score >= target? */
     const game *g = S->g;
@@ -74,7 +60,7 @@ int search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
     return 1;
 }
 
-int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     const game *g = S->g;
     game_result res = game_result_of(g, s);
@@ -106,7 +92,7 @@ int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
     return 1;
 }
 
-int path_find(const pns_search *S, game_key key)
+int pns_path_find(const pns_search *S, game_key key)
 {
     for (int d = S->path_head[game_key_hash(key) & 0xffff]; d >= 0; d = S->path_prev[d])
         if (game_key_equal(S->path[d], key))
@@ -114,13 +100,13 @@ int path_find(const pns_search *S, game_key key)
     return -1;
 }
 
-void path_clear(pns_search *S)
+void pns_path_clear(pns_search *S)
 {
     S->depth = 0;
     memset(S->path_head, 0xFF, sizeof S->path_head);
 }
 
-int path_push(pns_search *S, game_key key)
+int pns_path_push(pns_search *S, game_key key)
 {
     if (S->depth >= PATH_MAX_DEPTH) {
         S->stopped = 1;
@@ -134,13 +120,13 @@ int path_push(pns_search *S, game_key key)
     return 0;
 }
 
-void path_pop(pns_search *S)
+void pns_path_pop(pns_search *S)
 {
     game_key key = S->path[--S->depth];
     S->path_head[game_key_hash(key) & 0xffff] = S->path_prev[S->depth];
 }
 
-int search_tick(pns_search *S)
+int pns_search_tick(pns_search *S)
 {
     const pns_options *o = S->o;
     S->nodes++;
@@ -176,7 +162,7 @@ int search_tick(pns_search *S)
     return S->stopped;
 }
 
-void search_report(const pns_search *S, pns_result *r)
+void pns_search_report(const pns_search *S, pns_result *r)
 {
     r->stopped_by = r->status == PNS_UNKNOWN ? S->stopped_by : NULL;
     r->nodes = S->nodes_before + S->nodes;
@@ -185,76 +171,4 @@ void search_report(const pns_search *S, pns_result *r)
     r->peak_bytes = S->peak_bytes > S->bytes ? S->peak_bytes : S->bytes;
     r->path_dependent = S->path_dependent;
     strcpy(r->error, S->error);
-}
-
-/* df-pn and the proof writer recurse once per ply, and a path in a cyclic
- * game can be thousands of plies long: they run on a thread whose stack is
- * big enough for PATH_MAX_DEPTH plies (reserved, not committed). */
-#define SEARCH_STACK ((size_t)1 << 30)
-
-static void *trampoline(void *arg)
-{
-    search_job *j = arg;
-    j->run(j);
-    return NULL;
-}
-
-void search_on_big_stack(search_job *j)
-{
-    pthread_attr_t a;
-    pthread_t t;
-    if (pthread_attr_init(&a) == 0 && pthread_attr_setstacksize(&a, SEARCH_STACK) == 0 &&
-        pthread_create(&t, &a, trampoline, j) == 0) {
-        pthread_join(t, NULL);
-        pthread_attr_destroy(&a);
-        return;
-    }
-    j->run(j);  /* no thread: run here, with the stack we have */
-}
-
-static void solve_job(search_job *j)
-{
-    if (j->o->algo == PNS_BEST_FIRST)
-        bfpns_solve(j->g, j->s, j->o, j->r);
-    else
-        dfpn_solve(j->g, j->s, j->o, j->r);
-}
-
-void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
-{
-    memset(r, 0, sizeof *r);
-    search_job j = { solve_job, g, s, o, r, NULL, 0, 0, 0, 0 };
-    search_on_big_stack(&j);
-}
-
-int pns_value(const game *g, const game_state *s, const pns_options *o, pns_result *win, pns_result *adv)
-{
-    pns_options q = *o;
-    pns_result w, a;
-    memset(&a, 0, sizeof a);
-    q.question = PNS_WIN;
-    pns_solve(g, s, &q, &w);
-    int value = 2;
-    if (w.status == PNS_PROVEN) {
-        value = 1;
-    } else if (w.status == PNS_DISPROVEN) {
-        q.question = PNS_ADVANTAGE;
-        pns_solve(g, s, &q, &a);
-        value = a.status == PNS_PROVEN ? 0 : a.status == PNS_DISPROVEN ? -1 : 2;
-    }
-    if (win)
-        *win = w;
-    if (adv)
-        *adv = a;
-    return value;
-}
-
-int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
-              FILE *proof)
-{
-    memset(r, 0, sizeof *r);
-    search_job j = { dfpn_score, g, s, o, r, proof, -1, lo, hi, lo };
-    search_on_big_stack(&j);
-    *score = j.score;
-    return j.rc;
 }

@@ -8,7 +8,7 @@
 
 _Static_assert(sizeof(tt_entry) == 32, "a table entry is 32 bytes");
 
-int tt_init(tt_table *t, size_t bytes)
+int pns_tt_init(tt_table *t, size_t bytes)
 {
     size_t b = 1;
     while (b * 2 * TT_WAYS * sizeof(tt_entry) <= bytes)
@@ -31,7 +31,7 @@ int tt_init(tt_table *t, size_t bytes)
     return 0;
 }
 
-void tt_free(tt_table *t)
+void pns_tt_free(tt_table *t)
 {
     if (t->map)
         munmap(t->map, t->map_len);
@@ -39,7 +39,7 @@ void tt_free(tt_table *t)
     t->e = NULL;
 }
 
-void tt_clear(tt_table *t)
+void pns_tt_clear(tt_table *t)
 {
     memset(t->e, 0, t->buckets * TT_WAYS * sizeof(tt_entry));
     t->used = 0;
@@ -50,7 +50,7 @@ static inline tt_entry *bucket_of(const tt_table *t, game_key key)
     return t->e + (game_key_hash(key) & (t->buckets - 1)) * TT_WAYS;
 }
 
-void tt_prefetch(const tt_table *t, game_key key)
+void pns_tt_prefetch(const tt_table *t, game_key key)
 {
     const tt_entry *b = bucket_of(t, key);
     __builtin_prefetch(b);
@@ -60,7 +60,7 @@ void tt_prefetch(const tt_table *t, game_key key)
 static inline int is_empty(const tt_entry *e) { return e->pn == 0 && e->dn == 0; }
 static inline int is_solved(const tt_entry *e) { return e->pn == 0 || e->dn == 0; }
 
-const tt_entry *tt_lookup(const tt_table *t, game_key key)
+const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)
 {
     const tt_entry *b = bucket_of(t, key);
     for (int i = 0; i < TT_WAYS; i++)
@@ -73,7 +73,7 @@ const tt_entry *tt_lookup(const tt_table *t, game_key key)
  * end a search where an unsolved one only guides it. */
 static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
 
-tt_entry *tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
+tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
 {
     tt_entry *b = bucket_of(t, key), *victim = NULL;
     uint64_t total = work;
@@ -104,10 +104,10 @@ tt_entry *tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t
     return victim;
 }
 
-void tt_flag(tt_table *t, game_key key, uint8_t flag)
+void pns_tt_flag(tt_table *t, game_key key, uint8_t flag)
 {
-    tt_entry *e = (tt_entry *)tt_lookup(t, key);
+    tt_entry *e = (tt_entry *)pns_tt_lookup(t, key);
     if (!e)
-        e = tt_store(t, key, 1, 1, 0, 0, 0);
+        e = pns_tt_store(t, key, 1, 1, 0, 0, 0);
     e->flags |= flag;
 }

@@ -36,18 +36,18 @@ typedef struct {
 #define TT_WAYS 4
 
 /* Allocates a table of at most bytes; 0, or -1 when out of memory. */
-int tt_init(tt_table *t, size_t bytes);
-void tt_free(tt_table *t);
-void tt_clear(tt_table *t);
+int pns_tt_init(tt_table *t, size_t bytes);
+void pns_tt_free(tt_table *t);
+void pns_tt_clear(tt_table *t);
 /* The entry of key, or NULL. */
-const tt_entry *tt_lookup(const tt_table *t, game_key key);
+const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);
 /* Sets flag bits on key's entry (made unsolved 1/1 if key has none). */
-void tt_flag(tt_table *t, game_key key, uint8_t flag);
+void pns_tt_flag(tt_table *t, game_key key, uint8_t flag);
 /* Starts loading key's bucket into the cache. */
-void tt_prefetch(const tt_table *t, game_key key);
+void pns_tt_prefetch(const tt_table *t, game_key key);
 /* Stores or updates the entry of key (work adds to an existing entry's);
  * returns the entry. */
-tt_entry *tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
-static inline double tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
+tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
+static inline double pns_tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
 
 #endif

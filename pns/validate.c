@@ -1,9 +1,9 @@
 /* pns/validate.c - the search checked against retrograde analysis. */
-#include "pns_internal.h"
+#include "search.h"
 
 #include <string.h>
 
-int draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s)
+int pns_draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s)
 {
     const game_tb_ops *ops = g->ops->tb;
     uint64_t size = ops->size(g, mat);
@@ -142,7 +142,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         int failed = 0;
         for (uint64_t j = 0; j < share && !failed && !(o->stop && *o->stop); j++) {
             game_state s;
-            if (draw_canonical(g, mats[k], &rng, &s) != 0)
+            if (pns_draw_canonical(g, mats[k], &rng, &s) != 0)
                 break;
             tb_value tv;
             if (tb_probe(full, &s, &tv, err, errlen) != 1) {

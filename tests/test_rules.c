@@ -2,7 +2,7 @@
  * easy to get wrong: rule 8, Othello passes and ends, the Jungle variants,
  * graph files. */
 #include "ref.h"
-#include "../games/game_impl.h"
+#include "../games/ostle_impl.h"
 #include "suites.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* pns/proof.c - writes the solution tree of a solved question.
+/* pns/proof_write.c - writes the solution tree of a solved question.
  *
  * The tree is drawn from df-pn's tables: where the table no longer holds a
  * child's value (replaced, or path-dependent and never stored), the child is
@@ -20,7 +20,7 @@
  * where the table still holds it (proof_closed.c); this tree writer is for
  * the other claims and the fallback.  The format is in
  * docs/proof-format.md. */
-#include "dfpn.h"
+#include "proof.h"
 #include "proof_format.h"
 
 #include <errno.h>
@@ -157,7 +157,7 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
         return;
     }
     if (W->closed)
-        tt_flag(&W->D->tt, key, TT_SET);
+        pns_tt_flag(&W->D->tt, key, TT_SET);
     memcpy(w->need, need, sizeof need[0] * (size_t)n);
     W->log[W->nlog++] = w;
 }
@@ -183,7 +183,7 @@ static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c
 static int known(writer *W, const game_state *cs)
 {
     game_key key = game_key_of(W->D->S.g, cs);
-    return find(W, key) || path_find(&W->D->S, key) >= 0;
+    return find(W, key) || pns_path_find(&W->D->S, key) >= 0;
 }
 
 /* The value of child cs in the current path context, searched if need be;
@@ -191,9 +191,9 @@ static int known(writer *W, const game_state *cs)
 static int child_value(writer *W, const game_state *cs, child_t *c)
 {
     W->set.base = W->D->S.depth;
-    dfpn_child(W->D, cs, c);
+    pns_dfpn_child(W->D, cs, c);
     if (c->pn != 0 && c->dn != 0)
-        dfpn_run(W->D, cs, c);
+        pns_dfpn_run(W->D, cs, c);
     return c->pn == 0 || c->dn == 0;
 }
 
@@ -224,12 +224,12 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     }
     tb_value tv;
     if (S->tb_ok && tb_probe(S->o->tb, s, &tv, S->error, sizeof S->error) == 1) {
-        emit(W, "tb %s %d\n", tb_word(tv.wdl), tv.distance);
+        emit(W, "tb %s %d\n", proof_tb_word(tv.wdl), tv.distance);
         proof_tables_add(&W->tables, g, s);
         return OK;
     }
     game_key key = game_key_of(g, s);
-    int d = path_find(S, key);
+    int d = pns_path_find(S, key);
     if (d >= 0) {
         emit(W, "rep %llu\n", (unsigned long long)W->id_at[d]);
         *refs_out = refs_bit(S, d);
@@ -250,7 +250,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
      * set a move to a position already in it before that (a line less). */
     int order[GAME_MAX_MOVES], m = 0;
     int held = w && w->id == NOT_WRITTEN;  /* its best move is the one the writer's search found */
-    const tt_entry *e = need_all || held ? NULL : dfpn_lookup(W->D, key);
+    const tt_entry *e = need_all || held ? NULL : pns_dfpn_lookup(W->D, key);
     int first = need_all ? 0 : held ? w->best : e ? e->best : 0;
     for (int i = 0; W->closed && !need_all && i < n; i++) {
         game_state cs = *s;
@@ -267,7 +267,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         if (i != first)
             order[m++] = i;
     W->id_at[depth] = id;
-    path_push(S, key);
+    pns_path_push(S, key);
     refs_t refs = 0;
     /* children written in full, by symmetric key: a later image is a 'sym' line */
     game_key *sym_key = need_all && g->ops->symmetric_key ? malloc(sizeof *sym_key * (size_t)n) : NULL;
@@ -329,7 +329,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     }
     free(sym_key);
     free(sym_id);
-    path_pop(S);
+    pns_path_pop(S);
     if (S->stopped)
         status = FAILS;
     refs = refs_up(refs);
@@ -339,7 +339,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     return status;
 }
 
-int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
+int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
 {
     pns_search *S = &D->S;
     const game *g = S->g;
@@ -354,7 +354,7 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
         return -1;
     }
     child_t root;
-    dfpn_run(D, s, &root);
+    pns_dfpn_run(D, s, &root);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -365,14 +365,14 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
         W.claim_proven = r->status == PNS_PROVEN;
         /* a closed set where a draw supports the claim in a game that can
          * cycle (where it cannot, a tree is one already) */
-        W.closed = W.claim_proven == search_draw_proves(o) && !g->ops->empties;
+        W.closed = W.claim_proven == pns_draw_proves(o) && !g->ops->empties;
         if (o->question == PNS_SCORE)
             snprintf(question, sizeof question, "score %d", o->score_target);
         else
             snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
         proof_claim claim = { g, text, S->prover, question, W.claim_proven };
         /* a closed set from the table first; searching again where it does not hold the root */
-        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? closed_proof_write(D, s, &claim, out) : 1;
+        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pns_proof_write_closed(D, s, &claim, out) : 1;
         if (from_table <= 0) {
             rc = from_table;
         } else {
@@ -382,7 +382,7 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
             }
             refs_t refs;
             if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom &&
-                proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
+                pns_proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
                 rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         }
         if (rc != 0 && ferror(out) && !S->error[0])
@@ -394,7 +394,7 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
                                   : "the proof could not be completed or written");
     }
     D->closed = NULL;
-    search_report(S, r);
+    pns_search_report(S, r);
     rollback(&W, 0, 0);
     free(W.log);
     free(W.buf);
@@ -402,36 +402,27 @@ int dfpn_write_proof(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     return rc;
 }
 
-static int write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
+int pns_proof_write(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
 {
     pns_options q = *o;
     q.algo = PNS_DFPN;
     dfpn D;
-    if (dfpn_init(&D, g, s, &q) != 0) {
+    if (pns_dfpn_init(&D, g, s, &q) != 0) {
         memset(r, 0, sizeof *r);
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory");
         return -1;
     }
     int rc = -1;
-    if (dfpn_start(&D, s) == 0) {
-        rc = dfpn_write_proof(&D, s, out, r);
-        if (dfpn_checkpoint(&D, s) != 0)
+    if (pns_dfpn_start(&D, s) == 0) {
+        rc = pns_proof_write_dfpn(&D, s, out, r);
+        if (pns_dfpn_checkpoint(&D, s) != 0)
             snprintf(r->error, sizeof r->error, "%s", D.S.error);
     } else {
         memset(r, 0, sizeof *r);
         r->stopped_by = "resume";
-        search_report(&D.S, r);
+        pns_search_report(&D.S, r);
     }
-    dfpn_free(&D);
+    pns_dfpn_free(&D);
     return rc;
-}
-
-static void proof_job(search_job *j) { j->rc = write_proof(j->g, j->s, j->o, j->out, j->r); }
-
-int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
-{
-    search_job j = { proof_job, g, s, o, r, out, -1, 0, 0, 0 };
-    search_on_big_stack(&j);
-    return j.rc;
 }

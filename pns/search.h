@@ -1,8 +1,9 @@
-/* pns/pns_internal.h - private to pns/: what both searches share: the
- * search context, leaf evaluation (game end, table probe), the path of
- * positions from the root (for repetitions) and the limits. */
-#ifndef PNSOLVE_PNS_INTERNAL_H
-#define PNSOLVE_PNS_INTERNAL_H
+/* pns/search.h - private to pns/: what every search shares: the search
+ * context, leaf evaluation (game end, table probe, exact solver), the path
+ * of positions from the root (for repetitions), proof-number arithmetic and
+ * the limits. */
+#ifndef PNSOLVE_PNS_SEARCH_H
+#define PNSOLVE_PNS_SEARCH_H
 
 #include "pns.h"
 
@@ -33,7 +34,7 @@ typedef struct {
     double fill;                /* table fill, for progress reports */
     size_t bytes, peak_bytes;   /* memory in use, kept by the search */
     double next_checkpoint;
-    int checkpoint_due;         /* set by search_tick; the search saves and clears it */
+    int checkpoint_due;         /* set by pns_search_tick; the search saves and clears it */
     uint64_t nodes_before;      /* nodes of the runs a resumed search continues */
     double seconds_before;
     char error[256];
@@ -41,29 +42,29 @@ typedef struct {
 
 /* Sets up S for a search of g from the root; 0, or -1 when out of memory
  * (then nothing is left to free). */
-int search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o);
-void search_free(pns_search *S);
+int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o);
+void pns_search_free(pns_search *S);
 
 /* 1 when s is decided without search (game over or table hit), with the
  * final pn/dn for the prover in *pn, *dn; 0 otherwise.  A table error stops
  * the search (S->stopped, S->error) and answers 0. */
-int search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
+int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
 /* Is s, reached at path depth S->depth, for the game's exact solver?  Only
  * score questions below the --exact-empties line, and never the root (it
  * must get a best move). */
-static inline int search_exact_region(const pns_search *S, const game_state *s)
+static inline int pns_search_exact_region(const pns_search *S, const game_state *s)
 {
     return S->solver && S->depth > 0 && S->g->ops->empties(S->g, s) <= S->o->exact_empties;
 }
-/* 1 with the final pn/dn when the solver decides s (search_exact_region);
+/* 1 with the final pn/dn when the solver decides s (pns_search_exact_region);
  * costly, so searches call it when they would expand s, not when they meet
  * it: an OR node's first proven child spares its siblings the solver. */
-int search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
+int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
 /* pn/dn of a position met for the first time: 1/1, or from mobility (the
  * prover to move: 1 / moves; the opponent: moves / 1). */
-static inline void search_initial(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+static inline void pns_search_initial(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     if (!S->o->mobility) {
         *pn = *dn = 1;
@@ -80,32 +81,32 @@ static inline void search_initial(const pns_search *S, const game_state *s, uint
  * repetition is a draw, score 0, so it proves "at least K" exactly when
  * K <= 0 and disproves it exactly when K > 0; it proves "avoid losing" and
  * disproves "force a win". */
-static inline int search_draw_proves(const pns_options *o)
+static inline int pns_draw_proves(const pns_options *o)
 {
     return o->question == PNS_ADVANTAGE || (o->question == PNS_SCORE && o->score_target <= 0);
 }
 
 /* pn/dn of a repetition for the question asked (a draw). */
-static inline void search_repetition(const pns_search *S, uint32_t *pn, uint32_t *dn)
+static inline void pns_search_repetition(const pns_search *S, uint32_t *pn, uint32_t *dn)
 {
-    int draw_wins = search_draw_proves(S->o);
+    int draw_wins = pns_draw_proves(S->o);
     *pn = draw_wins ? 0 : PNS_INF;
     *dn = draw_wins ? PNS_INF : 0;
 }
 
 /* Depth of key on the path, or -1. */
-int path_find(const pns_search *S, game_key key);
+int pns_path_find(const pns_search *S, game_key key);
 /* Empties the path. */
-void path_clear(pns_search *S);
+void pns_path_clear(pns_search *S);
 /* Pushes key; -1 when the path is too deep (the search stops). */
-int path_push(pns_search *S, game_key key);
-void path_pop(pns_search *S);
+int pns_path_push(pns_search *S, game_key key);
+void pns_path_pop(pns_search *S);
 
 /* Counts a node and checks the limits every few thousand nodes (nodes,
  * time, stop flag, progress callback); returns S->stopped. */
-int search_tick(pns_search *S);
+int pns_search_tick(pns_search *S);
 /* Fills the common fields of r from S. */
-void search_report(const pns_search *S, pns_result *r);
+void pns_search_report(const pns_search *S, pns_result *r);
 
 /* Saturating sums for proof numbers. */
 static inline uint32_t pn_add(uint32_t a, uint32_t b)
@@ -115,19 +116,6 @@ static inline uint32_t pn_add(uint32_t a, uint32_t b)
     uint32_t s = a + b;
     return s >= PNS_INF ? PNS_INF - 1 : s;
 }
-
-/* A search run on a thread with a stack for PATH_MAX_DEPTH plies. */
-typedef struct search_job {
-    void (*run)(struct search_job *j);
-    const game *g;
-    const game_state *s;
-    const pns_options *o;
-    pns_result *r;
-    FILE *out;
-    int rc;
-    int lo, hi, score;  /* pns_score */
-} search_job;
-void search_on_big_stack(search_job *j);
 
 /* A node's pn/dn folded from its children's, one child at a time: the
  * smallest of one number (pn at OR nodes, dn at AND nodes) and the sum of
@@ -158,10 +146,6 @@ static inline void pn_fold_end(const pn_fold *f, int or_node, int weak, uint32_t
     *dn = or_node ? sum : f->mn;
 }
 
-/* The searches behind pns_solve. */
-void dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
-void bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
-
 /* splitmix64: a reproducible stream of random numbers from any seed. */
 static inline uint64_t next_random(uint64_t *x)
 {
@@ -173,6 +157,6 @@ static inline uint64_t next_random(uint64_t *x)
 
 /* A random live position of table material mat that is its own canonical
  * entry (not a symmetric twin); 0, or -1 after 1000 draws found none. */
-int draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s);
+int pns_draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s);
 
 #endif

@@ -1,0 +1,141 @@
+/* pns/score.c - the score search: "at least K ahead?" questions to df-pn,
+ * one table for all of them, until the score is pinned, then its proof. */
+#include "proof.h"
+#include "score.h"
+
+#include <string.h>
+
+/* Continues the line of the last proof to the game's end where the solver
+ * decides: the end's exact score first (the line's defender moves need not
+ * be best, so it may beat the root's), then at each position the first move
+ * that keeps it. */
+static void solver_line(dfpn *D, const game_state *root, pns_result *r)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    game_state s = *root;
+    for (int i = 0; i < r->pv_len; i++)
+        game_play(g, &s, r->pv[i]);
+    if (g->ops->empties(g, &s) > S->o->exact_empties)
+        return;
+    int v = g->ops->solver_score(S->solver, &s, -1000, 1000, &S->endgame_nodes);  /* for the side to move in s */
+    while (r->pv_len < PNS_MAX_PV && g->ops->empties(g, &s) <= S->o->exact_empties) {
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &s, mv), i = 0, w = 0;
+        for (; i < n; i++) {
+            game_state c = s;
+            game_play(g, &c, mv[i]);
+            w = game_to_move(g, &c) == game_to_move(g, &s) ? v : -v;  /* what c must be worth */
+            if (g->ops->solver_score(S->solver, &c, w - 1, w + 1, &S->endgame_nodes) == w)
+                break;
+        }
+        if (i == n)
+            break;  /* the game is over (or the score was wrong: no move keeps it) */
+        r->pv[r->pv_len++] = mv[i];
+        game_play(g, &s, mv[i]);
+        v = w;
+    }
+}
+
+/* Makes D ask "at least target ahead?" next (entries keep their own target). */
+static void score_question(dfpn *D, pns_options *q, int target)
+{
+    q->score_target = target;
+    D->tag = target;
+    memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
+    pns_path_clear(&D->S);
+}
+
+int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo_score, int hi_score, int *score,
+                     pns_result *r, FILE *out)
+{
+    pns_options q = *o;  /* the prover as asked: a graph's is its OR player */
+    q.question = PNS_SCORE;
+    dfpn D;
+    if (pns_dfpn_init(&D, g, s, &q) != 0) {
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", q.memory);
+        return -1;
+    }
+    /* Checkpoints: entries keep their targets, so a resumed search asks its
+     * questions again and finds the answers known. */
+    if (pns_dfpn_start(&D, s) != 0) {
+        r->stopped_by = "resume";
+        pns_search_report(&D.S, r);
+        pns_dfpn_free(&D);
+        return -1;
+    }
+    child_t root = { 0 };
+    pns_result best;
+    memset(&best, 0, sizeof best);
+    /* the scores the game can end with, in [lo, hi] */
+    int cand[512], nc = 0;
+    for (int v = lo_score; v <= hi_score && nc < 512; v++)
+        if (!g->ops->score_possible || g->ops->score_possible(g, v))
+            cand[nc++] = v;
+    /* invariant: the score is one of cand[a..b]; the last proof proves
+     * cand[a], so that its line is a line to at least that.  The first
+     * question asks about the candidate nearest 0, then steps of 1, 2, 4 ...
+     * candidates go the way the answers point until an answer turns (close
+     * scores cost few questions, and the hard questions, next to the score,
+     * come once), and bisection finishes. */
+    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0;
+    while (at + 1 < nc && cand[at] < 0)
+        at++;
+    while (nc > 0 && (a < b || !have)) {
+        score_question(&D, &q, cand[at]);
+        pns_dfpn_run(&D, s, &root);
+        if ((open = root.pn != 0 && root.dn != 0))
+            break;
+        int dir = root.pn == 0 ? 1 : -1;
+        if (dir > 0) {
+            a = at;
+            have = 1;
+            best.pv_len = 0;
+            pns_dfpn_line(&D, s, &best);
+        } else if ((b = at - 1) < a) {
+            break;  /* even the lowest bound failed: lo was no bound */
+        }
+        if (dir0 == 0)
+            dir0 = dir;
+        if (dir == dir0) {  /* galloping on */
+            at += dir * step;
+            step *= 2;
+            at = at < a ? a : at > b ? b : at;
+        } else {
+            dir0 = 2;
+            at = a == b ? a : a + (b - a + 1) / 2;
+        }
+    }
+    if (pns_dfpn_checkpoint(&D, s) != 0)
+        open = 1;
+    int lo = have ? cand[a] : 0, found = have && a == b && !open, solved = found;
+    if (solved && out) {
+        /* the two bounds from the same table: at least the score proven,
+         * at least the next possible score disproven */
+        pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
+        for (int i = 0; i < (a + 1 < nc ? 2 : 1) && solved; i++) {
+            pns_result pr;
+            score_question(&D, &q, cand[a + i]);
+            if (pns_proof_write_dfpn(&D, s, out, &pr) != 0 || pr.status != want[i]) {
+                solved = 0;
+                snprintf(r->error, sizeof r->error, "%s", pr.error[0] ? pr.error : "writing a proof failed");
+            }
+        }
+    }
+    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
+    r->pn = root.pn;
+    r->dn = root.dn;
+    char error[sizeof r->error];
+    memcpy(error, r->error, sizeof error);
+    pns_search_report(&D.S, r);
+    if (error[0])
+        memcpy(r->error, error, sizeof error);
+    r->pv_len = best.pv_len;
+    memcpy(r->pv, best.pv, sizeof r->pv);
+    if (found && D.S.solver)
+        solver_line(&D, s, r);
+    *score = lo;
+    pns_dfpn_free(&D);
+    return solved ? 0 : found ? 1 : -1;
+}

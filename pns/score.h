@@ -1,0 +1,13 @@
+/* pns/score.h - private to pns/: the score search on top of df-pn. */
+#ifndef PNSOLVE_PNS_SCORE_H
+#define PNSOLVE_PNS_SCORE_H
+
+#include "search.h"
+
+/* pns_score's contract, on the caller's stack: the exact score in [lo, hi]
+ * by "at least K?" questions to one df-pn table, and its proof to out
+ * (NULL: none).  0, 1 found but its proof not written, -1 open. */
+int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score,
+                     pns_result *r, FILE *out);
+
+#endif
