@@ -193,10 +193,10 @@ static void bench_ostle_tables(void)
         printf("tb build ostle failed: %s\n", err);
     } else {
         double t = game_clock() - t0;
-        int mats[8], n = g->ops->tb->materials(g, 8, mats, 8);
+        int mats[8], n = game_tables(g)->materials(g, 8, mats, 8);
         uint64_t states = 0;
         for (int i = 0; i < n; i++)
-            states += g->ops->tb->size(g, mats[i]);
+            states += game_tables(g)->size(g, mats[i]);
         printf("tb build ostle:4x4 <= 8 pieces, %d threads: %llu states in %.2f s, %.2f M states/s\n",
                (int)sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)states, t, (double)states / t / 1e6);
     }
@@ -276,9 +276,9 @@ static void bench_othello(void)
         pns_defaults(&o);
         pns_score_defaults(&o);
         pns_result r;
-        int score = 0, area = g->width * g->height;
+        int score = 0, bound = game_score_bound(g);
         double t = game_clock();
-        int rc = pns_score(g, &s, &o, -area, area, &score, &r, NULL);
+        int rc = pns_score(g, &s, &o, -bound, bound, &score, &r, NULL);
         t = game_clock() - t;
         printf("othello score %-11s %s: %+d in %.2f s; df-pn %llu nodes (%.0f k/s), solver %llu nodes (%.1f M/s)\n",
                runs[i][0], runs[i][1] ? "FFO #40" : "start", rc == 0 ? score : 999, t, (unsigned long long)r.nodes,

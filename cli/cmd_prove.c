@@ -323,7 +323,7 @@ int cmd_prove(int argc, char **argv)
         return rc;
     }
     tb_set *tb = NULL;
-    if (!p.no_tb && g->ops->tb) {
+    if (!p.no_tb && game_has_tables(g)) {
         struct stat st;
         const char *dir = p.tb_dir ? p.tb_dir : "tables";
         if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
@@ -334,8 +334,8 @@ int cmd_prove(int argc, char **argv)
         }
     }
     p.o.tb = tb;
-    if (strcmp(g->ops->name, "graph") == 0)
-        p.o.prover = 0;  /* a graph's values are the prover's (RULES.md 4), whoever is to move */
+    if (p.o.prover < 0)
+        p.o.prover = game_prover(g, &s);
     if (p.trace && !(p.trace_file = fopen(p.trace, "w"))) {
         tb_close(tb);
         game_close(g);
@@ -363,12 +363,12 @@ int cmd_prove(int argc, char **argv)
             p.o.proof_exact_empties = d.proof_exact_empties;
         if (!p.init_set)
             p.o.mobility = d.mobility;
-        int area = g->width * g->height > 0 ? g->width * g->height : 1;
+        int bound = game_score_bound(g);
         game_file pf;
         FILE *out = p.proof ? proof_open(p.proof, &pf) : NULL;
         if (p.proof && !out)
             ok = 0;
-        int src = p.proof && !out ? -1 : pns_score(g, &s, &p.o, -area, area, &score, &w, out);
+        int src = p.proof && !out ? -1 : pns_score(g, &s, &p.o, -bound, bound, &score, &w, out);
         if (src >= 0)  /* found, even where its proof could not be written */
             value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
         else

@@ -298,7 +298,7 @@ static int write_svg(const game *g, const game_state *s, const pns_puzzle *p, co
 
 static tb_set *open_tables(const game *g, const puzzle_opts *p)
 {
-    if (p->no_tb || !g->ops->tb)
+    if (p->no_tb || !game_has_tables(g))
         return NULL;
     struct stat st;
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
@@ -310,12 +310,12 @@ static tb_set *open_tables(const game *g, const puzzle_opts *p)
 /* The most pieces of any table file present in dir, 0 if none. */
 static int most_pieces(const game *g, const char *dir)
 {
-    int mats[4096], n = g->ops->tb->materials(g, 8, mats, 4096), best = 0;
+    int mats[4096], n = game_tables(g)->materials(g, 8, mats, 4096), best = 0;
     for (int i = 0; i < n; i++) {
         char path[4200];
         struct stat st;
         tb_path(g, dir, mats[i], path, sizeof path);
-        int k = g->ops->tb->material_pieces(g, mats[i]);
+        int k = game_tables(g)->material_pieces(g, mats[i]);
         if (k > best && stat(path, &st) == 0)
             best = k;
     }
@@ -416,7 +416,7 @@ int cmd_puzzles(int argc, char **argv)
         int k;
         if (p.pieces && cli_int(p.pieces, 2, 8, &k) == 0)
             q.pieces = k;
-        else if (p.pieces && (q.material = g->ops->tb->material_parse(g, p.pieces)) < 0) {
+        else if (p.pieces && (q.material = game_tables(g)->material_parse(g, p.pieces)) < 0) {
             rc = cli_fail(EXIT_USAGE, "puzzles: --pieces '%s' is neither a piece count (2-8) nor a material", p.pieces);
             goto out_tb;
         } else if (!p.pieces && !(q.pieces = most_pieces(g, dir))) {

@@ -39,8 +39,8 @@ int cmd_show(int argc, char **argv)
     game_format(g, &s, buf, sizeof buf);
     printf("position: %s\n", buf);
     printf("to move: %s\n", g->ops->player[game_to_move(g, &s)]);
-    if (g->ops->symmetric_key) {  /* equal for positions that are images of each other */
-        game_key k = g->ops->symmetric_key(g, &s);
+    if (game_has_symmetry(g)) {  /* equal for positions that are images of each other */
+        game_key k = game_symmetric_key(g, &s);
         printf("symmetry class: %016llx%016llx\n", (unsigned long long)k.hi, (unsigned long long)k.lo);
     }
     game_move list[GAME_MAX_MOVES];

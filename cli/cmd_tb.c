@@ -98,7 +98,7 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
     char err[600];
     int rc = game_parse(g, text, &s, err, sizeof err) == 0 ? 2 : -2;
     if (rc == 2) {
-        if (game_result_of(g, &s) != GAME_ONGOING && g->ops->tb->material_of(g, &s) < 0) {
+        if (game_result_of(g, &s) != GAME_ONGOING && game_tables(g)->material_of(g, &s) < 0) {
             game_result r = game_result_of(g, &s);
             v.wdl = (tb_wdl)game_outcome_for(r, game_to_move(g, &s));
             v.distance = 0;
@@ -107,7 +107,7 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
             rc = tb_probe(t, &s, &v, err, sizeof err);
             if (rc == 0) {
                 char name[32];
-                g->ops->tb->material_name(g, g->ops->tb->material_of(g, &s), name, sizeof name);
+                game_tables(g)->material_name(g, game_tables(g)->material_of(g, &s), name, sizeof name);
                 snprintf(err, sizeof err, "no table for material %s (build it with 'pnsolve tb build')", name);
             }
         }
@@ -165,7 +165,7 @@ static int tb_probe_cmd(game *g, const tb_opts *o, const char *position)
 
 static int tb_stats_cmd(game *g, const tb_opts *o)
 {
-    int mats[4096], n = g->ops->tb->materials(g, 64, mats, 4096), shown = 0;
+    int mats[4096], n = game_tables(g)->materials(g, 64, mats, 4096), shown = 0;
     for (int i = 0; i < n; i++) {
         char path[4200];
         tb_path(g, o->dir, mats[i], path, sizeof path);
@@ -222,7 +222,7 @@ int cmd_tb(int argc, char **argv)
     int rc = cli_open_game(argv[first + 1], go.variant, NULL, &g, &unused);
     if (rc)
         return rc;
-    if (!g->ops->tb) {
+    if (!game_has_tables(g)) {
         game_close(g);
         return cli_fail(EXIT_USAGE, "tb: %s has no endgame tables", argv[first + 1]);
     }

@@ -39,7 +39,7 @@ static int wrap(const char *text, int width, char lines[][128], int max)
 
 int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path)
 {
-    if (!g->ops->square)
+    if (!game_has_board(g))
         return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
     FILE *out = fopen(path, "w");
     if (!out)
@@ -64,14 +64,14 @@ int cli_svg_write(const game *g, const game_state *s, const char *title, const c
     for (int rank = 0; rank < H; rank++)
         for (int file = 0; file < W; file++) {
             game_square sq;
-            g->ops->square(g, s, file, rank, &sq);
+            game_square_at(g, s, file, rank, &sq);
             int x = x0 + file * CELL, y = y0 + (H - 1 - rank) * CELL;
             const char *fill = sq.marked ? "#9db8a0" : (file + rank) % 2 ? "#f3e7c9" : "#e6d3a8";
             fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#6b5a3a\"/>\n", x, y,
                     CELL, CELL, fill);
             if (sq.player < 0)
                 continue;
-            int light = strcmp(g->ops->player[sq.player], "White") == 0;
+            int light = sq.player == game_light_player(g);
             fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"2\"/>\n",
                     x + CELL / 2, y + CELL / 2, CELL * 2 / 5, light ? "#fafafa" : "#303030");
             if (sq.letter)

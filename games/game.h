@@ -8,8 +8,9 @@
  * first in the start position (White in Jungle Checkers, Black in Ostle and
  * Othello, the prover in a graph).
  *
- * Adding a game: write games/<name>.c exporting a game_ops table and add one
- * line to the registry in games/game.c.  Nothing outside games/ changes.
+ * Adding a game: write games/<name>.c with a game_ops table and an opener
+ * and add one line to the registry in games/registry.c (docs/design.md).
+ * Nothing outside games/ changes.
  */
 #ifndef PNSOLVE_GAME_H
 #define PNSOLVE_GAME_H
@@ -108,6 +109,41 @@ typedef struct game_tb_ops {
     void (*index_files)(const game *g, const char *prefix, uint64_t min_positions);
 } game_tb_ops;
 
+/* A game whose moves each fill one square and which cannot cycle (Othello)
+ * may offer its own exact endgame solver. */
+typedef struct game_solver_ops {
+    /* empty squares left: bounds what an exact search must look at */
+    int (*empties)(const game *g, const game_state *s);
+    /* makes a solver with a table of about bytes (one per thread) */
+    game_solver *(*create)(const game *g, size_t bytes);
+    /* the final score for the side to move when it lies strictly between
+     * alpha and beta, else a bound beyond the window on the same side
+     * (fail-soft); adds the positions it visited to *nodes */
+    int (*score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
+    void (*destroy)(game_solver *x);
+} game_solver_ops;
+
+typedef struct game_symmetry_ops {
+    /* The least key among the images of s under the board's symmetries, in
+     * an encoding of its own (compare it only with other symmetric keys):
+     * equal for two states exactly when one is a symmetric image of the
+     * other. */
+    game_key (*key)(const game *g, const game_state *s);
+} game_symmetry_ops;
+
+typedef struct game_puzzle_ops {
+    /* GAME_MOTIF_* flags of move m in s (NULL: the game names none). */
+    unsigned (*move_motifs)(const game *g, const game_state *s, game_move m);
+    /* s with no move forbidden into *out, returning 1 if s had one (Ostle's
+     * rule 8); NULL when no state ever forbids a move. */
+    int (*unrestricted)(const game *g, const game_state *s, game_state *out);
+    /* The square of s at file (0 = left) and rank (0 = bottom) of the
+     * width x height board, for drawn diagrams (NULL: no board to draw). */
+    void (*square)(const game *g, const game_state *s, int file, int rank, game_square *out);
+    int light_player;  /* the player drawn in light pieces */
+} game_puzzle_ops;
+
+/* The rules every game has (the core), then its capabilities. */
 typedef struct game_ops {
     const char *name;
     const char *player[2];  /* e.g. "White", "Black" */
@@ -134,37 +170,20 @@ typedef struct game_ops {
     void (*format_move)(const game *g, const game_state *s, game_move m, char *buf, size_t len);
     void (*diagram)(const game *g, const game_state *s, FILE *out);
     void (*destroy)(game *g);
-    /* empty squares left, for games that fill one square per move and cannot
-     * cycle (Othello); NULL for the others.  Bounds what an exact endgame
-     * search below a search must look at. */
-    int (*empties)(const game *g, const game_state *s);
-    /* The game's own exact endgame solver (Othello), NULL for the others.
-     * solver_new makes one (a table of about bytes; one per thread);
-     * solver_score returns the final score for the side to move when it lies
-     * strictly between alpha and beta, else a bound beyond the window on the
-     * same side (fail-soft), and adds the positions it visited to *nodes. */
     /* Whether a finished game can end with this score for player 0 (Othello:
      * on an even board every score is even); a score search asks only about
      * those.  NULL: any integer. */
     int (*score_possible)(const game *g, int score);
-    /* The least key among the images of s under the board's symmetries, in
-     * an encoding of its own (compare it only with other symmetric keys):
-     * equal for two states exactly when one is a symmetric image of the
-     * other.  NULL when the game offers none (its states then have no
-     * symmetric twins to merge). */
-    game_key (*symmetric_key)(const game *g, const game_state *s);
-    game_solver *(*solver_new)(const game *g, size_t bytes);
-    int (*solver_score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
-    void (*solver_free)(game_solver *x);
-    /* GAME_MOTIF_* flags of move m in s (NULL: the game names none). */
-    unsigned (*move_motifs)(const game *g, const game_state *s, game_move m);
-    /* s with no move forbidden into *out, returning 1 if s had one (Ostle's
-     * rule 8); NULL when no state ever forbids a move. */
-    int (*unrestricted)(const game *g, const game_state *s, game_state *out);
-    /* The square of s at file (0 = left) and rank (0 = bottom) of the
-     * width x height board, for drawn diagrams (NULL: no board to draw). */
-    void (*square)(const game *g, const game_state *s, int file, int rank, game_square *out);
-    const game_tb_ops *tb;  /* NULL: the game has no endgame tables */
+    /* 1 when a question is player 0's whoever is to move (a graph's values
+     * are its prover's, RULES.md 4); 0: the side to move's. */
+    int player0_proves;
+
+    /* Capabilities: NULL where the game has none.  Callers ask through the
+     * game_has_* and game_* wrappers below, never through these. */
+    const game_tb_ops *tb;              /* endgame tables (tablebase/) */
+    const game_solver_ops *solver;      /* an exact endgame solver */
+    const game_symmetry_ops *symmetry;  /* the board's symmetries */
+    const game_puzzle_ops *puzzle;      /* what puzzles and their diagrams need */
 } game_ops;
 
 struct game {
@@ -172,6 +191,7 @@ struct game {
     char name[64];      /* canonical spec, e.g. "othello:6x6" or "jungle:classic" */
     int width, height;  /* board size (0 for graphs) */
     int variant;        /* game-specific rule switch (Jungle: 1 = classic) */
+    int score_bound;    /* largest |score| of a finished game; 0: 1 (win, draw, loss) */
     void *data;         /* game-specific tables */
 };
 
@@ -194,6 +214,73 @@ static inline int game_score(const game *g, const game_state *s) { return g->ops
 static inline void game_format(const game *g, const game_state *s, char *buf, size_t len) { g->ops->format(g, s, buf, len); }
 static inline void game_format_move(const game *g, const game_state *s, game_move m, char *buf, size_t len) { g->ops->format_move(g, s, m, buf, len); }
 static inline void game_diagram(const game *g, const game_state *s, FILE *out) { g->ops->diagram(g, s, out); }
+
+/* The player a question is asked for at root: the side to move, or player 0
+ * in a game whose values are player 0's (graphs). */
+static inline int game_prover(const game *g, const game_state *root)
+{
+    return g->ops->player0_proves ? 0 : game_to_move(g, root);
+}
+/* The largest |score| a finished game can have (Othello: the squares). */
+static inline int game_score_bound(const game *g) { return g->score_bound > 0 ? g->score_bound : 1; }
+static inline int game_score_possible(const game *g, int score)
+{
+    return !g->ops->score_possible || g->ops->score_possible(g, score);
+}
+
+/* Capabilities.  Each game_has_* says whether the game offers one; the
+ * other wrappers answer a neutral value for a game that does not. */
+static inline int game_has_tables(const game *g) { return g->ops->tb != NULL; }
+/* The table operations, NULL when the game has no tables. */
+static inline const game_tb_ops *game_tables(const game *g) { return g->ops->tb; }
+
+static inline int game_has_solver(const game *g) { return g->ops->solver != NULL; }
+/* Empty squares left, -1 for a game without a solver (one that may cycle). */
+static inline int game_empties(const game *g, const game_state *s)
+{
+    return g->ops->solver ? g->ops->solver->empties(g, s) : -1;
+}
+/* A new exact solver, NULL when out of memory or the game has none. */
+static inline game_solver *game_solver_new(const game *g, size_t bytes)
+{
+    return g->ops->solver ? g->ops->solver->create(g, bytes) : NULL;
+}
+static inline int game_solver_score(const game *g, game_solver *x, const game_state *s, int alpha, int beta,
+                                    uint64_t *nodes)
+{
+    return g->ops->solver->score(x, s, alpha, beta, nodes);
+}
+static inline void game_solver_free(const game *g, game_solver *x)
+{
+    if (x)
+        g->ops->solver->destroy(x);
+}
+
+static inline int game_has_symmetry(const game *g) { return g->ops->symmetry != NULL; }
+/* The symmetric key of s (game_symmetry_ops.key); the exact key where the
+ * game has no symmetries. */
+static inline game_key game_symmetric_key(const game *g, const game_state *s)
+{
+    return g->ops->symmetry ? g->ops->symmetry->key(g, s) : game_key_of(g, s);
+}
+
+static inline int game_has_motifs(const game *g) { return g->ops->puzzle && g->ops->puzzle->move_motifs; }
+/* GAME_MOTIF_* flags of move m in s, 0 for a game that names none. */
+static inline unsigned game_move_motifs(const game *g, const game_state *s, game_move m)
+{
+    return g->ops->puzzle && g->ops->puzzle->move_motifs ? g->ops->puzzle->move_motifs(g, s, m) : 0;
+}
+/* 1 with s's unrestricted twin in *out when s forbids a move, else 0. */
+static inline int game_unrestricted(const game *g, const game_state *s, game_state *out)
+{
+    return g->ops->puzzle && g->ops->puzzle->unrestricted ? g->ops->puzzle->unrestricted(g, s, out) : 0;
+}
+static inline int game_has_board(const game *g) { return g->ops->puzzle && g->ops->puzzle->square; }
+static inline void game_square_at(const game *g, const game_state *s, int file, int rank, game_square *out)
+{
+    g->ops->puzzle->square(g, s, file, rank, out);
+}
+static inline int game_light_player(const game *g) { return g->ops->puzzle ? g->ops->puzzle->light_player : 1; }
 
 /* Reads a state; 0 on success, else -1 and a one-line reason in err. */
 int game_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen);

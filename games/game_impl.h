@@ -13,6 +13,7 @@ game *jungle_open(const char *args, const char *variant, char *err, size_t errle
 game *ostle_open(const char *args, const char *variant, char *err, size_t errlen);
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen);
 game *graph_open(const char *args, const char *variant, char *err, size_t errlen);
+game *tictactoe_open(const char *args, const char *variant, char *err, size_t errlen);
 
 /* Othello's exact endgame solver (othello_solve.c), for game_ops. */
 game_solver *othello_solver_new(const game *g, size_t bytes);

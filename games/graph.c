@@ -130,6 +130,7 @@ static const game_ops graph_ops = {
     .name = "graph",
     .player = { "prover", "opponent" },
     .finished_is_perft_leaf = 0,
+    .player0_proves = 1,
     .start = graph_start,
     .moves = graph_moves,
     .count = graph_count,

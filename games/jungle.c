@@ -321,6 +321,12 @@ static void jungle_square(const game *g, const game_state *s, int file, int rank
 
 static const game_tb_ops jungle_tb_ops;
 
+static const game_puzzle_ops jungle_puzzle_ops = {
+    .move_motifs = jungle_move_motifs,
+    .square = jungle_square,
+    .light_player = 0,  /* White */
+};
+
 static const game_ops jungle_ops = {
     .name = "jungle",
     .player = { "White", "Black" },
@@ -337,9 +343,8 @@ static const game_ops jungle_ops = {
     .format = jungle_format,
     .format_move = jungle_format_move,
     .diagram = jungle_diagram,
-    .move_motifs = jungle_move_motifs,
-    .square = jungle_square,
     .tb = &jungle_tb_ops,
+    .puzzle = &jungle_puzzle_ops,
 };
 
 game *jungle_open(const char *args, const char *variant, char *err, size_t errlen)

@@ -347,6 +347,15 @@ static game_key ostle_symmetric_key(const game *g, const game_state *s)
     return best;
 }
 
+static const game_symmetry_ops ostle_symmetry_ops = { .key = ostle_symmetric_key };
+
+static const game_puzzle_ops ostle_puzzle_ops = {
+    .move_motifs = ostle_move_motifs,
+    .unrestricted = ostle_unrestricted,
+    .square = ostle_square,
+    .light_player = 1,  /* White */
+};
+
 static const game_ops ostle_ops = {
     .name = "ostle",
     .player = { "Black", "White" },
@@ -364,11 +373,9 @@ static const game_ops ostle_ops = {
     .format_move = ostle_format_move,
     .diagram = ostle_diagram,
     .destroy = ostle_destroy,
-    .symmetric_key = ostle_symmetric_key,
-    .move_motifs = ostle_move_motifs,
-    .unrestricted = ostle_unrestricted,
-    .square = ostle_square,
     .tb = &ostle_tb_ops,
+    .symmetry = &ostle_symmetry_ops,
+    .puzzle = &ostle_puzzle_ops,
 };
 
 game *ostle_open(const char *args, const char *variant, char *err, size_t errlen)

@@ -244,6 +244,15 @@ static void othello_diagram(const game *g, const game_state *s, FILE *out)
 
 static void othello_destroy(game *g) { free(g->data); }
 
+static const game_solver_ops othello_solver_ops = {
+    .empties = othello_empties,
+    .create = othello_solver_new,
+    .score = othello_solver_score,
+    .destroy = othello_solver_free,
+};
+
+static const game_symmetry_ops othello_symmetry_ops = { .key = othello_symmetric_key };
+
 static const game_ops othello_ops = {
     .name = "othello",
     .player = { "Black", "White" },
@@ -251,7 +260,6 @@ static const game_ops othello_ops = {
     .start = othello_start,
     .moves = othello_moves,
     .count = othello_count,
-    .empties = othello_empties,
     .play = othello_play,
     .result = othello_result,
     .to_move = othello_to_move,
@@ -263,10 +271,8 @@ static const game_ops othello_ops = {
     .diagram = othello_diagram,
     .destroy = othello_destroy,
     .score_possible = othello_score_possible,
-    .symmetric_key = othello_symmetric_key,
-    .solver_new = othello_solver_new,
-    .solver_score = othello_solver_score,
-    .solver_free = othello_solver_free,
+    .solver = &othello_solver_ops,
+    .symmetry = &othello_symmetry_ops,
 };
 
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen)
@@ -295,5 +301,6 @@ game *othello_open(const char *args, const char *variant, char *err, size_t errl
     g->data = gm;
     g->width = w;
     g->height = h;
+    g->score_bound = w * h;
     return g;
 }

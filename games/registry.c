@@ -17,6 +17,7 @@ static const struct {
     { "ostle", ostle_open, "ostle[:WxH] (3..5 each)" },
     { "othello", othello_open, "othello:WxH (4..8 each)" },
     { "graph", graph_open, "graph:FILE" },
+    { "tictactoe", tictactoe_open, "tictactoe" },
 };
 
 enum { GAMES = sizeof registry / sizeof registry[0] };

@@ -223,7 +223,7 @@ static int distinct_moves(const game *g, const game_state *s, game_move *mv, uin
     for (int i = 0; i < n; i++) {
         game_state c = *s;
         game_play(g, &c, mv[i]);
-        game_key k = g->ops->symmetric_key(g, &c);
+        game_key k = game_symmetric_key(g, &c);
         int j = 0;
         while (j < m && !game_key_equal(seen[j], k))
             j++;
@@ -266,7 +266,7 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         orig[i] = (uint8_t)i;
     /* Only where positions cannot recur: elsewhere two image children can
      * differ through a repetition of the (not symmetric) root. */
-    if (depth == 0 && g->ops->symmetric_key && g->ops->empties)
+    if (depth == 0 && game_has_symmetry(g) && game_has_solver(g))
         n = distinct_moves(g, st, mv, orig, n);
     if (pns_path_push(S, self->key) != 0)
         return;

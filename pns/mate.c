@@ -51,7 +51,7 @@ pns_mate *pns_mate_new(const game *g, tb_set *tb, size_t bytes)
     }
     m->g = g;
     m->tb = tb;
-    m->tb_ok = tb && g->ops->tb;
+    m->tb_ok = tb && game_tables(g);
     m->mask = n - 1;
     return m;
 }

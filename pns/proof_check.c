@@ -201,9 +201,9 @@ static int leaf_end(checker *C, const game_state *s)
 
 static int leaf_exact(checker *C, const game_state *s)
 {
-    if (!C->score_mode || !C->g->ops->empties)
+    if (!C->score_mode || !game_has_solver(C->g))
         return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");
-    if (C->g->ops->empties(C->g, s) > PNS_PROOF_EXACT_MAX)
+    if (game_empties(C->g, s) > PNS_PROOF_EXACT_MAX)
         return fail(C, "an 'exact' leaf has more empty squares than a checker searches%s", "");
     /* a null window at the target, from the prover's side */
     int t = C->target, mine = game_to_move(C->g, s) == C->prover;
@@ -216,7 +216,7 @@ static int leaf_exact(checker *C, const game_state *s)
 static const named_table *table_for(checker *C, int mat)
 {
     char name[32];
-    C->g->ops->tb->material_name(C->g, mat, name, sizeof name);
+    game_tables(C->g)->material_name(C->g, mat, name, sizeof name);
     named_table *t = NULL;
     for (int i = 0; i < C->ntables && !t; i++)
         if (C->tables[i].mat == mat)
@@ -249,11 +249,11 @@ static int leaf_tb(checker *C, const game_state *s, char *a1, char *a2)
 {
     if (C->score_mode)
         return fail(C, "a table value says nothing of the score%s", "");
-    if (!C->g->ops->tb)
+    if (!game_has_tables(C->g))
         return fail(C, "%s has no endgame tables", C->g->name);
     if (!C->tb)
         return fail(C, "a 'tb' leaf needs the tables it rests on (give --tb-dir)%s", "");
-    int mat = C->g->ops->tb->material_of(C->g, s);
+    int mat = game_tables(C->g)->material_of(C->g, s);
     if (mat < 0)
         return fail(C, "no table holds this position%s", "");
     if (!table_for(C, mat))
@@ -287,8 +287,8 @@ static int leaf_sym(checker *C, const game_state *s, uint64_t id, int depth, con
         return fail(C, "sibling %s is not a finished subtree free of repetitions", a1);
     game_state t = p->s;
     game_play(C->g, &t, p->move[k]);
-    if (!C->g->ops->symmetric_key ||
-        !game_key_equal(C->g->ops->symmetric_key(C->g, &t), C->g->ops->symmetric_key(C->g, s)))
+    if (!game_has_symmetry(C->g) ||
+        !game_key_equal(game_symmetric_key(C->g, &t), game_symmetric_key(C->g, s)))
         return fail(C, "node %s is not a symmetric image of this position", a1);
     C->info[id].free = 1;
     return 0;
@@ -483,7 +483,7 @@ static int finish_proof(checker *C, const game_state *root, const char *result, 
         for (int i = 0; i < C->ntables && at < slen; i++)
             if (C->tables[i].used) {
                 char name[32];
-                C->g->ops->tb->material_name(C->g, C->tables[i].mat, name, sizeof name);
+                game_tables(C->g)->material_name(C->g, C->tables[i].mat, name, sizeof name);
                 at += (size_t)snprintf(summary + at, slen - at, "%s%s (blake2b %s)", sep, name, C->tables[i].hash);
                 sep = ", ";
             }
@@ -619,7 +619,7 @@ static int header_open(checker *C, const header *h, game **g, game_state *root)
     C->proven = !strcmp(h->result, "proven");
     C->draw_supports = C->score_mode ? score_supports(C, 0) : supports(C, 0);
     for (int i = 0; i < h->ntables; i++) {
-        int mat = (*g)->ops->tb ? (*g)->ops->tb->material_parse(*g, h->table_name[i]) : -1;
+        int mat = game_has_tables(*g) ? game_tables(*g)->material_parse(*g, h->table_name[i]) : -1;
         if (mat < 0)
             return fail(C, "the header names table '%s', not a material of this game", h->table_name[i]);
         for (int j = 0; j < C->ntables; j++)
@@ -629,7 +629,7 @@ static int header_open(checker *C, const header *h, game **g, game_state *root)
         strcpy(C->tables[C->ntables++].hash, h->table_hash[i]);
     }
     /* --verify-tables trusts nothing on disk but the values: indices too are made anew */
-    if (C->co->tb_dir && (*g)->ops->tb && !C->score_mode &&
+    if (C->co->tb_dir && game_has_tables(*g) && !C->score_mode &&
         !(C->tb = C->co->verify_tables ? tb_open_fresh(*g, C->co->tb_dir) : tb_open(*g, C->co->tb_dir)))
         return fail(C, "out of memory%s", "");
     return 0;

@@ -14,7 +14,7 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
         if (!(t->bits[mat >> 6] >> (mat & 63) & 1))
             continue;
         char name[32], hex[TB_HASH_HEX];
-        g->ops->tb->material_name(g, mat, name, sizeof name);
+        game_tables(g)->material_name(g, mat, name, sizeof name);
         int rc = tb ? tb_hash(tb, mat, hex, err, errlen) : 0;
         if (rc == 0)
             game_error(err, errlen, "table %s is gone", name);

@@ -15,7 +15,7 @@ typedef struct {
 /* Adds the material of s (a position a 'tb' leaf reads) to t. */
 static inline void proof_tables_add(proof_tables *t, const game *g, const game_state *s)
 {
-    int mat = g->ops->tb->material_of(g, s);
+    int mat = game_tables(g)->material_of(g, s);
     if (mat >= 0 && mat < 65536)
         t->bits[mat >> 6] |= (uint64_t)1 << (mat & 63);
 }

@@ -207,13 +207,13 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
      * 1 + the child whose position move i reaches a symmetric image of */
     int rc = -1, by[GAME_MAX_MOVES] = { 0 }, copy[GAME_MAX_MOVES] = { 0 }, mirror[GAME_MAX_MOVES] = { 0 };
     game_key move_key[GAME_MAX_MOVES], move_sym[GAME_MAX_MOVES];  /* of the position each move reaches */
-    game_key (*sym_key)(const game *, const game_state *) = g->ops->symmetric_key;
+    int sym = game_has_symmetry(g);
     for (int i = 0; i < n; i++) {
         game_state c = *root;
         game_play(g, &c, moves[i]);
         move_key[i] = game_key_of(g, &c);
-        if (sym_key)
-            move_sym[i] = sym_key(g, &c);
+        if (sym)
+            move_sym[i] = game_symmetric_key(g, &c);
     }
     claim c = { 0, 0 };
     char *tables = NULL;
@@ -248,7 +248,7 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
         for (int k = 0; k < n_child && !by[i] && !copy[i]; k++)
             if (game_key_equal(move_key[i], ci[k].key))
                 copy[i] = k + 1;
-    for (int i = 0; i < n && sym_key && c.side != mover; i++)
+    for (int i = 0; i < n && sym && c.side != mover; i++)
         for (int k = 0; k < n_child && !by[i] && !copy[i] && !mirror[i]; k++)
             if (game_key_equal(move_sym[i], move_sym[ci[k].move]))
                 mirror[i] = k + 1;

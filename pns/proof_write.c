@@ -200,7 +200,7 @@ static int child_value(writer *W, const game_state *cs, child_t *c)
 /* Does this proof end in 'exact' leaves? */
 static int exact_leaves(const pns_search *S)
 {
-    return S->o->question == PNS_SCORE && S->o->proof_exact_empties > 0 && S->g->ops->empties;
+    return S->o->question == PNS_SCORE && S->o->proof_exact_empties > 0 && game_has_solver(S->g);
 }
 
 /* Writes the subtree of s (reached by move text mv) at path depth depth;
@@ -218,7 +218,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         emit(W, "end\n");
         return OK;
     }
-    if (depth > 0 && exact_leaves(S) && g->ops->empties(g, s) <= S->o->proof_exact_empties) {
+    if (depth > 0 && exact_leaves(S) && game_empties(g, s) <= S->o->proof_exact_empties) {
         emit(W, "exact\n");  /* the checker searches it; it shows the claim, or we were not called */
         return OK;
     }
@@ -270,7 +270,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     pns_path_push(S, key);
     refs_t refs = 0;
     /* children written in full, by symmetric key: a later image is a 'sym' line */
-    game_key *sym_key = need_all && g->ops->symmetric_key ? malloc(sizeof *sym_key * (size_t)n) : NULL;
+    game_key *sym_key = need_all && game_has_symmetry(g) ? malloc(sizeof *sym_key * (size_t)n) : NULL;
     uint64_t *sym_id = sym_key ? malloc(sizeof *sym_id * (size_t)n) : NULL;
     int nsym = 0;
     int status = need_all ? OK : FAILS;
@@ -280,7 +280,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         game_play(g, &cs, mv_list[i]);
         game_key sk = { 0, 0 };
         if (sym_id && game_result_of(g, &cs) == GAME_ONGOING) {  /* a game's end is its own line */
-            sk = g->ops->symmetric_key(g, &cs);
+            sk = game_symmetric_key(g, &cs);
             int j = 0;
             while (j < nsym && !game_key_equal(sym_key[j], sk))
                 j++;
@@ -365,7 +365,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
         W.claim_proven = r->status == PNS_PROVEN;
         /* a closed set where a draw supports the claim in a game that can
          * cycle (where it cannot, a tree is one already) */
-        W.closed = W.claim_proven == pns_draw_proves(o) && !g->ops->empties;
+        W.closed = W.claim_proven == pns_draw_proves(o) && !game_has_solver(g);
         if (o->question == PNS_SCORE)
             snprintf(question, sizeof question, "score %d", o->score_target);
         else

@@ -188,13 +188,11 @@ static int main_line(checker *c, const game_state *s, pns_puzzle *p)
 static int depends_on_ko(checker *c, const game_state *s, const pns_puzzle *p)
 {
     const game *g = c->g;
-    if (!g->ops->unrestricted)
-        return 0;
     game_state t = *s;
     for (int i = 0; i < p->line_len; i++) {
         game_play(g, &t, p->line[i]);
         game_state u;
-        if (i % 2 == 0 && game_result_of(g, &t) == GAME_ONGOING && g->ops->unrestricted(g, &t, &u)) {
+        if (i % 2 == 0 && game_result_of(g, &t) == GAME_ONGOING && game_unrestricted(g, &t, &u)) {
             int r = pns_mate_loss(c->m, &u, p->distance - i - 1);
             if (r < 0)
                 return failed(c);
@@ -261,7 +259,7 @@ int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique,
     for (int i = 0; i < nm && p->ntries < PNS_PUZZLE_MAX_TRIES; i++) {
         if (i == best || dist[i] > 0 || same_as_earlier(after, i, best))
             continue;
-        unsigned f = g->ops->move_motifs ? g->ops->move_motifs(g, s, mv[i]) : GAME_MOTIF_CAPTURE;
+        unsigned f = game_has_motifs(g) ? game_move_motifs(g, s, mv[i]) : GAME_MOTIF_CAPTURE;
         if (!(f & (GAME_MOTIF_CAPTURE | GAME_MOTIF_APPROACH)))
             continue;
         pns_try *t_ = &p->tries[p->ntries++];
@@ -270,7 +268,7 @@ int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique,
         if (refute(&c, s, n, t_) != 0)
             return -1;
     }
-    p->motifs = g->ops->move_motifs ? g->ops->move_motifs(g, s, p->key) : 0;
+    p->motifs = game_move_motifs(g, s, p->key);
     int ko = depends_on_ko(&c, s, p);
     if (ko < 0)
         return -1;

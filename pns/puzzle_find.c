@@ -48,7 +48,7 @@ typedef struct {
 /* The materials asked for whose tables are in tb; 0, or -1 with err. */
 static int pool_open(const game *g, tb_set *tb, const pns_puzzle_search *q, table_pool *pool, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     int all[4096], m = 0;
     if (q->material >= 0) {
         all[m++] = q->material;
@@ -91,7 +91,7 @@ static int draw_from_tables(pns_mate *m, const table_pool *pool, int n, uint64_t
     int rc = pns_mate_value(m, s, &v);
     if (rc <= 0)
         return rc;
-    *id = (game_key){ g->ops->tb->index(g, s), (uint64_t)pool->mats[k] };
+    *id = (game_key){ game_tables(g)->index(g, s), (uint64_t)pool->mats[k] };
     return v.wdl == TB_WIN && v.distance == n;
 }
 
@@ -138,14 +138,14 @@ static int draw_from_playouts(pns_mate *m, const pns_puzzle_search *q, uint64_t 
         return w;
     if (q->n >= 3 && (w = pns_mate_win(m, s, q->n - 2)) != 0)
         return w < 0 ? -1 : 0;
-    *id = g->ops->symmetric_key ? g->ops->symmetric_key(g, s) : game_key_of(g, s);
+    *id = game_symmetric_key(g, s);
     return 1;
 }
 
 int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, char *err, size_t errlen)
 {
     const game *g = pns_mate_game(m);
-    int tables = tb && g->ops->tb && (q->pieces > 0 || q->material >= 0);
+    int tables = tb && game_has_tables(g) && (q->pieces > 0 || q->material >= 0);
     table_pool *pool = NULL;
     if (tables) {
         if (!(pool = malloc(sizeof *pool)))

@@ -16,17 +16,17 @@ static void solver_line(dfpn *D, const game_state *root, pns_result *r)
     game_state s = *root;
     for (int i = 0; i < r->pv_len; i++)
         game_play(g, &s, r->pv[i]);
-    if (g->ops->empties(g, &s) > S->o->exact_empties)
+    if (game_empties(g, &s) > S->o->exact_empties)
         return;
-    int v = g->ops->solver_score(S->solver, &s, -1000, 1000, &S->endgame_nodes);  /* for the side to move in s */
-    while (r->pv_len < PNS_MAX_PV && g->ops->empties(g, &s) <= S->o->exact_empties) {
+    int v = game_solver_score(g, S->solver, &s, -1000, 1000, &S->endgame_nodes);  /* for the side to move in s */
+    while (r->pv_len < PNS_MAX_PV && game_empties(g, &s) <= S->o->exact_empties) {
         game_move mv[GAME_MAX_MOVES];
         int n = game_moves(g, &s, mv), i = 0, w = 0;
         for (; i < n; i++) {
             game_state c = s;
             game_play(g, &c, mv[i]);
             w = game_to_move(g, &c) == game_to_move(g, &s) ? v : -v;  /* what c must be worth */
-            if (g->ops->solver_score(S->solver, &c, w - 1, w + 1, &S->endgame_nodes) == w)
+            if (game_solver_score(g, S->solver, &c, w - 1, w + 1, &S->endgame_nodes) == w)
                 break;
         }
         if (i == n)
@@ -71,7 +71,7 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     /* the scores the game can end with, in [lo, hi] */
     int cand[512], nc = 0;
     for (int v = lo_score; v <= hi_score && nc < 512; v++)
-        if (!g->ops->score_possible || g->ops->score_possible(g, v))
+        if (game_score_possible(g, v))
             cand[nc++] = v;
     /* invariant: the score is one of cand[a..b]; the last proof proves
      * cand[a], so that its line is a line to at least that.  The first

@@ -12,18 +12,18 @@ int pns_search_init(pns_search *S, const game *g, const game_state *root, const 
     S->g = g;
     S->o = o;
     S->prover = o->prover >= 0 ? o->prover : game_to_move(g, root);
-    S->tb_ok = o->tb && g->ops->tb && o->question != PNS_SCORE;
+    S->tb_ok = o->tb && game_has_tables(g) && o->question != PNS_SCORE;
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
     S->path_prev = malloc(sizeof *S->path_prev * PATH_MAX_DEPTH);
     pns_path_clear(S);
     S->t0 = game_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
-    int solver = o->question == PNS_SCORE && o->exact_empties > 0 && g->ops->solver_new;
+    int solver = o->question == PNS_SCORE && o->exact_empties > 0 && game_has_solver(g);
     if (solver) {
         /* the solver's table: an eighth of the search's memory, from 1 MB */
         size_t bytes = o->memory / 8 > (1 << 20) ? o->memory / 8 : 1 << 20;
-        S->solver = g->ops->solver_new(g, bytes);
+        S->solver = game_solver_new(g, bytes);
         S->bytes += bytes;
     }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
@@ -41,7 +41,7 @@ void pns_search_free(pns_search *S)
     S->path = NULL;
     S->path_prev = NULL;
     if (S->solver)
-        S->g->ops->solver_free(S->solver);
+        game_solver_free(S->g, S->solver);
     S->solver = NULL;
 }
 
@@ -52,8 +52,8 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
     /* a null window around the target: is the prover's score >= target? */
     const game *g = S->g;
     int t = S->o->score_target, mine = game_to_move(g, s) == S->prover;
-    int v = mine ? g->ops->solver_score(S->solver, s, t - 1, t, &S->endgame_nodes)
-                 : -g->ops->solver_score(S->solver, s, -t, -t + 1, &S->endgame_nodes);
+    int v = mine ? game_solver_score(g, S->solver, s, t - 1, t, &S->endgame_nodes)
+                 : -game_solver_score(g, S->solver, s, -t, -t + 1, &S->endgame_nodes);
     int proven = v >= t;
     *pn = proven ? 0 : PNS_INF;
     *dn = proven ? PNS_INF : 0;

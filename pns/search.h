@@ -55,7 +55,7 @@ int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *
  * must get a best move). */
 static inline int pns_search_exact_region(const pns_search *S, const game_state *s)
 {
-    return S->solver && S->depth > 0 && S->g->ops->empties(S->g, s) <= S->o->exact_empties;
+    return S->solver && S->depth > 0 && game_empties(S->g, s) <= S->o->exact_empties;
 }
 /* 1 with the final pn/dn when the solver decides s (pns_search_exact_region);
  * costly, so searches call it when they would expand s, not when they meet

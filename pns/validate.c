@@ -5,7 +5,7 @@
 
 int pns_draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     uint64_t size = ops->size(g, mat);
     for (int tries = 0; tries < 1000; tries++) {
         uint64_t i = next_random(rng) % size;
@@ -102,7 +102,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
                  const pns_options *o, pns_validation *v, FILE *log, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     int all[4096], mats[4096], n = 0, m = ops->materials(g, pieces, all, 4096);

@@ -570,7 +570,7 @@ static tb_entry file_entry(const void *f, uint64_t i) { return tb_file_entry(f, 
  * 1 copied, 0 nothing to copy from, -1 with err. */
 static int copy_same_table(const game *g, const char *dir, int mat, const char *path, char *err, size_t errlen)
 {
-    const char *other_name = g->ops->tb->same_table_as ? g->ops->tb->same_table_as(g, mat) : NULL;
+    const char *other_name = game_tables(g)->same_table_as ? game_tables(g)->same_table_as(g, mat) : NULL;
     if (!other_name)
         return 0;
     game *other = game_open(other_name, NULL, err, errlen);
@@ -696,7 +696,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
 
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     if (make_dir(dir, err, errlen) != 0)
@@ -720,7 +720,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
 static int build_locked(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err,
                         size_t errlen)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     /* Opened first: it tells the game where its index files go, and the
      * sizes below make the indices. */
     tb_set *smaller = tb_open(g, dir);

@@ -52,7 +52,7 @@ void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
 {
     char prefix[4200], material[32];
     tb_file_prefix(g, dir, prefix, sizeof prefix);
-    g->ops->tb->material_name(g, mat, material, sizeof material);
+    game_tables(g)->material_name(g, mat, material, sizeof material);
     snprintf(buf, len, "%s-%s.pntb", prefix, material);
 }
 
@@ -64,7 +64,7 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     memcpy(h.magic, TB_MAGIC, 8);
     h.version = TB_VERSION;
     snprintf(h.game, sizeof h.game, "%s", g->name);
-    g->ops->tb->material_name(g, mat, h.material, sizeof h.material);
+    game_tables(g)->material_name(g, mat, h.material, sizeof h.material);
     h.material_id = (uint32_t)mat;
     h.entries = n;
     for (uint64_t i = 0; i < n; i++) {
@@ -136,7 +136,7 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
     const tb_header *h = &f->h;
     const char *why = NULL;
     char want[32];
-    g->ops->tb->material_name(g, mat, want, sizeof want);
+    game_tables(g)->material_name(g, mat, want, sizeof want);
     if (memcmp(h->magic, TB_MAGIC, 8) != 0)
         why = "not a pnsolve table";
     else if (h->version != TB_VERSION)
@@ -147,7 +147,7 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
         why = "table of another game or variant";
     else if (h->material_id != (uint32_t)mat || strncmp(h->material, want, sizeof h->material) != 0)
         why = "table of another material";
-    else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != g->ops->tb->size(g, mat))
+    else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != game_tables(g)->size(g, mat))
         why = "wrong number of entries";
     else if (f->map_len != sizeof(tb_header) + h->entries * h->entry_bytes)
         why = "truncated or oversized table";

@@ -28,10 +28,10 @@ static tb_set *open_set(const game *g, const char *dir, int index_files)
         return NULL;
     t->g = g;
     snprintf(t->dir, sizeof t->dir, "%s", dir);
-    if (index_files && g->ops->tb && g->ops->tb->index_files) {
+    if (index_files && game_has_tables(g) && game_tables(g)->index_files) {
         char prefix[4200];
         tb_file_prefix(g, dir, prefix, sizeof prefix);
-        g->ops->tb->index_files(g, prefix, TB_INDEX_FILE_MIN);
+        game_tables(g)->index_files(g, prefix, TB_INDEX_FILE_MIN);
     }
     pthread_mutex_init(&t->lock, NULL);
     return t;
@@ -101,7 +101,7 @@ int tb_load(tb_set *t, int mat, char *err, size_t errlen)
 
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = t->g->ops->tb;
+    const game_tb_ops *ops = game_tables(t->g);
     if (!ops)
         return 0;
     int mat = ops->material_of(t->g, s);

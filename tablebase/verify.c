@@ -111,7 +111,7 @@ static void describe(tb_entry e, char *buf, size_t len)
 static long verify_one(const game *g, const char *dir, int mat, int threads, tb_set *tables, FILE *report, int *found,
                        char *err, size_t errlen)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     char path[4200], name[32];
     tb_file f;
     tb_path(g, dir, mat, path, sizeof path);
@@ -158,7 +158,7 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
 
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     int mats[4096], count = ops->materials(g, 64, mats, 4096), found = 0;
@@ -185,7 +185,7 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
 long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_mats, int threads, FILE *report,
                          char *err, size_t errlen)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     /* the materials and what they reach by captures, each once, breadth

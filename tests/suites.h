@@ -15,6 +15,7 @@ void suite_pns(void);
 void suite_puzzle(void);
 void suite_ostle_tb(void);
 void suite_proof_trust(void);
+void suite_tictactoe(void);
 
 /* Opens a game or fails the test run loudly (test set-up, not a test). */
 game *test_open(const char *spec, const char *variant);

@@ -39,7 +39,7 @@ typedef struct {
 static void each_visit(void *ctx, uint64_t index, const game_state *s, int twin)
 {
     each_check *c = ctx;
-    const game_tb_ops *ops = c->g->ops->tb;
+    const game_tb_ops *ops = game_tables(c->g);
     game_state u;
     ops->unindex(c->g, c->mat, index, &u);
     int ok = index == c->next++ && memcmp(&u, s, sizeof u) == 0 && twin == (ops->index(c->g, &u) != index);
@@ -48,7 +48,7 @@ static void each_visit(void *ctx, uint64_t index, const game_state *s, int twin)
 
 long test_each_mismatches(const game *g, int mat)
 {
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     uint64_t size = ops->size(g, mat), step = 1;
     each_check c = { g, mat, 0, 0 };
     for (uint64_t first = 0; first < size; first += step, step = step * 3 % 1000 + 1)
@@ -91,6 +91,7 @@ int main(int argc, char **argv)
     suite_puzzle();
     suite_ostle_tb();
     suite_proof_trust();
+    suite_tictactoe();
     CU_basic_set_mode(CU_BRM_NORMAL);
     if (argc == 1)
         CU_basic_run_tests();

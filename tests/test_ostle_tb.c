@@ -209,7 +209,7 @@ static void check_board(int w, int h, int max_side)
     int *val = solve(w, h, &S);
     tb_set *tb = tb_open(g, dir);
     long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0;
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     for (int i = 0; i < S.n; i++) {
         game_state s;
         CU_ASSERT_FATAL(engine_state(g, &S, i, &s) == 0);
@@ -301,7 +301,7 @@ static ino_t inode_of(const char *path)
 static long index_mismatches(const game *ref, const char *prefix, int mat)
 {
     game *g = test_open("ostle:3x3", NULL);
-    const game_tb_ops *ops = g->ops->tb;
+    const game_tb_ops *ops = game_tables(g);
     ops->index_files(g, prefix, 0);
     long bad = ops->size(g, mat) != ops->size(ref, mat);
     for (uint64_t i = 0; !bad && i < ops->size(ref, mat); i++) {
@@ -324,7 +324,7 @@ static void test_index_files(void)
     snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
     game *ref = test_open("ostle:3x3", NULL);
-    const game_tb_ops *ops = ref->ops->tb;
+    const game_tb_ops *ops = game_tables(ref);
     int mats[16], nm = ops->materials(ref, 6, mats, 16), mat = mats[nm - 1];
     char name[32];
     ops->material_name(ref, mat, name, sizeof name);

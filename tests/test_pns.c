@@ -507,7 +507,7 @@ static void test_proofs_joined_sym(void)
     for (int i = 0; i < n; i++) {
         game_state c = root;
         game_play(g, &c, mv[i]);
-        game_key k = g->ops->symmetric_key(g, &c);
+        game_key k = game_symmetric_key(g, &c);
         int again = 0;
         for (int j = 0; j < m; j++)
             again |= game_key_equal(classes[j], k);
@@ -839,7 +839,7 @@ static void test_othello_solver(void)
     unsigned long long seed = 77;
     for (int i = 0; i < 4; i++) {
         game *g = test_open(sizes[i], NULL);
-        game_solver *x = g->ops->solver_new(g, 1 << 20);
+        game_solver *x = game_solver_new(g, 1 << 20);
         CU_ASSERT_PTR_NOT_NULL_FATAL(x);
         for (int k = 0; k < 60; k++) {
             game_state s;
@@ -847,7 +847,7 @@ static void test_othello_solver(void)
             int stop_at = 4 + (int)(ref_rand(&seed) % 8);  /* 4..11 empties: both orders, the table */
             game_move mv[GAME_MAX_MOVES];
             int n;
-            while (g->ops->empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
+            while (game_empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
                 game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
             char text[GAME_TEXT_MAX];
             game_format(g, &s, text, sizeof text);
@@ -855,7 +855,7 @@ static void test_othello_solver(void)
             uint64_t nodes = 0;
             for (int w = 0; w < 6; w++) {  /* windows first: the table holds bounds only */
                 int a = (int)(ref_rand(&seed) % 41) - 20, b = a + 1 + (int)(ref_rand(&seed) % 3);
-                int v = g->ops->solver_score(x, &s, a, b, &nodes);
+                int v = game_solver_score(g, x, &s, a, b, &nodes);
                 if (v <= a) {
                     CU_ASSERT(want <= v);
                 } else if (v >= b) {
@@ -864,10 +864,10 @@ static void test_othello_solver(void)
                     CU_ASSERT_EQUAL(v, want);
                 }
             }
-            CU_ASSERT_EQUAL(g->ops->solver_score(x, &s, -100, 100, &nodes), want);
+            CU_ASSERT_EQUAL(game_solver_score(g, x, &s, -100, 100, &nodes), want);
             CU_ASSERT(nodes > 0);
         }
-        g->ops->solver_free(x);
+        game_solver_free(g, x);
         game_close(g);
     }
 }

@@ -271,12 +271,12 @@ static void test_forged_table(void)
     /* White's rat on a1 against Black's on d3: a loss in 2 */
     game_state s = test_parse(g, "7/7/7/7/7/3r3/R6 w");
     tb_set *t = tb_open(g, dir);
-    int mat = g->ops->tb->material_of(g, &s);
+    int mat = game_tables(g)->material_of(g, &s);
     char hash[TB_HASH_HEX], name[32];
     CU_ASSERT_EQUAL_FATAL(tb_hash(t, mat, hash, err, sizeof err), 1);
-    uint64_t at = g->ops->tb->index(g, &s);
+    uint64_t at = game_tables(g)->index(g, &s);
     tb_close(t);
-    g->ops->tb->material_name(g, mat, name, sizeof name);
+    game_tables(g)->material_name(g, mat, name, sizeof name);
     tb_path(g, dir, mat, path, sizeof path);
     char honest[1024], forged[1024];
     const char *claim = "pnsolve-proof 2\ngame jungle\nposition 7/7/7/7/7/3r3/R6 w\nprover 0\n";
@@ -407,7 +407,7 @@ static void test_mutants(void)
                 continue;
             }
             int v0 = game_to_move(g, &s) == 0 ? (int)v.wdl : -(int)v.wdl;
-            tb_withhold(some, g->ops->tb->material_of(g, &s));
+            tb_withhold(some, game_tables(g)->material_of(g, &s));
             nb = add_bases(b, nb, CAP, g, &s, v0, some, dir, "tables", 0);
             nb = add_bases(b, nb, CAP, g, &s, v0, NULL, dir, "tables", 0);
             tb_close(all);

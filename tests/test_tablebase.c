@@ -285,14 +285,14 @@ static void test_against_brute_force(void)
     tb_build_options o = { .threads = 2, .log = log };
     CU_ASSERT_EQUAL_FATAL(tb_build(g, tb_dir, 3, &o, err, sizeof err), 0);
     fclose(log);
-    int mats[64], n = g->ops->tb->materials(g, 3, mats, 64), shared = 0, copied = 0;
+    int mats[64], n = game_tables(g)->materials(g, 3, mats, 64), shared = 0, copied = 0;
     for (int i = 0; i < n; i++) {
         char alone[256], beside[256], other[64];
         snprintf(other, sizeof other, "/tmp/pnsolve-tb-test-%d-1", (int)getpid());
         tb_path(g, other, mats[i], alone, sizeof alone);
         tb_path(g, tb_dir, mats[i], beside, sizeof beside);
         CU_ASSERT(files_equal(alone, beside));
-        shared += g->ops->tb->same_table_as(g, mats[i]) != NULL;
+        shared += game_tables(g)->same_table_as(g, mats[i]) != NULL;
     }
     for (char *at = log_text; (at = strstr(at, "copied ")) != NULL; at++)
         copied++;
@@ -312,7 +312,7 @@ static void test_files(void)
     CU_ASSERT_EQUAL_FATAL(build_into(one, 0, 3, 1), 0);
     snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
     game *g = test_open("jungle", NULL);
-    int mats[64], n = g->ops->tb->materials(g, 3, mats, 64);
+    int mats[64], n = game_tables(g)->materials(g, 3, mats, 64);
     for (int i = 0; i < n; i++) {
         tb_path(g, one, mats[i], path1, sizeof path1);
         tb_path(g, tb_dir, mats[i], path2, sizeof path2);
@@ -338,7 +338,7 @@ static void test_files(void)
     CU_ASSERT_EQUAL(tb_verify(g, one, 2, devnull, err, sizeof err), 0);
 
     /* Flip one byte of entries: the checksum catches it, probing refuses. */
-    int mat = g->ops->tb->material_parse(g, "RrE");
+    int mat = game_tables(g)->material_parse(g, "RrE");
     tb_path(g, one, mat, path1, sizeof path1);
     FILE *f = fopen(path1, "r+b");
     fseek(f, 256 + 1000, SEEK_SET);
@@ -399,7 +399,7 @@ static void test_tb_ops(void)
     unsigned long long seed = 77;
     for (int classic = 0; classic < 2; classic++) {
         game *g = test_open("jungle", classic ? "classic" : NULL);
-        const game_tb_ops *ops = g->ops->tb;
+        const game_tb_ops *ops = game_tables(g);
         long checked = 0, bad = 0;
         while (checked < 20000) {
             int sq[8], used[49] = { 0 }, have[2] = { 0, 0 };
