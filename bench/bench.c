@@ -1,7 +1,7 @@
-/* bench/bench.c - `make bench`: the performance figures of the README.
+/* bench/bench.c - `make bench`: the figures of docs/performance.md.
  *
  * Single thread.  "bulk" perft counts the legal moves at the last ply (the
- * usual perft convention and what the README's 50M leaves/s target means);
+ * usual perft convention and what the 50M leaves/s target means);
  * "full" perft plays every leaf move too, which is the cost a search pays per
  * node.  Each figure repeats its run until a second has passed.
  */

@@ -13,7 +13,7 @@ static const char puzzles_help[] =
     "usage: pnsolve puzzles GAME --mate-in N [options]\n"
     "Finds positions where the side to move wins in exactly N plies (N odd)\n"
     "against the longest defence, with a unique key, and prints them by score\n"
-    "(README, \"Puzzles\").  From the endgame tables where the game has them,\n"
+    "(docs/puzzles.md).  From the endgame tables where the game has them,\n"
     "else from random games and the depth-bounded search.\n"
     "  --mate-in N               the stipulation in plies (odd, 1..99)\n"
     "  --unique shortest|strict  no other first move wins within N (default) |\n"

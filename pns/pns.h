@@ -28,7 +28,7 @@ typedef enum { PNS_DFPN, PNS_BEST_FIRST } pns_algo;
  * game's final score from the prover's side; no tables are probed) */
 typedef enum { PNS_WIN, PNS_ADVANTAGE, PNS_SCORE } pns_question;
 /* SAFE: a result that depends on the path is reused only where the earlier
- * positions it needs are on the path (README, "GHI").
+ * positions it needs are on the path (docs/search.md, "GHI").
  * NAIVE: every result is stored as a property of the position (shows GHI). */
 typedef enum { PNS_GHI_SAFE, PNS_GHI_NAIVE } pns_ghi;
 typedef enum { PNS_UNKNOWN, PNS_PROVEN, PNS_DISPROVEN } pns_status;
@@ -136,7 +136,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
  * "Does the side to move win within d plies whatever the defence?"  Results
  * are properties of the state, repetitions aside: a shortest win never
  * repeats a position, so from a root without history the shortest distance
- * is the game's own, the one the tables store (README, "Puzzles"). */
+ * is the game's own, the one the tables store (docs/puzzles.md). */
 
 typedef struct pns_mate pns_mate;
 
@@ -217,7 +217,7 @@ typedef struct {
     int ntries;
     pns_try tries[PNS_PUZZLE_MAX_TRIES];
     unsigned motifs;        /* the key's GAME_MOTIF_* flags, PNS_MOTIF_* */
-    double score;           /* interestingness (README, "Puzzles") */
+    double score;           /* interestingness (docs/puzzles.md) */
 } pns_puzzle;
 
 /* Checks "the side to move in s wins in n plies" as a problem: the exact
@@ -258,7 +258,7 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
 /* --- proofs ------------------------------------------------------------- */
 
 /* Searches o->question and, if it is solved, writes the solution tree to out
- * in the format of the README (every defence of the losing side, one winning
+ * in the format of docs/puzzles.md (every defence of the losing side, one winning
  * move of the winner, the reason at each leaf); returns 0, or -1 with r set
  * when the question stayed open or the tree was not written (r->status is
  * the search's answer either way). */

@@ -278,7 +278,7 @@ int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique,
         p->motifs |= PNS_MOTIF_SACRIFICE;
     if (!(p->motifs & (GAME_MOTIF_CAPTURE | GAME_MOTIF_APPROACH)))
         p->motifs |= PNS_MOTIF_QUIET;
-    /* The score of the README: length, then a sacrifice, a quiet or a
+    /* The score of docs/puzzles.md: length, then a sacrifice, a quiet or a
      * retreating key, a hole move and a rule-8 point add; tries add (a few);
      * duals take away. */
     unsigned f = p->motifs;

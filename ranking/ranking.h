@@ -1,6 +1,9 @@
-/* ranking/ranking.h - Lehmer-code ranking of Jungle Checkers positions
- * (thesis chapter 5), with the mirror and colour-swap reductions.
+/* ranking/ranking.h - perfect ranks of piece placements, for the tables:
+ * Lehmer codes of Jungle Checkers positions (thesis chapter 5) with the
+ * mirror and colour-swap reductions (rank_*), and Ostle's combinatorial
+ * ranks of two colour sets and a hole (rank_ostle_*, below).
  *
+ * Jungle.
  * Locations: the 47 squares that are not dens, numbered column by column from
  * a7 (0) down to a1 (6), then b7 (7) ... g1 (46) (RULES.md).  Pieces are
  * numbered R r D d T t E e (0..7): colour = p & 1 (0 White), strength = p >> 1.
