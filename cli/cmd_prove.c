@@ -289,6 +289,108 @@ static int validate(const game *g, prove_opts *p)
     return v.disagree || v.unknown ? 1 : 0;
 }
 
+/* What one run of prove found, for the report. */
+typedef struct {
+    pns_result w, a;        /* the win question's result, the advantage question's */
+    const pns_result *shown;
+    const char *value;
+    int score, has_score;
+    int ok, proof_failed;   /* ok 0: failed and said; proof_failed: the answer stands, its file does not */
+} prove_outcome;
+
+/* --score: the exact score, and its proof with --proof. */
+static void run_score(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+{
+    pns_options d = p->o;
+    pns_score_defaults(&d);
+    if (!p->exact_set)
+        p->o.exact_empties = d.exact_empties;
+    if (!p->proof_exact_set)
+        p->o.proof_exact_empties = d.proof_exact_empties;
+    if (!p->init_set)
+        p->o.mobility = d.mobility;
+    int bound = game_score_bound(g);
+    game_file pf;
+    FILE *out = p->proof ? proof_open(p->proof, &pf) : NULL;
+    if (p->proof && !out)
+        x->ok = 0;
+    int src = p->proof && !out ? -1 : pns_score(g, s, &p->o, -bound, bound, &x->score, &x->w, out);
+    if (src >= 0)  /* found, even where its proof could not be written */
+        x->value = x->score > 0 ? "win" : x->score < 0 ? "loss" : "draw", x->has_score = 1;
+    else
+        x->value = "unknown";
+    if (out && proof_close(&pf, src, &x->w) < 0) {
+        x->proof_failed = 1;
+        x->w.error[0] = 0;  /* said, with the file's name */
+    }
+    x->shown = &x->w;
+}
+
+/* --question with --proof: the answer and its proof file. */
+static void run_proof(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+{
+    game_file pf;
+    FILE *out = proof_open(p->proof, &pf);
+    int rc = out ? pns_write_proof(g, s, &p->o, out, &x->w) : -1;
+    if (!out) {
+        x->ok = 0;  /* said; nothing searched */
+    } else if (proof_close(&pf, rc, &x->w) < 0) {
+        x->proof_failed = 1;  /* the search's answer is still reported */
+        x->w.error[0] = 0;    /* said, with the file's name */
+    }
+    x->value = status_word(x->w.status);
+    x->shown = &x->w;
+}
+
+static void run(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+{
+    memset(x, 0, sizeof *x);
+    x->ok = 1;
+    if (p->score) {
+        run_score(g, s, p, x);
+    } else if (p->proof) {
+        run_proof(g, s, p, x);
+    } else if (p->question_set) {
+        pns_solve(g, s, &p->o, &x->w);
+        x->value = status_word(x->w.status);
+        x->shown = &x->w;
+    } else {
+        int v = pns_value(g, s, &p->o, &x->w, &x->a);
+        x->value = v == 1 ? "win" : v == 0 ? "draw" : v == -1 ? "loss" : "unknown";
+        x->shown = v == 1 || x->w.status == PNS_UNKNOWN ? &x->w : &x->a;
+    }
+}
+
+/* The combinations of options prove refuses; 0 when none. */
+static int refused(const prove_opts *p)
+{
+    if (p->within && !p->validate)
+        return cli_fail(EXIT_USAGE, "prove: --within needs --validate");
+    if (p->score && p->question_set)
+        return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
+    if (p->proof && !p->question_set && !p->score)
+        return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
+    if ((p->o.checkpoint || p->o.resume) && ((!p->question_set && !p->score) || p->o.algo != PNS_DFPN))
+        return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question or --score, and df-pn");
+    return 0;
+}
+
+/* The tables of --tb-dir (default ./tables where it exists) into *tb;
+ * 0, or an exit code (said). */
+static int open_tables(const game *g, const prove_opts *p, tb_set **tb)
+{
+    *tb = NULL;
+    if (p->no_tb || !game_has_tables(g))
+        return 0;
+    struct stat st;
+    const char *dir = p->tb_dir ? p->tb_dir : "tables";
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        *tb = tb_open(g, dir);
+    else if (p->tb_dir)
+        return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p->tb_dir);
+    return 0;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     cli_game_opts go;
@@ -302,14 +404,8 @@ int cmd_prove(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
-    if (p.within && !p.validate)
-        return cli_fail(EXIT_USAGE, "prove: --within needs --validate");
-    if (p.score && p.question_set)
-        return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
-    if (p.proof && !p.question_set && !p.score)
-        return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
-    if ((p.o.checkpoint || p.o.resume) && ((!p.question_set && !p.score) || p.o.algo != PNS_DFPN))
-        return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question or --score, and df-pn");
+    if (refused(&p))
+        return EXIT_USAGE;
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
@@ -322,17 +418,9 @@ int cmd_prove(int argc, char **argv)
         game_close(g);
         return rc;
     }
-    tb_set *tb = NULL;
-    if (!p.no_tb && game_has_tables(g)) {
-        struct stat st;
-        const char *dir = p.tb_dir ? p.tb_dir : "tables";
-        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-            tb = tb_open(g, dir);
-        else if (p.tb_dir) {
-            game_close(g);
-            return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p.tb_dir);
-        }
-    }
+    tb_set *tb;
+    if ((rc = open_tables(g, &p, &tb)) != 0)
+        return game_close(g), rc;
     p.o.tb = tb;
     if (p.o.prover < 0)
         p.o.prover = game_prover(g, &s);
@@ -348,73 +436,25 @@ int cmd_prove(int argc, char **argv)
     p.o.progress = on_progress;
     p.o.ctx = &p;
     p.o.progress_every = p.trace_file ? 1.0 : 2.0;
-    pns_result w, a;
-    memset(&a, 0, sizeof a);
-    int score = 0, has_score = 0;
-    const char *value;
-    const pns_result *shown;
-    int ok = 1, proof_failed = 0;
-    if (p.score) {
-        pns_options d = p.o;
-        pns_score_defaults(&d);
-        if (!p.exact_set)
-            p.o.exact_empties = d.exact_empties;
-        if (!p.proof_exact_set)
-            p.o.proof_exact_empties = d.proof_exact_empties;
-        if (!p.init_set)
-            p.o.mobility = d.mobility;
-        int bound = game_score_bound(g);
-        game_file pf;
-        FILE *out = p.proof ? proof_open(p.proof, &pf) : NULL;
-        if (p.proof && !out)
-            ok = 0;
-        int src = p.proof && !out ? -1 : pns_score(g, &s, &p.o, -bound, bound, &score, &w, out);
-        if (src >= 0)  /* found, even where its proof could not be written */
-            value = score > 0 ? "win" : score < 0 ? "loss" : "draw", has_score = 1;
-        else
-            value = "unknown";
-        if (out && proof_close(&pf, src, &w) < 0) {
-            proof_failed = 1;
-            w.error[0] = 0;  /* said, with the file's name */
-        }
-        shown = &w;
-    } else if (p.proof) {
-        game_file pf;
-        FILE *out = proof_open(p.proof, &pf);
-        int rc = out ? pns_write_proof(g, &s, &p.o, out, &w) : -1;
-        if (!out) {
-            ok = 0;  /* said; nothing searched */
-        } else if (proof_close(&pf, rc, &w) < 0) {
-            proof_failed = 1;  /* the search's answer is still reported */
-            w.error[0] = 0;    /* said, with the file's name */
-        }
-        value = status_word(w.status);
-        shown = &w;
-    } else if (p.question_set) {
-        pns_solve(g, &s, &p.o, &w);
-        value = status_word(w.status);
-        shown = &w;
-    } else {
-        int v = pns_value(g, &s, &p.o, &w, &a);
-        value = v == 1 ? "win" : v == 0 ? "draw" : v == -1 ? "loss" : "unknown";
-        shown = v == 1 || w.status == PNS_UNKNOWN ? &w : &a;
-    }
+    prove_outcome x;
+    run(g, &s, &p, &x);
+    const pns_result *w = &x.w, *a = &x.a, *shown = x.shown;
     if (p.o.progress && shown->seconds >= 2.0)
         fputc('\n', stderr);
-    uint64_t nodes = w.nodes + (shown == &a ? a.nodes : 0);
-    double secs = w.seconds + (shown == &a ? a.seconds : 0);
-    size_t peak = w.peak_bytes > a.peak_bytes || shown != &a ? w.peak_bytes : a.peak_bytes;
+    uint64_t nodes = w->nodes + (shown == a ? a->nodes : 0);
+    double secs = w->seconds + (shown == a ? a->seconds : 0);
+    size_t peak = w->peak_bytes > a->peak_bytes || shown != a ? w->peak_bytes : a->peak_bytes;
     if (shown->error[0]) {
-        ok = 0;
+        x.ok = 0;
         cli_fail(1, "prove: %s", shown->error);
     }
-    if (ok)
-        report(g, &s, value, shown, nodes, secs, peak, p.json, has_score ? &score : NULL);
+    if (x.ok)
+        report(g, &s, x.value, shown, nodes, secs, peak, p.json, x.has_score ? &x.score : NULL);
     if (p.trace_file)
         fclose(p.trace_file);
     tb_close(tb);
     game_close(g);
-    if (!ok || proof_failed)
+    if (!x.ok || x.proof_failed)
         return 1;
     return cli_stop ? EXIT_INTERRUPTED : 0;
 }

@@ -178,150 +178,169 @@ typedef struct {
     int line;
 } pending_child;
 
+/* A graph file being read. */
+typedef struct {
+    graph_data *d;
+    const char *file;
+    char *err;
+    size_t errlen;
+    pending_child *pend;
+    size_t pend_n, pend_cap, node_cap;
+    name_entry *names;
+    char *root_name;
+    int root_line;
+} loader;
+
+enum { LOAD_OK = 0, LOAD_BAD = -1, LOAD_NO_MEMORY = -2 };
+
+/* "root NAME" */
+static int read_root(loader *L, char **word, int n, int lineno)
+{
+    if (n != 2 || !valid_name(word[1]))
+        return game_error(L->err, L->errlen, "%s:%d: expected 'root NAME'", L->file, lineno);
+    if (L->root_name)
+        return game_error(L->err, L->errlen, "%s:%d: second root line (first on line %d)", L->file, lineno, L->root_line);
+    if (!(L->root_name = strdup(word[1])))
+        return LOAD_NO_MEMORY;
+    L->root_line = lineno;
+    return LOAD_OK;
+}
+
+/* The kind of node word[0] after its colon at word[k]; -1 (said) if bad. */
+static int node_kind_of(const loader *L, char **word, int n, int k, int lineno)
+{
+    if (!valid_name(word[0]))
+        return game_error(L->err, L->errlen, "%s:%d: bad node name '%s' (letters, digits, _)", L->file, lineno, word[0]);
+    if (n - k - 1 > GAME_MAX_MOVES)  /* either form of the colon */
+        return game_error(L->err, L->errlen, "%s:%d: more than %d children", L->file, lineno, GAME_MAX_MOVES);
+    if (k >= n)
+        return game_error(L->err, L->errlen, "%s:%d: node '%s' has no kind word (or, and, win, loss, draw)", L->file,
+                          lineno, word[0]);
+    int kind = -1;
+    for (int i = 0; i < 5; i++)
+        if (strcmp(word[k], kind_words[i]) == 0)
+            kind = i;
+    if (kind < 0)
+        return game_error(L->err, L->errlen, "%s:%d: bad value word '%s' (or, and, win, loss, draw)", L->file, lineno,
+                          word[k]);
+    if (kind >= NODE_WIN && n > k + 1)
+        return game_error(L->err, L->errlen, "%s:%d: terminal node '%s' cannot have children", L->file, lineno, word[0]);
+    name_entry *e;
+    HASH_FIND_STR(L->names, word[0], e);
+    if (e)
+        return game_error(L->err, L->errlen, "%s:%d: duplicate node '%s' (first on line %d)", L->file, lineno, word[0],
+                          L->d->node[e->index].line);
+    return kind;
+}
+
+/* "NAME: kind children..." with the colon attached or standing alone */
+static int read_node(loader *L, char **word, int n, int lineno)
+{
+    int k = 1;
+    size_t len = strlen(word[0]);
+    if (len > 1 && word[0][len - 1] == ':')
+        word[0][len - 1] = 0;
+    else if (n > 1 && strcmp(word[1], ":") == 0)
+        k = 2;
+    else
+        return game_error(L->err, L->errlen, "%s:%d: expected 'NAME: or|and|win|loss|draw ...' or 'root NAME'", L->file,
+                          lineno);
+    int kind = node_kind_of(L, word, n, k, lineno);
+    if (kind < 0)
+        return LOAD_BAD;
+    graph_data *d = L->d;
+    if ((size_t)d->nodes == L->node_cap) {
+        L->node_cap = L->node_cap ? 2 * L->node_cap : 16;
+        graph_node *nn = realloc(d->node, L->node_cap * sizeof *nn);
+        if (!nn)
+            return LOAD_NO_MEMORY;
+        d->node = nn;
+    }
+    graph_node *nd = &d->node[d->nodes];
+    *nd = (graph_node){ .name = strdup(word[0]), .kind = (enum node_kind)kind,
+                        .first = (int)L->pend_n, .count = n - k - 1, .line = lineno };
+    name_entry *e = malloc(sizeof *e);
+    if (!nd->name || !e) {
+        free(e);
+        return LOAD_NO_MEMORY;
+    }
+    d->nodes++;
+    e->name = nd->name;
+    e->index = d->nodes - 1;
+    HASH_ADD_KEYPTR(hh, L->names, e->name, strlen(e->name), e);
+    for (int i = k + 1; i < n; i++) {
+        if (L->pend_n == L->pend_cap) {
+            L->pend_cap = L->pend_cap ? 2 * L->pend_cap : 64;
+            pending_child *np = realloc(L->pend, L->pend_cap * sizeof *np);
+            if (!np)
+                return LOAD_NO_MEMORY;
+            L->pend = np;
+        }
+        L->pend[L->pend_n] = (pending_child){ strdup(word[i]), lineno };
+        if (!L->pend[L->pend_n++].name)
+            return LOAD_NO_MEMORY;
+    }
+    return LOAD_OK;
+}
+
+/* The root and every child by name, once the whole file is read. */
+static int resolve(loader *L)
+{
+    name_entry *e;
+    if (!L->root_name)
+        return game_error(L->err, L->errlen, "%s: missing root line ('root NAME')", L->file);
+    HASH_FIND_STR(L->names, L->root_name, e);
+    if (!e)
+        return game_error(L->err, L->errlen, "%s:%d: root '%s' is not defined", L->file, L->root_line, L->root_name);
+    L->d->root = e->index;
+    L->d->child = malloc((L->pend_n ? L->pend_n : 1) * sizeof *L->d->child);
+    if (!L->d->child)
+        return LOAD_NO_MEMORY;
+    for (size_t i = 0; i < L->pend_n; i++) {
+        HASH_FIND_STR(L->names, L->pend[i].name, e);
+        if (!e)
+            return game_error(L->err, L->errlen, "%s:%d: unknown child '%s'", L->file, L->pend[i].line, L->pend[i].name);
+        L->d->child[i] = e->index;
+    }
+    return LOAD_OK;
+}
+
 static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_t errlen)
 {
     enum { MAX_WORDS = GAME_MAX_MOVES + 3 };
     char *line = NULL, *word[MAX_WORDS + 1];
-    size_t cap = 0, pend_n = 0, pend_cap = 0, node_cap = 0;
-    pending_child *pend = NULL;
-    name_entry *names = NULL, *e, *tmp;
-    char *root_name = NULL;
-    int root_line = 0, lineno = 0, rc = -1;
-
-    while (getline(&line, &cap, f) != -1) {
+    size_t cap = 0;
+    int lineno = 0, rc = LOAD_OK;
+    loader L = { .d = d, .file = file, .err = err, .errlen = errlen };
+    while (rc == LOAD_OK && getline(&line, &cap, f) != -1) {
         lineno++;
         int n = split_words(line, word, MAX_WORDS);
         if (n == 0)
             continue;
-        if (n > MAX_WORDS) {
-            game_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
-            goto out;
-        }
-        if (strcmp(word[0], "root") == 0 && !(n > 1 && strcmp(word[1], ":") == 0)) {
-            if (n != 2 || !valid_name(word[1])) {
-                game_error(err, errlen, "%s:%d: expected 'root NAME'", file, lineno);
-                goto out;
-            }
-            if (root_name) {
-                game_error(err, errlen, "%s:%d: second root line (first on line %d)", file, lineno, root_line);
-                goto out;
-            }
-            root_name = strdup(word[1]);
-            root_line = lineno;
-            continue;
-        }
-        /* "NAME: kind children..." with the colon attached or standing alone */
-        int k = 1;
-        size_t len = strlen(word[0]);
-        if (len > 1 && word[0][len - 1] == ':')
-            word[0][len - 1] = 0;
-        else if (n > 1 && strcmp(word[1], ":") == 0)
-            k = 2;
-        else {
-            game_error(err, errlen, "%s:%d: expected 'NAME: or|and|win|loss|draw ...' or 'root NAME'", file, lineno);
-            goto out;
-        }
-        if (!valid_name(word[0])) {
-            game_error(err, errlen, "%s:%d: bad node name '%s' (letters, digits, _)", file, lineno, word[0]);
-            goto out;
-        }
-        if (n - k - 1 > GAME_MAX_MOVES) {  /* either form of the colon */
-            game_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
-            goto out;
-        }
-        if (k >= n) {
-            game_error(err, errlen, "%s:%d: node '%s' has no kind word (or, and, win, loss, draw)", file, lineno, word[0]);
-            goto out;
-        }
-        int kind = -1;
-        for (int i = 0; i < 5; i++)
-            if (strcmp(word[k], kind_words[i]) == 0)
-                kind = i;
-        if (kind < 0) {
-            game_error(err, errlen, "%s:%d: bad value word '%s' (or, and, win, loss, draw)", file, lineno, word[k]);
-            goto out;
-        }
-        if (kind >= NODE_WIN && n > k + 1) {
-            game_error(err, errlen, "%s:%d: terminal node '%s' cannot have children", file, lineno, word[0]);
-            goto out;
-        }
-        HASH_FIND_STR(names, word[0], e);
-        if (e) {
-            game_error(err, errlen, "%s:%d: duplicate node '%s' (first on line %d)", file, lineno, word[0], d->node[e->index].line);
-            goto out;
-        }
-        if ((size_t)d->nodes == node_cap) {
-            node_cap = node_cap ? 2 * node_cap : 16;
-            graph_node *nn = realloc(d->node, node_cap * sizeof *nn);
-            if (!nn)
-                goto oom;
-            d->node = nn;
-        }
-        graph_node *nd = &d->node[d->nodes];
-        *nd = (graph_node){ .name = strdup(word[0]), .kind = (enum node_kind)kind,
-                            .first = (int)pend_n, .count = n - k - 1, .line = lineno };
-        e = malloc(sizeof *e);
-        if (!nd->name || !e) {
-            free(e);
-            goto oom;
-        }
-        d->nodes++;
-        e->name = nd->name;
-        e->index = d->nodes - 1;
-        HASH_ADD_KEYPTR(hh, names, e->name, strlen(e->name), e);
-        for (int i = k + 1; i < n; i++) {
-            if (pend_n == pend_cap) {
-                pend_cap = pend_cap ? 2 * pend_cap : 64;
-                pending_child *np = realloc(pend, pend_cap * sizeof *np);
-                if (!np)
-                    goto oom;
-                pend = np;
-            }
-            pend[pend_n] = (pending_child){ strdup(word[i]), lineno };
-            if (!pend[pend_n++].name)
-                goto oom;
-        }
+        if (n > MAX_WORDS)
+            rc = game_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
+        else if (strcmp(word[0], "root") == 0 && !(n > 1 && strcmp(word[1], ":") == 0))
+            rc = read_root(&L, word, n, lineno);
+        else
+            rc = read_node(&L, word, n, lineno);
     }
-    if (ferror(f)) {
-        game_error(err, errlen, "%s: read error: %s", file, strerror(errno));
-        goto out;
-    }
-    if (!root_name) {
-        game_error(err, errlen, "%s: missing root line ('root NAME')", file);
-        goto out;
-    }
-    HASH_FIND_STR(names, root_name, e);
-    if (!e) {
-        game_error(err, errlen, "%s:%d: root '%s' is not defined", file, root_line, root_name);
-        goto out;
-    }
-    d->root = e->index;
-    d->child = malloc((pend_n ? pend_n : 1) * sizeof *d->child);
-    if (!d->child)
-        goto oom;
-    for (size_t i = 0; i < pend_n; i++) {
-        HASH_FIND_STR(names, pend[i].name, e);
-        if (!e) {
-            game_error(err, errlen, "%s:%d: unknown child '%s'", file, pend[i].line, pend[i].name);
-            goto out;
-        }
-        d->child[i] = e->index;
-    }
-    rc = 0;
-    goto out;
-oom:
-    game_error(err, errlen, "%s: out of memory", file);
-out:
-    HASH_ITER(hh, names, e, tmp) {
-        HASH_DEL(names, e);
+    if (rc == LOAD_OK && ferror(f))
+        rc = game_error(err, errlen, "%s: read error: %s", file, strerror(errno));
+    if (rc == LOAD_OK)
+        rc = resolve(&L);
+    if (rc == LOAD_NO_MEMORY)
+        game_error(err, errlen, "%s: out of memory", file);
+    name_entry *e, *tmp;
+    HASH_ITER(hh, L.names, e, tmp) {
+        HASH_DEL(L.names, e);
         free(e);
     }
-    for (size_t i = 0; i < pend_n; i++)
-        free(pend[i].name);
-    free(pend);
-    free(root_name);
+    for (size_t i = 0; i < L.pend_n; i++)
+        free(L.pend[i].name);
+    free(L.pend);
+    free(L.root_name);
     free(line);
-    return rc;
+    return rc == LOAD_OK ? 0 : -1;
 }
 
 game *graph_open(const char *args, const char *variant, char *err, size_t errlen)

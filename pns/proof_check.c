@@ -1,7 +1,7 @@
 /* pns/proof_check.c - checks a proof file from the rules and the tables
  * alone: no search code is used here.  The format, and why each rule below
  * makes the claim true, are in docs/proof-format.md. */
-#include "pns.h"
+#include "proof_format.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #define CHECK_VERSION 2
 #define CHECK_MAX_DEPTH 65536  /* the writer's path holds no more plies */
-#define CHECK_MAX_TABLES 4096
+#define CHECK_MAX_TABLES PROOF_MAX_TABLES
 
 /* Earlier positions a subtree's repetitions need: bit i is the position i+1
  * plies above the subtree's root; FAR: one further up. */
@@ -74,20 +74,6 @@ static int fail(checker *C, const char *fmt, const char *arg)
     snprintf(msg, sizeof msg, fmt, arg);
     snprintf(C->err, C->errlen, "proof line %ld: %.300s", C->line, msg);
     return -1;
-}
-
-/* A decimal integer in [lo, hi] and nothing else: 0, or -1. */
-static int read_long(const char *text, long lo, long hi, long *out)
-{
-    if (!text || !*text || (*text != '-' && (*text < '0' || *text > '9')))
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* A line id: a decimal number and nothing else. */
@@ -267,7 +253,7 @@ static int leaf_tb(checker *C, const game_state *s, char *a1, char *a2)
         return fail(C, "no table for this position%s", "");
     const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
     long dist;
-    if (!a1 || strcmp(a1, word) != 0 || read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
+    if (!a1 || strcmp(a1, word) != 0 || pns_proof_read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
         return fail(C, "the table says otherwise (%s)", word);
     int outcome = game_to_move(C->g, s) == C->prover ? (int)v.wdl : -(int)v.wdl;
     return supports(C, outcome) ? 0 : fail(C, "the table value does not support the claim%s", "");
@@ -358,7 +344,7 @@ static int check_line(checker *C, char *text, const game_state *root)
     if (!w_depth || !w_move || !kind)
         return fail(C, "expected 'DEPTH MOVE KIND'%s", "");
     long depth;
-    if (read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
+    if (pns_proof_read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
         return fail(C, "bad depth '%s'", w_depth);
     int args = !strcmp(kind, "tb") ? 2 : !strcmp(kind, "rep") || !strcmp(kind, "ref") || !strcmp(kind, "sym") ? 1 : 0;
     if (extra || (args < 2 && a2) || (args < 1 && a1))
@@ -527,84 +513,23 @@ static void reset(checker *C, game **g)
     C->co = co;
 }
 
-/* What a header says before the tree; tables as read, parsed when the game is known. */
-typedef struct {
-    long version, prover, target;
-    char spec[256], pos[GAME_TEXT_MAX], question[32], result[32];
-    char table_name[CHECK_MAX_TABLES][32], table_hash[CHECK_MAX_TABLES][TB_HASH_HEX];
-    int ntables;
-} header;
-
-static void header_clear(header *h)
-{
-    memset(h, 0, sizeof *h);
-    h->prover = -1;
-    h->version = -1;
-}
-
 /* Reads one header line into h: 1 read, 0 not a header line, -1 (err). */
-static int header_line(checker *C, header *h, const char *line)
+static int header_line(checker *C, proof_header *h, const char *line)
 {
-    const char *sp = strchr(line, ' ');
-    if (!sp)
-        return 0;
-    size_t kw = (size_t)(sp - line);
-    const char *arg = sp + 1;
-    char word[64];
-    if (kw >= sizeof word)
-        return 0;
-    memcpy(word, line, kw);
-    word[kw] = 0;
-    if (!strcmp(word, "pnsolve-proof")) {
-        if (read_long(arg, 0, 1000000, &h->version) != 0)
-            return fail(C, "bad format version '%s'", arg);
-        if (h->version != CHECK_VERSION) {
-            char v[64];
-            snprintf(v, sizeof v, "%ld (this checker reads %d)", h->version, CHECK_VERSION);
-            return fail(C, "proof format version %s: write the proof again", v);
-        }
-    } else if (!strcmp(word, "game")) {
-        if (strlen(arg) >= sizeof h->spec || strchr(arg, ' '))
-            return fail(C, "bad game '%.100s'", arg);
-        strcpy(h->spec, arg);
-    } else if (!strcmp(word, "position")) {
-        if (strlen(arg) >= sizeof h->pos)
-            return fail(C, "the position is too long%s", "");
-        strcpy(h->pos, arg);
-    } else if (!strcmp(word, "prover")) {
-        if (read_long(arg, 0, 1, &h->prover) != 0)
-            return fail(C, "bad prover '%.100s' (0 or 1)", arg);
-    } else if (!strcmp(word, "question")) {
-        if (!strncmp(arg, "score ", 6)) {
-            if (read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
-                return fail(C, "bad score target '%.100s'", arg + 6);
-            strcpy(h->question, "score");
-        } else if (!strcmp(arg, "win") || !strcmp(arg, "advantage")) {
-            strcpy(h->question, arg);
-        } else {
-            return fail(C, "bad question '%.100s'", arg);
-        }
-    } else if (!strcmp(word, "result")) {
-        if (strcmp(arg, "proven") != 0 && strcmp(arg, "disproven") != 0)
-            return fail(C, "bad result '%.100s'", arg);
-        strcpy(h->result, arg);
-    } else if (!strcmp(word, "table")) {
-        char name[64], hash[128], rest;
-        if (h->ntables == CHECK_MAX_TABLES)
-            return fail(C, "too many tables%s", "");
-        if (sscanf(arg, "%63s %127s %c", name, hash, &rest) != 2 || strlen(name) >= 32 ||
-            strlen(hash) != TB_HASH_HEX - 1 || strspn(hash, "0123456789abcdef") != TB_HASH_HEX - 1)
-            return fail(C, "bad table line: expected 'table MATERIAL HASH'%s", "");
-        strcpy(h->table_name[h->ntables], name);
-        strcpy(h->table_hash[h->ntables++], hash);
-    } else {
-        return 0;
+    char why[256];
+    int rc = pns_proof_header_read(h, line, why, sizeof why);
+    if (rc < 0)
+        return fail(C, "%s", why);
+    if (rc > 0 && h->version >= 0 && h->version != CHECK_VERSION) {
+        char v[64];
+        snprintf(v, sizeof v, "%ld (this checker reads %d)", h->version, CHECK_VERSION);
+        return fail(C, "proof format version %s: write the proof again", v);
     }
-    return 1;
+    return rc;
 }
 
 /* Opens the game of a complete header: 0, or -1 (err). */
-static int header_open(checker *C, const header *h, game **g, game_state *root)
+static int header_open(checker *C, const proof_header *h, game **g, game_state *root)
 {
     if (h->version < 0 || !*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
         return fail(C, "incomplete header before the tree%s", "");
@@ -645,7 +570,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
     C.co = co ? co : &none;
     if (summary && slen)
         summary[0] = 0;
-    header *h = malloc(sizeof *h);
+    proof_header *h = malloc(sizeof *h);
     char *line = NULL;
     size_t cap = 0;
     int rc = -1;
@@ -655,7 +580,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
         fail(&C, "out of memory%s", "");
         goto out;
     }
-    header_clear(h);
+    pns_proof_header_clear(h);
     while (getline(&line, &cap, in) >= 0) {
         C.line++;
         line[strcspn(line, "\r\n")] = 0;
@@ -667,7 +592,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
                 (C.co->verify_tables && verify_tables(&C) != 0))
                 goto out;
             reset(&C, &g);
-            header_clear(h);
+            pns_proof_header_clear(h);
         }
         if (!g) {
             int hr = header_line(&C, h, line);

@@ -1,6 +1,8 @@
-/* pns/proof_format.c - the header every proof writer writes. */
+/* pns/proof_format.c - the proof header, printed and read. */
 #include "proof_format.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
@@ -28,4 +30,79 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
               " (IDs count nodes from 0)\n", out) < 0)
         return game_error(err, errlen, "cannot write the proof");
     return 0;
+}
+
+int pns_proof_read_long(const char *text, long lo, long hi, long *out)
+{
+    if (!text || !*text || (*text != '-' && (*text < '0' || *text > '9')))
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void pns_proof_header_clear(proof_header *h)
+{
+    memset(h, 0, sizeof *h);
+    h->prover = -1;
+    h->version = -1;
+}
+
+int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t errlen)
+{
+    const char *sp = strchr(line, ' ');
+    if (!sp)
+        return 0;
+    size_t kw = (size_t)(sp - line);
+    const char *arg = sp + 1;
+    char word[64];
+    if (kw >= sizeof word)
+        return 0;
+    memcpy(word, line, kw);
+    word[kw] = 0;
+    if (!strcmp(word, "pnsolve-proof")) {
+        if (pns_proof_read_long(arg, 0, 1000000, &h->version) != 0)
+            return game_error(err, errlen, "bad format version '%.100s'", arg);
+    } else if (!strcmp(word, "game")) {
+        if (strlen(arg) >= sizeof h->spec || strchr(arg, ' '))
+            return game_error(err, errlen, "bad game '%.100s'", arg);
+        strcpy(h->spec, arg);
+    } else if (!strcmp(word, "position")) {
+        if (strlen(arg) >= sizeof h->pos)
+            return game_error(err, errlen, "the position is too long");
+        strcpy(h->pos, arg);
+    } else if (!strcmp(word, "prover")) {
+        if (pns_proof_read_long(arg, 0, 1, &h->prover) != 0)
+            return game_error(err, errlen, "bad prover '%.100s' (0 or 1)", arg);
+    } else if (!strcmp(word, "question")) {
+        if (!strncmp(arg, "score ", 6)) {
+            if (pns_proof_read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
+                return game_error(err, errlen, "bad score target '%.100s'", arg + 6);
+            strcpy(h->question, "score");
+        } else if (!strcmp(arg, "win") || !strcmp(arg, "advantage")) {
+            strcpy(h->question, arg);
+        } else {
+            return game_error(err, errlen, "bad question '%.100s'", arg);
+        }
+    } else if (!strcmp(word, "result")) {
+        if (strcmp(arg, "proven") != 0 && strcmp(arg, "disproven") != 0)
+            return game_error(err, errlen, "bad result '%.100s'", arg);
+        strcpy(h->result, arg);
+    } else if (!strcmp(word, "table")) {
+        char name[64], hash[128], rest;
+        if (h->ntables == PROOF_MAX_TABLES)
+            return game_error(err, errlen, "too many tables");
+        if (sscanf(arg, "%63s %127s %c", name, hash, &rest) != 2 || strlen(name) >= 32 ||
+            strlen(hash) != TB_HASH_HEX - 1 || strspn(hash, "0123456789abcdef") != TB_HASH_HEX - 1)
+            return game_error(err, errlen, "bad table line: expected 'table MATERIAL HASH'");
+        strcpy(h->table_name[h->ntables], name);
+        strcpy(h->table_hash[h->ntables++], hash);
+    } else {
+        return 0;
+    }
+    return 1;
 }

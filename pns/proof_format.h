@@ -1,7 +1,8 @@
-/* pns/proof_format.h - private to pns/: what the proof writers (proof_write.c,
- * proof_closed.c, proof_join.c) share of the file format
- * (docs/proof-format.md).  The checker (proof_check.c) reads the format on
- * its own, so that a writer's mistake is not repeated by the checker. */
+/* pns/proof_format.h - private to pns/: the proof file format
+ * (docs/proof-format.md) as the writers (proof_write.c, proof_closed.c),
+ * the joiner (proof_join.c) and the checker (proof_check.c) share it: the
+ * header, printed and read, and strict numbers.  What a line means is the
+ * checker's alone, so that a writer's mistake is not repeated by it. */
 #ifndef PNSOLVE_PNS_PROOF_FORMAT_H
 #define PNSOLVE_PNS_PROOF_FORMAT_H
 
@@ -38,5 +39,22 @@ typedef struct proof_claim {
  * form, may be NULL).  0, or -1 with err (a table is bad or out failed). */
 int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
                        char *err, size_t errlen);
+
+#define PROOF_MAX_TABLES 4096  /* 'table' lines a header may hold */
+
+/* A header as read, before the tree; unset numbers are -1. */
+typedef struct {
+    long version, prover, target;
+    char spec[256], pos[GAME_TEXT_MAX], question[32], result[32];  /* question: win, advantage or score */
+    char table_name[PROOF_MAX_TABLES][32], table_hash[PROOF_MAX_TABLES][TB_HASH_HEX];
+    int ntables;
+} proof_header;
+
+void pns_proof_header_clear(proof_header *h);
+/* Reads one header line into h: 1 read, 0 not a header line, -1 with a
+ * reason in err (a malformed header line). */
+int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t errlen);
+/* A decimal integer in [lo, hi] and nothing else: 0, or -1. */
+int pns_proof_read_long(const char *text, long lo, long hi, long *out);
 
 #endif

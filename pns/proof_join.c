@@ -58,63 +58,58 @@ static int add_table(char **all, const char *line, int k, char *err, size_t errl
     return 0;
 }
 
+/* Checks child k's complete header h (read up to its first tree line,
+ * line) for a join into game g: 0, or -1 with err. */
+static int header_done(const proof_header *h, int k, const game *g, const char *line, char *err, size_t errlen)
+{
+    if (h->version != PNS_PROOF_VERSION)
+        return join_fail(err, errlen, "proof %d is of format version %ld (this program reads %d)", k + 1, h->version,
+                         PNS_PROOF_VERSION);
+    if (!*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
+        return join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
+    if (strcmp(h->spec, g->name) != 0)
+        return join_fail(err, errlen, "proof %d is of the game '%s', not '%s'", k + 1, h->spec, g->name);
+    if (strcmp(h->question, "advantage") != 0 && strcmp(h->question, "win") != 0)
+        return join_fail(err, errlen, "proof %d: only win and advantage proofs join (question '%s', result '%s')", k + 1,
+                         h->question, h->result);
+    if (strcmp(line, "0 -") != 0 && strncmp(line, "0 - ", 4) != 0)
+        return join_fail(err, errlen, "proof %d: its tree does not start at its root", k + 1);
+    return 0;
+}
+
 /* Reads child k's header, works out which root move leads to its position,
  * and counts its tree lines; its table lines go to *tables.  0, or -1 with
  * err. */
 static int read_child(const game *g, const game_key *move_key, int n, FILE *in, int k, child_info *ci, char **tables,
                       char *err, size_t errlen)
 {
-    char *line = NULL, spec[256] = "", pos[GAME_TEXT_MAX] = "", question[32] = "", result[32] = "";
+    char *line = NULL, why[256];
     size_t cap = 0;
-    int version = 0, prover = -1, rc = -1;
+    int rc = -1;
+    proof_header *h = malloc(sizeof *h);
+    if (!h)
+        return join_fail(err, errlen, "out of memory");
+    pns_proof_header_clear(h);
     ci->lines = 0;
     ci->move = -1;
     while (getline(&line, &cap, in) > 0) {
         line[strcspn(line, "\r\n")] = 0;
         if (line[0] == '#' || line[0] == 0)  /* as copy_child skips them */
             continue;
-        if (ci->lines == 0 && (sscanf(line, "pnsolve-proof %d", &version) == 1 || sscanf(line, "game %255s", spec) == 1 ||
-                               sscanf(line, "prover %d", &prover) == 1 || sscanf(line, "question %31s", question) == 1 ||
-                               sscanf(line, "result %31s", result) == 1)) {
-            continue;
-        }
-        if (ci->lines == 0 && strncmp(line, "position ", 9) == 0) {
-            snprintf(pos, sizeof pos, "%.511s", line + 9);
-            continue;
-        }
-        if (ci->lines == 0 && strncmp(line, "table ", 6) == 0) {
-            if (add_table(tables, line, k, err, errlen) != 0)
-                goto out;
-            continue;
-        }
-        if (strncmp(line, "pnsolve-proof ", 14) == 0) {
+        if (strncmp(line, "pnsolve-proof ", 14) == 0 && (ci->lines > 0 || h->version >= 0)) {
             join_fail(err, errlen, "proof %d holds more than one proof", k + 1);
             goto out;
         }
         if (ci->lines == 0) {
-            if (version != PNS_PROOF_VERSION) {
-                join_fail(err, errlen, "proof %d is of format version %d (this program reads %d)", k + 1, version,
-                          PNS_PROOF_VERSION);
+            int hr = pns_proof_header_read(h, line, why, sizeof why);
+            if (hr < 0) {
+                join_fail(err, errlen, "proof %d: %s", k + 1, why);
                 goto out;
             }
-            if (!*spec || !*pos || prover < 0 || prover > 1 || !*question || !*result) {
-                join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
+            if (hr > 0)
+                continue;
+            if (header_done(h, k, g, line, err, errlen) != 0)
                 goto out;
-            }
-            if (strcmp(spec, g->name) != 0) {
-                join_fail(err, errlen, "proof %d is of the game '%s', not '%s'", k + 1, spec, g->name);
-                goto out;
-            }
-            if ((strcmp(question, "advantage") != 0 && strcmp(question, "win") != 0) ||
-                (strcmp(result, "proven") != 0 && strcmp(result, "disproven") != 0)) {
-                join_fail(err, errlen, "proof %d: only win and advantage proofs join (question '%s', result '%s')",
-                          k + 1, question, result);
-                goto out;
-            }
-            if (strcmp(line, "0 -") != 0 && strncmp(line, "0 - ", 4) != 0) {
-                join_fail(err, errlen, "proof %d: its tree does not start at its root", k + 1);
-                goto out;
-            }
         } else if (strncmp(line, "0 ", 2) == 0) {
             join_fail(err, errlen, "proof %d: a second root", k + 1);
             goto out;
@@ -125,12 +120,17 @@ static int read_child(const game *g, const game_key *move_key, int n, FILE *in, 
         join_fail(err, errlen, "proof %d: %s", k + 1, ferror(in) ? "cannot be read" : "no proof tree");
         goto out;
     }
-    int proven = strcmp(result, "proven") == 0, advantage = strcmp(question, "advantage") == 0;
-    ci->c.side = proven ? prover : 1 - prover;
+    for (int i = 0; i < h->ntables; i++) {
+        char t[128];
+        snprintf(t, sizeof t, "table %s %s", h->table_name[i], h->table_hash[i]);
+        if (add_table(tables, t, k, err, errlen) != 0)
+            goto out;
+    }
+    int proven = strcmp(h->result, "proven") == 0, advantage = strcmp(h->question, "advantage") == 0;
+    ci->c.side = proven ? (int)h->prover : 1 - (int)h->prover;
     ci->c.draw_counts = proven == advantage;
     game_state s;
-    char why[256];
-    if (game_parse(g, pos, &s, why, sizeof why) != 0) {
+    if (game_parse(g, h->pos, &s, why, sizeof why) != 0) {
         join_fail(err, errlen, "proof %d: %s", k + 1, why);
         goto out;
     }
@@ -139,11 +139,12 @@ static int read_child(const game *g, const game_key *move_key, int n, FILE *in, 
         if (game_key_equal(move_key[i], ci->key))
             ci->move = i;
     if (ci->move < 0) {
-        join_fail(err, errlen, "proof %d: its position %s follows no move of the root", k + 1, pos);
+        join_fail(err, errlen, "proof %d: its position %s follows no move of the root", k + 1, h->pos);
         goto out;
     }
     rc = 0;
 out:
+    free(h);
     free(line);
     return rc;
 }

@@ -205,50 +205,50 @@ static int exact_leaves(const pns_search *S)
 
 /* Writes the subtree of s (reached by move text mv) at path depth depth;
  * OK or FAILS, with the earlier positions its repetitions need in *refs. */
-static int write_node(writer *W, const game_state *s, const char *mv, int depth, refs_t *refs_out)
+/* Writes s's line when it is a leaf (end, exact, tb, rep, ref) and
+ * answers 1; else 0, with s's key and its entry of W->done (or NULL). */
+static int leaf_line(writer *W, const game_state *s, int depth, game_key *key, written **w, refs_t *refs_out)
 {
     pns_search *S = &W->D->S;
     const game *g = S->g;
-    *refs_out = 0;
-    if (S->stopped)
-        return FAILS;
-    uint64_t id = W->next_id++;
-    emit(W, "%d %s ", depth, mv);
     if (game_result_of(g, s) != GAME_ONGOING) {
         emit(W, "end\n");
-        return OK;
+        return 1;
     }
     if (depth > 0 && exact_leaves(S) && game_empties(g, s) <= S->o->proof_exact_empties) {
         emit(W, "exact\n");  /* the checker searches it; it shows the claim, or we were not called */
-        return OK;
+        return 1;
     }
     tb_value tv;
     if (S->tb_ok && tb_probe(S->o->tb, s, &tv, S->error, sizeof S->error) == 1) {
         emit(W, "tb %s %d\n", proof_tb_word(tv.wdl), tv.distance);
         proof_tables_add(&W->tables, g, s);
-        return OK;
+        return 1;
     }
-    game_key key = game_key_of(g, s);
-    int d = pns_path_find(S, key);
+    *key = game_key_of(g, s);
+    int d = pns_path_find(S, *key);
     if (d >= 0) {
         emit(W, "rep %llu\n", (unsigned long long)W->id_at[d]);
         *refs_out = refs_bit(S, d);
-        return OK;
+        return 1;
     }
-    written *w = find(W, key);
-    if (w && w->id != NOT_WRITTEN && (W->closed || refs_of_keys(S, w->need, w->n, refs_out) == 0)) {
-        emit(W, "ref %llu\n", (unsigned long long)w->id);
+    *w = find(W, *key);
+    if (*w && (*w)->id != NOT_WRITTEN && (W->closed || refs_of_keys(S, (*w)->need, (*w)->n, refs_out) == 0)) {
+        emit(W, "ref %llu\n", (unsigned long long)(*w)->id);
         if (W->closed)
             *refs_out = REFS_FAR;  /* leans on a line outside: no symmetric image of it */
-        return OK;
+        return 1;
     }
-    emit(W, "node\n");
-    game_move mv_list[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv_list);
-    int need_all = (game_to_move(g, s) == S->prover) != W->claim_proven;
-    /* Where one move suffices, the search's own choice first; in a closed
-     * set a move to a position already in it before that (a line less). */
-    int order[GAME_MAX_MOVES], m = 0;
+    return 0;
+}
+
+/* The order in which to try the n moves of s into order[]: where one move
+ * suffices, the search's own choice first; in a closed set a move to a
+ * position already in it before that (a line less). */
+static void move_order(writer *W, const game_state *s, game_key key, const written *w, const game_move *mv_list, int n,
+                       int need_all, int *order)
+{
+    const game *g = W->D->S.g;
     int held = w && w->id == NOT_WRITTEN;  /* its best move is the one the writer's search found */
     const tt_entry *e = need_all || held ? NULL : pns_dfpn_lookup(W->D, key);
     int first = need_all ? 0 : held ? w->best : e ? e->best : 0;
@@ -262,10 +262,32 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     }
     if (first >= n)
         first = 0;
+    int m = 0;
     order[m++] = first;
     for (int i = 0; i < n; i++)
         if (i != first)
             order[m++] = i;
+}
+
+static int write_node(writer *W, const game_state *s, const char *mv, int depth, refs_t *refs_out)
+{
+    pns_search *S = &W->D->S;
+    const game *g = S->g;
+    *refs_out = 0;
+    if (S->stopped)
+        return FAILS;
+    uint64_t id = W->next_id++;
+    emit(W, "%d %s ", depth, mv);
+    game_key key = { 0, 0 };
+    written *w = NULL;
+    if (leaf_line(W, s, depth, &key, &w, refs_out))
+        return OK;
+    emit(W, "node\n");
+    game_move mv_list[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv_list);
+    int need_all = (game_to_move(g, s) == S->prover) != W->claim_proven;
+    int order[GAME_MAX_MOVES], m = n;
+    move_order(W, s, key, w, mv_list, n, need_all, order);
     W->id_at[depth] = id;
     pns_path_push(S, key);
     refs_t refs = 0;
