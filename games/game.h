@@ -34,7 +34,7 @@ typedef enum {
     GAME_DRAW
 } game_result;
 
-/* What a move does, for puzzle motifs (game_ops.move_motifs). */
+/* What a move does, for puzzle motifs (game_puzzle_ops.move_motifs). */
 enum {
     GAME_MOTIF_CAPTURE = 1,    /* removes an opponent's piece */
     GAME_MOTIF_APPROACH = 2,   /* brings the piece nearer the opponent's den */
@@ -44,7 +44,7 @@ enum {
     GAME_MOTIF_HOLE = 32       /* moves the hole */
 };
 
-/* One square of a board diagram (game_ops.square). */
+/* One square of a board diagram (game_puzzle_ops.square). */
 typedef struct {
     int player;   /* owner of the piece on it, -1 if empty */
     char letter;  /* the piece's letter, 0 for a plain disc */
