@@ -422,8 +422,6 @@ int cmd_prove(int argc, char **argv)
     if ((rc = open_tables(g, &p, &tb)) != 0)
         return game_close(g), rc;
     p.o.tb = tb;
-    if (p.o.prover < 0)
-        p.o.prover = game_prover(g, &s);
     if (p.trace && !(p.trace_file = fopen(p.trace, "w"))) {
         tb_close(tb);
         game_close(g);

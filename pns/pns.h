@@ -45,7 +45,7 @@ typedef struct {
 typedef struct {
     pns_algo algo;
     pns_question question;
-    int prover;                /* the player asked about; -1: the side to move at the root */
+    int prover;                /* the player asked about; -1: game_prover (the side to move at the root; a graph's player 0) */
     int score_target;          /* for PNS_SCORE */
     int exact_empties;         /* PNS_SCORE in games with an exact solver (game_ops.solver_score):
                                 * decide positions with at most this many empty squares by it

@@ -11,7 +11,7 @@ int pns_search_init(pns_search *S, const game *g, const game_state *root, const 
     memset(S, 0, sizeof *S);
     S->g = g;
     S->o = o;
-    S->prover = o->prover >= 0 ? o->prover : game_to_move(g, root);
+    S->prover = o->prover >= 0 ? o->prover : game_prover(g, root);
     S->tb_ok = o->tb && game_has_tables(g) && o->question != PNS_SCORE;
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
     S->path_prev = malloc(sizeof *S->path_prev * PATH_MAX_DEPTH);
