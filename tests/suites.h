@@ -19,6 +19,8 @@ void suite_tictactoe(void);
 
 /* Opens a game or fails the test run loudly (test set-up, not a test). */
 game *test_open(const char *spec, const char *variant);
+/* Removes a scratch directory and everything in it; the exit status of rm. */
+int test_remove_dir(const char *dir);
 /* Parses a position that the test knows to be valid. */
 game_state test_parse(const game *g, const char *text);
 /* Indices of table mat whose enumeration by game_tb_ops.each (in uneven

@@ -18,6 +18,13 @@ game *test_open(const char *spec, const char *variant)
     return g;
 }
 
+int test_remove_dir(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
 game_state test_parse(const game *g, const char *text)
 {
     char err[256];

@@ -256,9 +256,7 @@ static void check_board(int w, int h, int max_side)
     }
     free(S.pos);
     free(S.prev);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
     game_close(g);
 }
 
@@ -377,8 +375,7 @@ static void test_index_files(void)
     free(bad);
     free(good);
     game_close(ref);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
 void suite_ostle_tb(void)

@@ -568,9 +568,7 @@ static void test_proofs_joined_sym(void)
         free(texts[i]);
     tb_close(tb);
     game_close(g);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
 /* A table of eight entries forgets the search at once, so the writer
@@ -769,9 +767,7 @@ static void test_against_tables(void)
     CU_ASSERT_EQUAL(v.positions, 400);
     CU_ASSERT_EQUAL(v.agree, 400);
     CU_ASSERT(v.wins_within > 50 && v.losses_within > 20);  /* both kinds of claims were checked */
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
     game_close(g);
 }
 

@@ -331,9 +331,7 @@ static void test_forged_table(void)
     fclose(in);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "fails its verification"));
     game_close(g);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
 /* --- mutants ----------------------------------------------------------------- */
@@ -486,9 +484,7 @@ static void test_mutants(void)
     game_close(jungle);
     game_close(ostle);
     game_close(othello);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
 void suite_proof_trust(void)

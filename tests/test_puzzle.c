@@ -206,9 +206,7 @@ static void test_puzzles_from_tables(void)
     pns_mate_free(with);
     pns_mate_free(without);
     tb_close(tb);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
     game_close(g);
 }
 
