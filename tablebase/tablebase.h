@@ -69,8 +69,8 @@ typedef struct {
     void (*progress)(const tb_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per finished table, or NULL */
-    int long_from;            /* <= 0: normal; else distances from this one (< 127) are
-                                 kept out of the one-byte cells, to test that path */
+    int long_from;            /* <= 1: normal; else distances from this one on are kept
+                                 out of the one-byte cells, to test that path */
 } tb_build_options;
 
 /* Builds every table with at most max_pieces pieces that dir lacks, in

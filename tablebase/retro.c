@@ -1,0 +1,611 @@
+/* tablebase/retro.c - frontier-based retrograde analysis of one table
+ * (TECHNIQUES.md), in one byte per position.
+ *
+ * Init, one pass: each position's moves that leave the table (game ends,
+ * captures into smaller tables, read from their files) are valued; a win
+ * among them is written as the position's value at once (a shorter win
+ * found later overwrites it), a draw marks the position as never lost, and
+ * otherwise the byte counts the distinct same-table children not yet known
+ * to be won for the opponent.  Ply k then resolves, in two passes with a
+ * barrier between them:
+ *   wins at k:   predecessors (un-moves) of the losses at k-1;
+ *   losses at k: positions whose counter reaches 0 while un-moving from the
+ *                wins at k-1, lost in max(k, their best move out of the
+ *                table), which is worked out again then, not stored;
+ * and a scan after both passes puts on the frontiers the positions whose
+ * value was known before ply k reached them (a win out of the table in k, a
+ * loss put off to k).  Each position is resolved once and only frontier
+ * positions are expanded; what is never resolved is a draw.  Values do not
+ * depend on the order in which threads work, so the files are byte-identical
+ * for any thread count.
+ *
+ * Memory: the byte per position and three frontier bitmaps (the last ply's
+ * wins and losses and the new wins; the new losses go where the last losses
+ * were read) make 1.375 bytes per position.  A distance beyond short_max is
+ * a LONG mark whose entry sits in a Judy array (the long tail is few).
+ *
+ * Index classes are whole symmetry orbits (game_tb_ops contract), so a
+ * child's distinct predecessors and a parent's distinct children agree and
+ * the counters meet zero exactly.  Twin indices (a position whose canonical
+ * index is another) are skipped and get their twin's value at the end.
+ */
+#include "retro.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Cells: the codes of a position's byte. */
+#define NCOUNT 32                          /* counters 0 .. NCOUNT-1 */
+#define U(c) ((uint8_t)(c))                /* unresolved, c children left, no move out */
+#define UL(c) ((uint8_t)(NCOUNT + (c)))    /* the same, every move out a loss */
+#define UNCOUNTED 64                       /* U, children not counted yet */
+#define UNCOUNTED_L 65                     /* UL, children not counted yet */
+#define DRAWN 66                           /* unresolved, a move out draws: never lost */
+#define LONG_WIN 67
+#define LONG_LOSS 68
+#define WIN_BASE 68                        /* WIN(d) = 68 + d, d = 1 .. SHORT_MAX */
+#define LOSS_BASE (WIN_BASE + SHORT_MAX)   /* LOSS(d) = 161 + d */
+#define SHORT_MAX 93
+#define TWIN 255
+_Static_assert(LOSS_BASE + SHORT_MAX < TWIN, "cell codes fit a byte");
+
+#define EXT_DRAW 0xFFFF  /* as a tb_entry: a draw out of the table */
+
+static int unresolved(uint8_t x) { return x <= DRAWN; }
+static int is_win(uint8_t x) { return x == LONG_WIN || (x > WIN_BASE && x <= WIN_BASE + SHORT_MAX); }
+static int is_loss(uint8_t x) { return x == LONG_LOSS || (x > LOSS_BASE && x <= LOSS_BASE + SHORT_MAX); }
+
+static void fail(tb_builder *b, const char *msg)
+{
+    pthread_mutex_lock(&b->lock);
+    if (!b->failed) {
+        b->failed = 1;
+        snprintf(b->err, sizeof b->err, "%s", msg);
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+static int stopped(const tb_builder *b) { return b->failed || (b->opt->stop && *b->opt->stop); }
+
+/* Calls the progress hook at most twice a second, from whichever thread. */
+static void report(tb_builder *b, uint64_t add)
+{
+    uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
+    if (!b->opt->progress)
+        return;
+    double t = game_clock();
+    if (t - b->last_report < 0.5 || pthread_mutex_trylock(&b->lock) != 0)
+        return;
+    if (t - b->last_report >= 0.5) {
+        b->last_report = t;
+        b->prog.done = done;
+        b->prog.ply = b->ply;
+        b->prog.seconds = t - b->t0;
+        /* Initialising a table costs about as much as resolving it. */
+        double frac = (b->run_before + (b->ply ? 0.5 + 0.5 * (double)done / (double)b->n
+                                                : 0.5 * (double)done / (double)b->n) * (double)b->n) / b->run_total;
+        b->prog.eta = frac > 0.01 ? b->prog.seconds * (1 - frac) / frac : -1;
+        b->opt->progress(&b->prog, b->opt->ctx);
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* The entry of a LONG cell (under b->lock when other threads may write). */
+static tb_entry long_entry(const tb_builder *b, uint64_t i)
+{
+    PWord_t v = (PWord_t)JudyLGet(b->val_long, (Word_t)i, PJE0);
+    return v ? (tb_entry)*v : 0;
+}
+
+/* Stores e as index i's long entry; the caller holds b->lock.  0 when out
+ * of memory. */
+static int long_store(tb_builder *b, uint64_t i, tb_entry e)
+{
+    PWord_t v = (PWord_t)JudyLIns(&b->val_long, (Word_t)i, PJE0);
+    if (v)
+        *v = e;
+    return v != NULL;
+}
+
+/* Notes that a value at distance d is waiting for ply d (kind 1 win, 2 loss). */
+static void note_pending(tb_builder *b, int d, int kind)
+{
+    __atomic_or_fetch(&b->pending[d], (uint8_t)kind, __ATOMIC_RELAXED);
+    int cur = __atomic_load_n(&b->max_pending, __ATOMIC_RELAXED);
+    while (d > cur && !__atomic_compare_exchange_n(&b->max_pending, &cur, d, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+/* Writes the final value e (win or loss) of an unresolved or not yet final
+ * cell owned by this thread; 0 when out of memory. */
+static int set_final(tb_builder *b, uint64_t i, tb_entry e)
+{
+    int d = e >> 1, win = e & 1;
+    if (d <= b->short_max) {
+        __atomic_store_n(&b->c[i], (uint8_t)((win ? WIN_BASE : LOSS_BASE) + d), __ATOMIC_RELAXED);
+        return 1;
+    }
+    pthread_mutex_lock(&b->lock);
+    int ok = long_store(b, i, e);
+    __atomic_store_n(&b->c[i], win ? LONG_WIN : LONG_LOSS, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&b->lock);
+    return ok;
+}
+
+/* Orders a move's value for the mover: win (sooner better) > draw > loss
+ * (later better) > no move at all. */
+static long ext_rank(tb_entry e)
+{
+    if (e == 0) return 0;
+    if (e == EXT_DRAW) return 2000000;
+    return (e & 1) ? 3000000 - (e >> 1) : (e >> 1);
+}
+
+/* The best value among the moves of s that leave the table (0: none, or
+ * EXT_DRAW), and in *stays the number of its staying moves: distinct ones
+ * when the game counts them, -1 for "some, uncounted".  -1 on failure. */
+static long outside_value(tb_builder *b, const game_state *sp, int *stays)
+{
+    const game *g = b->g;
+    game_state s = *sp;
+    game_move moves[GAME_MAX_MOVES];
+    char err[300];
+    int nc = 0, mover = game_to_move(g, &s);
+    int n = b->ops->exits ? b->ops->exits(g, &s, moves, &nc) : game_moves(g, &s, moves);
+    tb_entry best = 0;
+    for (int m = 0; m < n; m++) {
+        game_state t = s;
+        game_play(g, &t, moves[m]);
+        int cm = b->ops->material_of(g, &t);
+        tb_entry opt;
+        if (cm == b->mat) {
+            nc++;
+            continue;
+        } else if (cm < 0) {
+            game_result r = game_result_of(g, &t);
+            if (r == GAME_ONGOING) {
+                fail(b, "a live position has no table material");
+                return -1;
+            }
+            int o = game_outcome_for(r, mover);
+            opt = o == 0 ? EXT_DRAW : o > 0 ? TB_WIN_IN(1) : TB_LOSS_IN(1);
+        } else {
+            tb_value v;
+            int rc = tb_probe(b->smaller, &t, &v, err, sizeof err);
+            if (rc != 1) {
+                char name[32], msg[400];
+                b->ops->material_name(g, cm, name, sizeof name);
+                snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
+                fail(b, msg);
+                return -1;
+            }
+            opt = v.wdl == TB_DRAW ? EXT_DRAW : v.wdl == TB_WIN ? TB_LOSS_IN(v.distance + 1) : TB_WIN_IN(v.distance + 1);
+        }
+        if (ext_rank(opt) > ext_rank(best))
+            best = opt;
+    }
+    if (best && best != EXT_DRAW && (best >> 1) > TB_MAX_DISTANCE - 2) {
+        fail(b, "distance out of range");
+        return -1;
+    }
+    /* Without the game's count, playing the moves counted each staying one,
+     * not the distinct children: counted later, when a loss pass needs it. */
+    *stays = b->ops->exits ? nc : nc ? -1 : 0;
+    return best;
+}
+
+/* Per init chunk: which pending distances occur (an atomic write per
+ * position to the shared flags would bounce their cache line between cores). */
+typedef struct {
+    tb_builder *b;
+    int local_max;
+    uint8_t seen[TB_MAX_DISTANCE + 1];
+} init_chunk;
+
+static void init_position(void *ctx, uint64_t i, const game_state *s, int twin)
+{
+    init_chunk *ic = ctx;
+    tb_builder *b = ic->b;
+    if (b->failed)
+        return;
+    if (twin) {
+        b->c[i] = TWIN;
+        return;
+    }
+    int nc;
+    long best = outside_value(b, s, &nc);
+    if (best < 0)
+        return;
+    if (nc >= NCOUNT) {
+        fail(b, "more distinct moves than the builder counts");
+        return;
+    }
+    uint8_t x;
+    if (best == EXT_DRAW) {
+        x = DRAWN;
+    } else if (best && ((best & 1) || nc == 0)) {
+        /* A win out of the table, or a loss with no move that stays: known
+         * now, put on the frontier at its own ply. */
+        int d = (int)(best >> 1);
+        ic->seen[d] |= (best & 1) ? 1 : 2;
+        if (d > ic->local_max)
+            ic->local_max = d;
+        if (!set_final(b, i, (tb_entry)best))
+            fail(b, "out of memory (long distances)");
+        return;
+    } else if (best) {
+        x = nc < 0 ? UNCOUNTED_L : UL(nc);
+    } else {
+        x = nc < 0 ? UNCOUNTED : U(nc);
+    }
+    b->c[i] = x;
+}
+
+static void init_range(void *ctx, uint64_t first, uint64_t end)
+{
+    tb_builder *b = ctx;
+    if (stopped(b))
+        return;
+    init_chunk *ic = calloc(1, sizeof *ic);
+    if (!ic) {
+        fail(b, "out of memory");
+        return;
+    }
+    ic->b = b;
+    if (b->ops->each) {
+        b->ops->each(b->g, b->mat, first, end, init_position, ic);
+    } else {
+        for (uint64_t i = first; i < end; i++) {
+            game_state s;
+            b->ops->unindex(b->g, b->mat, i, &s);
+            init_position(ic, i, &s, b->ops->index(b->g, &s) != i);
+        }
+    }
+    for (int d = 0; d <= ic->local_max; d++)
+        if (ic->seen[d])
+            note_pending(b, d, ic->seen[d]);
+    free(ic);
+    report(b, end - first);
+}
+
+static void frontier_add(tb_builder *b, uint64_t i)
+{
+    __atomic_or_fetch(&b->out[i >> 6], 1ULL << (i & 63), __ATOMIC_RELAXED);
+}
+
+/* Un-moves of frontier position j, their cells prefetched while the rest
+ * are generated.  (Batching several frontier positions measured no faster.) */
+static int predecessors(tb_builder *b, uint64_t j, uint64_t *pred)
+{
+    int np;
+    if (b->ops->unmoves_index) {
+        np = b->ops->unmoves_index(b->g, b->mat, j, pred);
+    } else {
+        game_state s;
+        b->ops->unindex(b->g, b->mat, j, &s);
+        np = b->ops->unmoves(b->g, &s, pred);
+    }
+    for (int p = 0; p < np; p++)
+        __builtin_prefetch(&b->c[pred[p]], 1);
+    return np;
+}
+
+/* Makes position i a win in k unless it is resolved at k or sooner (a win
+ * out of the table waits as a longer win); 1 if this call did. */
+static int claim_win(tb_builder *b, uint64_t i, int k)
+{
+    uint8_t x = __atomic_load_n(&b->c[i], __ATOMIC_RELAXED);
+    if (k <= b->short_max) {
+        uint8_t w = (uint8_t)(WIN_BASE + k);
+        for (;;) {
+            if (!(unresolved(x) || x == LONG_WIN || (x > w && x <= WIN_BASE + SHORT_MAX)))
+                return 0;
+            if (__atomic_compare_exchange_n(&b->c[i], &x, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                break;
+        }
+    } else {
+        /* Past the byte's distances: decided under the lock, rare. */
+        if (!unresolved(x) && x != LONG_WIN)
+            return 0;
+        pthread_mutex_lock(&b->lock);
+        x = b->c[i];
+        int take = unresolved(x) || (x == LONG_WIN && (long_entry(b, i) >> 1) > k);
+        if (take && !long_store(b, i, TB_WIN_IN(k)))
+            b->failed = 1, snprintf(b->err, sizeof b->err, "out of memory (long distances)");
+        if (take)
+            b->c[i] = LONG_WIN;
+        pthread_mutex_unlock(&b->lock);
+        if (!take)
+            return 0;
+    }
+    frontier_add(b, i);
+    return 1;
+}
+
+/* Wins at ply k from the losses at k-1 (frontier words [first, end)). */
+static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
+{
+    tb_builder *b = ctx;
+    uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
+    for (uint64_t word = first; word < end; word++) {
+        for (uint64_t x = b->in[word]; x; x &= x - 1) {
+            int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
+            for (int p = 0; p < np; p++)
+                resolved += (uint64_t)claim_win(b, pred[p], b->ply);
+        }
+        b->in[word] = 0;
+    }
+    __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
+    report(b, resolved);
+}
+
+/* Distinct same-table children of position i. */
+static int count_children(tb_builder *b, uint64_t i)
+{
+    uint64_t child[GAME_MAX_MOVES];
+    if (b->ops->successors_index)
+        return b->ops->successors_index(b->g, b->mat, i, child);
+    game_state s;
+    b->ops->unindex(b->g, b->mat, i, &s);
+    return b->ops->successors(b->g, &s, child);
+}
+
+/* The loss distance of position i, every child won by ply k-1: k, or
+ * later when its best move out of the table loses later. */
+static int loss_distance(tb_builder *b, uint64_t i, int k)
+{
+    game_state s;
+    int nc;
+    b->ops->unindex(b->g, b->mat, i, &s);
+    long best = outside_value(b, &s, &nc);
+    int d = best > 0 && best != EXT_DRAW && !(best & 1) ? (int)(best >> 1) : 0;
+    return d > k ? d : k;
+}
+
+/* One more child of position i is won: counts it down, and makes i lost
+ * when it was the last; 1 if i is lost at ply k. */
+static int child_won(tb_builder *b, uint64_t i, int k)
+{
+    uint8_t x = __atomic_load_n(&b->c[i], __ATOMIC_RELAXED);
+    for (;;) {
+        if (x == UNCOUNTED || x == UNCOUNTED_L) {
+            /* Racing threads compute the same count; one CAS wins. */
+            int count = count_children(b, i);
+            if (count >= NCOUNT || count < 1) {
+                fail(b, count < 1 ? "a won child that its parent does not have" : "more distinct moves than the builder counts");
+                return 0;
+            }
+            uint8_t y = x == UNCOUNTED ? U(count) : UL(count);
+            if (__atomic_compare_exchange_n(&b->c[i], &x, y, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                x = y;
+            continue;
+        }
+        if (x >= 2 * NCOUNT || x == U(0) || x == UL(0))
+            return 0;  /* resolved, never lost, or a twin */
+        if (x != U(1) && x != UL(1)) {
+            if (__atomic_compare_exchange_n(&b->c[i], &x, (uint8_t)(x - 1), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                return 0;
+            continue;
+        }
+        /* The last child: only this thread holds it now. */
+        int d = x == UL(1) ? loss_distance(b, i, k) : k;
+        if (d > TB_MAX_DISTANCE - 2) {
+            fail(b, "distance out of range");
+            return 0;
+        }
+        if (!set_final(b, i, TB_LOSS_IN(d)))
+            fail(b, "out of memory (long distances)");
+        if (d > k) {
+            note_pending(b, d, 2);
+            return 0;
+        }
+        frontier_add(b, i);
+        return 1;
+    }
+}
+
+/* Losses at ply k from the wins at k-1 (frontier words [first, end)). */
+static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
+{
+    tb_builder *b = ctx;
+    uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
+    for (uint64_t word = first; word < end; word++) {
+        for (uint64_t x = b->in[word]; x; x &= x - 1) {
+            int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
+            for (int p = 0; p < np; p++)
+                resolved += (uint64_t)child_won(b, pred[p], b->ply);
+        }
+        b->in[word] = 0;
+    }
+    __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
+    report(b, resolved);
+}
+
+/* Bit j of the result: byte 64*word + j equals code. */
+static uint64_t match_word(const uint8_t *c, uint8_t code)
+{
+    uint64_t m = 0;
+#ifdef __SSE2__
+    __m128i k = _mm_set1_epi8((char)code);
+    for (int q = 0; q < 4; q++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(c + 16 * q));
+        m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, k)) << (16 * q);
+    }
+#else
+    for (int j = 0; j < 64; j++)
+        m |= (uint64_t)(c[j] == code) << j;
+#endif
+    return m;
+}
+
+/* Puts the positions whose value was known before ply k on the frontiers
+ * of ply k: the wins in k on `in` (the new wins), the losses in k on `out`
+ * (the new losses); words [first, end) of the cells. */
+static void scan_pending(void *ctx, uint64_t first, uint64_t end)
+{
+    tb_builder *b = ctx;
+    int k = b->ply, kinds = b->pending[k];
+    uint64_t added = 0, full = b->n / 64;
+    for (uint64_t w = first; w < end; w++) {
+        const uint8_t *c = b->c + 64 * w;
+        uint64_t win = 0, loss = 0;
+        if (w < full) {
+            if (kinds & 1) win = match_word(c, (uint8_t)(WIN_BASE + k));
+            if (kinds & 2) loss = match_word(c, (uint8_t)(LOSS_BASE + k));
+        } else {
+            for (uint64_t j = 0; 64 * w + j < b->n; j++) {
+                win |= (uint64_t)((kinds & 1) && c[j] == WIN_BASE + k) << j;
+                loss |= (uint64_t)((kinds & 2) && c[j] == LOSS_BASE + k) << j;
+            }
+        }
+        added += (uint64_t)__builtin_popcountll(win & ~b->in[w]) + (uint64_t)__builtin_popcountll(loss & ~b->out[w]);
+        b->in[w] |= win;
+        b->out[w] |= loss;
+    }
+    __atomic_add_fetch(&b->resolved, added, __ATOMIC_RELAXED);
+}
+
+/* As scan_pending for a ply past the byte's distances: the long entries. */
+static uint64_t scan_pending_long(tb_builder *b, uint64_t *wins, uint64_t *losses)
+{
+    uint64_t added = 0;
+    tb_entry w = TB_WIN_IN(b->ply), l = TB_LOSS_IN(b->ply);
+    Word_t i = 0;
+    for (PWord_t v = (PWord_t)JudyLFirst(b->val_long, &i, PJE0); v; v = (PWord_t)JudyLNext(b->val_long, &i, PJE0)) {
+        uint8_t x = b->c[i];
+        uint64_t *f = x == LONG_WIN && *v == w ? wins : x == LONG_LOSS && *v == l ? losses : NULL;
+        if (f && !(f[i >> 6] >> (i & 63) & 1)) {
+            f[i >> 6] |= 1ULL << (i & 63);
+            added++;
+        }
+    }
+    return added;
+}
+
+static void copy_twins(void *ctx, uint64_t first, uint64_t end)
+{
+    tb_builder *b = ctx;
+    for (uint64_t i = first; i < end; i++)
+        if (b->c[i] == TWIN) {
+            game_state s;
+            b->ops->unindex(b->g, b->mat, i, &s);
+            uint64_t j = b->ops->index(b->g, &s);
+            uint8_t x = b->c[j];
+            if (x == LONG_WIN || x == LONG_LOSS) {
+                pthread_mutex_lock(&b->lock);
+                if (!long_store(b, i, long_entry(b, j)))
+                    b->failed = 1, snprintf(b->err, sizeof b->err, "out of memory (long distances)");
+                pthread_mutex_unlock(&b->lock);
+            }
+            b->c[i] = x;
+        }
+}
+
+tb_entry tb_retro_value(const void *ctx, uint64_t i)
+{
+    const tb_builder *b = ctx;
+    uint8_t x = b->c[i];
+    if (x == LONG_WIN || x == LONG_LOSS)
+        return long_entry(b, i);
+    if (is_win(x))
+        return TB_WIN_IN(x - WIN_BASE);
+    if (is_loss(x))
+        return TB_LOSS_IN(x - LOSS_BASE);
+    return 0;
+}
+
+/* One pass of ply k: fn over the frontier `in` (left clear), the positions
+ * it resolves set in `out`.  Returns how many. */
+static uint64_t pass(tb_builder *b, uint64_t *in, uint64_t *out, void (*fn)(void *, uint64_t, uint64_t))
+{
+    b->in = in;
+    b->out = out;
+    b->resolved = 0;
+    game_parallel(b->threads, b->words, 0, fn, b);
+    return b->resolved;
+}
+
+/* The pending values of ply k put on its frontiers; returns how many were
+ * not there yet. */
+static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
+{
+    if (b->ply > b->max_pending || !b->pending[b->ply])
+        return 0;
+    if (b->ply > b->short_max)
+        return scan_pending_long(b, wins, losses);
+    b->in = wins;
+    b->out = losses;
+    b->resolved = 0;
+    game_parallel(b->threads, b->words, 0, scan_pending, b);
+    return b->resolved;
+}
+
+int tb_retro_build(tb_builder *b, char *err, size_t errlen)
+{
+    uint64_t n = b->n;
+    b->words = (n + 63) / 64;
+    b->c = tb_alloc_big(n);
+    b->pending = calloc(TB_MAX_DISTANCE + 1, 1);
+    b->max_pending = 0;
+    if (b->short_max <= 0 || b->short_max > SHORT_MAX)
+        b->short_max = SHORT_MAX;
+    /* Three frontiers: the wins and losses of the last ply and the new
+     * wins; the new losses go where the last losses were read. */
+    uint64_t *wins = tb_alloc_big(b->words * 8), *losses = tb_alloc_big(b->words * 8);
+    uint64_t *new_wins = tb_alloc_big(b->words * 8);
+    int rc = -1;
+    if (!b->c || !b->pending || !wins || !losses || !new_wins) {
+        game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
+        goto out;
+    }
+    b->prog.phase = "init";
+    b->ply = 0;
+    double t = game_clock();
+    game_parallel(b->threads, n, 0, init_range, b);
+    b->t_init = game_clock() - t;
+    t = game_clock();
+    b->prog.phase = "plies";
+    b->done = 0;
+    for (b->ply = 1; !stopped(b); b->ply++) {
+        if (b->ply > TB_MAX_DISTANCE - 2) {
+            fail(b, "distance out of range");
+            break;
+        }
+        uint64_t won = pass(b, losses, new_wins, win_from_losses);
+        uint64_t lost = pass(b, wins, losses, loss_from_wins);
+        uint64_t known = pending_pass(b, new_wins, losses);
+        uint64_t *last = wins;
+        wins = new_wins;
+        new_wins = last;  /* cleared by the pass that read it */
+        if (!won && !lost && !known && b->ply >= b->max_pending)
+            break;
+    }
+    if (b->failed) {
+        game_error(err, errlen, "%s: %s", b->prog.material, b->err);
+        goto out;
+    }
+    if (stopped(b)) {
+        rc = 1;  /* interrupted: nothing is written */
+        goto out;
+    }
+    game_parallel(b->threads, n, 0, copy_twins, b);
+    b->t_plies = game_clock() - t;
+    rc = b->failed ? game_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
+out:
+    tb_free_big(wins, b->words * 8);
+    tb_free_big(losses, b->words * 8);
+    tb_free_big(new_wins, b->words * 8);
+    free(b->pending);
+    b->pending = NULL;
+    return rc;
+}
+
+void tb_retro_free(tb_builder *b)
+{
+    JudyLFreeArray(&b->val_long, PJE0);
+    tb_free_big(b->c, b->n);
+    b->c = NULL;
+}

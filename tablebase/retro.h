@@ -1,0 +1,46 @@
+/* tablebase/retro.h - private to tablebase/: the retrograde analysis of one
+ * table (retro.c), driven table by table by build.c. */
+#ifndef PNSOLVE_TB_RETRO_H
+#define PNSOLVE_TB_RETRO_H
+
+#include "tb_internal.h"
+
+#include <Judy.h>
+#include <pthread.h>
+
+typedef struct tb_builder {
+    const game *g;
+    const game_tb_ops *ops;
+    int mat, threads, ply;
+    uint64_t n, words;
+    int short_max;           /* longest distance in a cell's byte (<= 0: the most it holds); longer ones in val_long */
+    uint8_t *c;              /* one byte per position (retro.c, "Cells") */
+    Pvoid_t val_long;        /* JudyL: index -> tb_entry of a LONG_WIN / LONG_LOSS cell */
+    /* pending[d]: 1 win, 2 loss, 3 both: some position's value is known to
+     * be at distance d before any frontier reaches it (ply d scans for it). */
+    uint8_t *pending;
+    int max_pending;
+    tb_set *smaller;
+    uint64_t *in, *out;      /* the frontier bitmaps a pass reads (and clears) and sets */
+    uint64_t resolved;       /* positions set in out by the pass */
+    pthread_mutex_t lock;
+    int failed;
+    char err[512];
+    /* progress */
+    const tb_build_options *opt;
+    tb_progress prog;
+    uint64_t done;
+    double t0, last_report;
+    double t_init, t_plies;        /* seconds in each phase of the last table */
+    double run_total, run_before;  /* positions in the whole run, before this table */
+} tb_builder;
+
+/* Builds the values of table b->mat (b->n positions) in b->c: 0, 1 when
+ * stopped (nothing kept), -1 with err. */
+int tb_retro_build(tb_builder *b, char *err, size_t errlen);
+/* The value of index i after tb_retro_build (ctx is the builder). */
+tb_entry tb_retro_value(const void *ctx, uint64_t i);
+/* Frees the cells and long distances of the table just built. */
+void tb_retro_free(tb_builder *b);
+
+#endif
