@@ -6,7 +6,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) $(ARCH) -g
 SAN     ?=
 ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -pthread
-LDLIBS  = -lJudy -lsodium -lm -pthread
+LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
 
 MODULES := games ranking tablebase pns
 LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
@@ -44,6 +44,7 @@ deps:
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
+	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \

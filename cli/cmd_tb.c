@@ -1,4 +1,5 @@
-/* cli/cmd_tb.c - `pnsolve tb build|probe|verify|stats GAME`: endgame tables. */
+/* cli/cmd_tb.c - `pnsolve tb build|probe|verify|stats|compress GAME`:
+ * endgame tables. */
 #include "cli.h"
 #include "../tablebase/tablebase.h"
 
@@ -9,29 +10,34 @@
 
 static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
+    "                        [--compress large|all|none]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json]\n"
+    "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
     "build: every missing table with at most N pieces, smaller first; progress\n"
     "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
     "  'draw' (K plies to the end under best play); '-' reads one position per\n"
     "  line from stdin. verify: re-derives every value from its children and\n"
     "  checks checksums. stats: positions, win/draw/loss shares, longest\n"
-    "  distance, positions per distance (= per retrograde ply).\n";
+    "  distance, positions per distance (= per retrograde ply). compress:\n"
+    "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
+    "  2^30 entries and more so (--compress large), or all, or none.\n";
 
 typedef struct {
-    int pieces, threads, json;
+    int pieces, threads, json, compress;
     const char *dir;
 } tb_opts;
 
-enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON };
+enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "dir", required_argument, NULL, OPT_DIR },
     { "json", no_argument, NULL, OPT_JSON },
+    { "compress", required_argument, NULL, OPT_COMPRESS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -43,6 +49,9 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
+    case OPT_COMPRESS:
+        o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
+        return o->compress == 2 ? -1 : 0;
     default: return -1;
     }
 }
@@ -73,7 +82,7 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     if (!o->pieces)
         return cli_fail(EXIT_USAGE, "tb build: --pieces N is required");
     cli_catch_interrupt();
-    tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr };
+    tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress };
     if (isatty(2))
         bo.progress = show_progress;
     char err[600];
@@ -213,8 +222,9 @@ int cmd_tb(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "tb: expected ACTION GAME (see 'pnsolve tb --help')");
     const char *action = argv[first];
     int want_args = strcmp(action, "probe") == 0 ? 3 : 2;
-    if (strcmp(action, "build") && strcmp(action, "probe") && strcmp(action, "verify") && strcmp(action, "stats"))
-        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats)", action);
+    if (strcmp(action, "build") && strcmp(action, "probe") && strcmp(action, "verify") && strcmp(action, "stats") &&
+        strcmp(action, "compress"))
+        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats, compress)", action);
     if (argc - first != want_args)
         return cli_fail(EXIT_USAGE, "tb %s: expected %s", action, want_args == 3 ? "GAME POSITION" : "GAME");
     game *g;
@@ -238,6 +248,13 @@ int cmd_tb(int argc, char **argv)
             printf("verify: %ld problems\n", wrong);
         else if (wrong == 0)
             printf("verify: all tables correct\n");
+    } else if (strcmp(action, "compress") == 0) {
+        char err[600];
+        cli_catch_interrupt();
+        long n = tb_compress(g, o.dir, &cli_stop, stderr, err, sizeof err);
+        rc = n < 0 ? cli_fail(1, "tb compress: %s", err) : cli_stop ? EXIT_INTERRUPTED : 0;
+        if (n >= 0)
+            fprintf(stderr, "%ld tables compressed in %s\n", n, o.dir);
     } else {
         rc = tb_stats_cmd(g, &o);
     }

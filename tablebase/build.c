@@ -31,6 +31,12 @@ static int make_dir(const char *dir, char *err, size_t errlen)
     }
 }
 
+/* Whether a new table of n entries is written in compressed blocks. */
+static int compressed(const tb_build_options *o, uint64_t n)
+{
+    return o->compress > 0 || (o->compress == 0 && n >= TB_COMPRESS_MIN);
+}
+
 static tb_entry file_entry(const void *f, uint64_t i) { return tb_file_entry(f, i); }
 
 /* Writes mat's table from the same table of another variant when the game
@@ -49,7 +55,7 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     tb_path(other, dir, mat, from, sizeof from);
     int rc = tb_file_open(other, from, mat, 1, &f, err, errlen);
     if (rc == 0 && f.map) {
-        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, err, errlen) == 0 ? 1 : -1;
+        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, f.h.version == TB_VERSION_BLOCKS, err, errlen) == 0 ? 1 : -1;
         tb_file_close(&f);
     }
     game_close(other);
@@ -83,7 +89,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
         if (rc == 0) {
             b->prog.phase = "write";
             t_write = game_clock();
-            rc = tb_file_write(g, path, mat, tb_retro_value, b, b->n, err, errlen);
+            rc = tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), err, errlen);
             t_write = game_clock() - t_write;
         }
         tb_retro_free(b);
@@ -168,17 +174,9 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
         return game_error(err, errlen, "%s has no endgame tables", g->name);
     if (make_dir(dir, err, errlen) != 0)
         return -1;
-    /* One build per directory at a time: two would write the same
-     * temporary files.  The lock goes with the process, however it ends. */
-    char lock_path[4200];
-    snprintf(lock_path, sizeof lock_path, "%s/.pnsolve-build.lock", dir);
-    int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    int lock = tb_dir_lock(dir, err, errlen);
     if (lock < 0)
-        return game_error(err, errlen, "%s: %s", lock_path, strerror(errno));
-    if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
-        close(lock);
-        return game_error(err, errlen, "another build is running in %s (it holds %s)", dir, lock_path);
-    }
+        return -1;
     int rc = build_locked(g, dir, max_pieces, o, err, errlen);
     close(lock);
     return rc;
@@ -193,6 +191,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     tb_set *smaller = tb_open(g, dir);
     if (!smaller)
         return game_error(err, errlen, "out of memory");
+    tb_set_resident(smaller);
     int mats[4096];
     int count = ops->materials(g, max_pieces, mats, 4096);
     /* Work out what is missing first, so progress can count it. */

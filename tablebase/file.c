@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -56,17 +57,48 @@ void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
     snprintf(buf, len, "%s-%s.pntb", prefix, material);
 }
 
+/* Encodes the entries of one block for the file. */
+typedef struct {
+    tb_entry (*entry_at)(const void *ctx, uint64_t i);
+    const void *ctx;
+    const tb_header *h;
+    unsigned char buf[2u << TB_BLOCK_LOG2];
+} encoder;
+
+static const unsigned char *encode_block(void *ctx, uint64_t block, size_t *len)
+{
+    encoder *e = ctx;
+    uint64_t first = block << TB_BLOCK_LOG2, left = e->h->entries - first, m = 1ULL << TB_BLOCK_LOG2;
+    if (left < m)
+        m = left;
+    for (uint64_t j = 0; j < m; j++) {
+        tb_entry x = e->entry_at(e->ctx, first + j);
+        if (e->h->entry_bytes == 2) {
+            e->buf[2 * j] = (unsigned char)(x & 0xFF);
+            e->buf[2 * j + 1] = (unsigned char)(x >> 8);
+        } else {
+            e->buf[j] = (unsigned char)(x == 0 ? 0 : (x & 1) ? x >> 1 : 128 + (x >> 1));
+        }
+    }
+    *len = (size_t)(m * e->h->entry_bytes);
+    return e->buf;
+}
+
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
-                  const void *ctx, uint64_t n, char *err, size_t errlen)
+                  const void *ctx, uint64_t n, int compress, char *err, size_t errlen)
 {
     tb_header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, TB_MAGIC, 8);
-    h.version = TB_VERSION;
+    h.version = compress ? TB_VERSION_BLOCKS : TB_VERSION_RAW;
     snprintf(h.game, sizeof h.game, "%s", g->name);
     game_tables(g)->material_name(g, mat, h.material, sizeof h.material);
     h.material_id = (uint32_t)mat;
     h.entries = n;
+    if (compress) {
+        h.block_log2 = TB_BLOCK_LOG2;
+        h.compression = 1;
+    }
     for (uint64_t i = 0; i < n; i++) {
         tb_value v = tb_decode(entry_at(ctx, i));
         if (v.wdl == TB_WIN) h.wins++;
@@ -81,26 +113,24 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     if (game_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
     FILE *f = out.f;
-    enum { BLOCK = 1 << 20 };  /* entries per write; keeps pieces 8-aligned */
-    unsigned char *buf = malloc(2 * BLOCK);
-    uint64_t sum = 0xCBF29CE484222325ULL;
-    int ok = buf && fwrite(&h, sizeof h, 1, f) == 1;
-    for (uint64_t i = 0; ok && i < n; i += BLOCK) {
-        size_t m = n - i < BLOCK ? (size_t)(n - i) : BLOCK, len = m * h.entry_bytes;
-        for (size_t j = 0; j < m; j++) {
-            tb_entry e = entry_at(ctx, i + j);
-            if (h.entry_bytes == 2) {
-                buf[2 * j] = (unsigned char)(e & 0xFF);
-                buf[2 * j + 1] = (unsigned char)(e >> 8);
-            } else {
-                buf[j] = (unsigned char)(e == 0 ? 0 : (e & 1) ? e >> 1 : 128 + (e >> 1));
+    encoder *enc = malloc(sizeof *enc);
+    int ok = enc && fwrite(&h, sizeof h, 1, f) == 1;
+    if (ok) {
+        *enc = (encoder){ .entry_at = entry_at, .ctx = ctx, .h = &h };
+        if (compress) {
+            ok = tb_blocks_write(f, &h, encode_block, enc, &h.data_checksum) == 0;
+        } else {
+            uint64_t sum = 0xCBF29CE484222325ULL;
+            for (uint64_t b = 0; ok && b < tb_blocks_of(n); b++) {
+                size_t len;
+                const unsigned char *p = encode_block(enc, b, &len);
+                sum = checksum_update(sum, p, len);  /* every block but the last a multiple of 8 bytes */
+                ok = fwrite(p, 1, len, f) == len;
             }
+            h.data_checksum = sum;
         }
-        sum = checksum_update(sum, buf, len);
-        ok = fwrite(buf, 1, len, f) == len;
     }
-    free(buf);
-    h.data_checksum = sum;
+    free(enc);
     h.header_checksum = header_checksum(h);
     ok = ok && fseek(f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, f) == 1;
     if (!ok) {
@@ -132,14 +162,15 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
     memcpy(&f->h, map, sizeof f->h);
     f->map = map;
     f->map_len = (size_t)st.st_size;
-    f->data = (const unsigned char *)map + sizeof(tb_header);
     const tb_header *h = &f->h;
+    if (h->version == TB_VERSION_RAW)
+        f->data = (const unsigned char *)map + sizeof(tb_header);
     const char *why = NULL;
     char want[32];
     game_tables(g)->material_name(g, mat, want, sizeof want);
     if (memcmp(h->magic, TB_MAGIC, 8) != 0)
         why = "not a pnsolve table";
-    else if (h->version != TB_VERSION)
+    else if (h->version != TB_VERSION_RAW && h->version != TB_VERSION_BLOCKS)
         why = "unsupported format version";
     else if (header_checksum(*h) != h->header_checksum)
         why = "corrupt header (checksum)";
@@ -149,14 +180,18 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
         why = "table of another material";
     else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != game_tables(g)->size(g, mat))
         why = "wrong number of entries";
+    else if (h->version == TB_VERSION_BLOCKS)
+        why = tb_blocks_open(f, check_data);
     else if (f->map_len != sizeof(tb_header) + h->entries * h->entry_bytes)
         why = "truncated or oversized table";
     else if (check_data && tb_checksum(f->data, (size_t)(h->entries * h->entry_bytes)) != h->data_checksum)
         why = "corrupt entries (checksum)";
     if (why) {
-        if (h->version != TB_VERSION && memcmp(h->magic, TB_MAGIC, 8) == 0)
-            game_error(err, errlen, "%s: %s %u (this program reads %d)", path, why, h->version, TB_VERSION);
-        else if (strncmp(h->game, g->name, sizeof h->game) != 0 && !memcmp(h->magic, TB_MAGIC, 8) && h->version == TB_VERSION)
+        int known = h->version == TB_VERSION_RAW || h->version == TB_VERSION_BLOCKS;
+        if (!known && memcmp(h->magic, TB_MAGIC, 8) == 0)
+            game_error(err, errlen, "%s: %s %u (this program reads %d and %d)", path, why, h->version, TB_VERSION_RAW,
+                       TB_VERSION_BLOCKS);
+        else if (strncmp(h->game, g->name, sizeof h->game) != 0 && !memcmp(h->magic, TB_MAGIC, 8) && known)
             game_error(err, errlen, "%s: %s ('%.63s', expected '%s')", path, why, h->game, g->name);
         else
             game_error(err, errlen, "%s: %s", path, why);
@@ -168,12 +203,14 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
 
 void tb_file_close(tb_file *f)
 {
+    if (f->owned)
+        tb_free_big(f->owned, (size_t)(f->h.entries * f->h.entry_bytes));
     if (f->map)
         munmap(f->map, f->map_len);
     memset(f, 0, sizeof *f);
 }
 
-void tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES])
+int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES])
 {
     enum { BLOCK = 1 << 16 };
     unsigned char buf[2 * BLOCK];
@@ -183,10 +220,27 @@ void tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES])
         size_t m = f->h.entries - i < BLOCK ? (size_t)(f->h.entries - i) : BLOCK;
         for (size_t j = 0; j < m; j++) {
             tb_entry e = tb_file_entry(f, i + j);
+            if (e == TB_ENTRY_BAD)
+                return -1;
             buf[2 * j] = (unsigned char)(e & 0xFF);
             buf[2 * j + 1] = (unsigned char)(e >> 8);
         }
         crypto_generichash_blake2b_update(&st, buf, 2 * m);
     }
     crypto_generichash_blake2b_final(&st, out, TB_HASH_BYTES);
+    return 0;
+}
+
+int tb_dir_lock(const char *dir, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.pnsolve-build.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return game_error(err, errlen, "%s: %s", path, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return game_error(err, errlen, "another build is running in %s (it holds %s)", dir, path);
+    }
+    return fd;
 }

@@ -18,6 +18,7 @@ struct tb_set {
     const game *g;
     char dir[4096];
     pthread_mutex_t lock;
+    int resident;  /* compressed tables are decoded whole when loaded */
     slot *slots[TB_MAX_MATERIALS];
 };
 
@@ -40,6 +41,8 @@ static tb_set *open_set(const game *g, const char *dir, int index_files)
 tb_set *tb_open(const game *g, const char *dir) { return open_set(g, dir, 1); }
 
 tb_set *tb_open_fresh(const game *g, const char *dir) { return open_set(g, dir, 0); }
+
+void tb_set_resident(tb_set *t) { t->resident = 1; }
 
 void tb_close(tb_set *t)
 {
@@ -66,6 +69,12 @@ static slot *get_slot(tb_set *t, int mat)
         char path[4200];
         tb_path(t->g, t->dir, mat, path, sizeof path);
         int rc = tb_file_open(t->g, path, mat, 1, &s->f, s->err, sizeof s->err);
+        if (rc == 0 && s->f.map && t->resident && tb_file_decode_all(&s->f) != 0) {
+            char name[32];
+            game_tables(t->g)->material_name(t->g, mat, name, sizeof name);
+            snprintf(s->err, sizeof s->err, "table %s: cannot decode it into memory (out of memory or a bad block)", name);
+            rc = -1;
+        }
         s->state = rc < 0 ? 3 : s->f.map ? 1 : 2;
         __atomic_store_n(&t->slots[mat], s, __ATOMIC_RELEASE);
     }
@@ -110,7 +119,13 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     int rc = tb_load(t, mat, err, errlen);
     if (rc <= 0)
         return rc;
-    *v = tb_decode(tb_file_entry(&t->slots[mat]->f, ops->index(t->g, s)));
+    tb_entry e = tb_file_entry(&t->slots[mat]->f, ops->index(t->g, s));
+    if (e == TB_ENTRY_BAD) {
+        char name[32];
+        ops->material_name(t->g, mat, name, sizeof name);
+        return game_error(err, errlen, "table %s: a compressed block does not decode (damaged file?)", name);
+    }
+    *v = tb_decode(e);
     return 1;
 }
 
@@ -121,13 +136,16 @@ int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
         return rc;
     slot *s = t->slots[mat];
     pthread_mutex_lock(&t->lock);
+    int bad = 0;
     if (!s->hash[0]) {
         unsigned char h[TB_HASH_BYTES];
-        tb_file_hash(&s->f, h);
-        for (int i = 0; i < TB_HASH_BYTES; i++)
+        bad = tb_file_hash(&s->f, h) != 0;
+        for (int i = 0; i < TB_HASH_BYTES && !bad; i++)
             snprintf(s->hash + 2 * i, 3, "%02x", h[i]);
     }
     pthread_mutex_unlock(&t->lock);
+    if (bad)
+        return game_error(err, errlen, "table %s: a compressed block does not decode", s->f.h.material);
     memcpy(hex, s->hash, TB_HASH_HEX);
     return 1;
 }

@@ -69,6 +69,8 @@ typedef struct {
     void (*progress)(const tb_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per finished table, or NULL */
+    int compress;             /* 0: tables of 2^30 entries and more in compressed blocks,
+                                 1: every table, -1: none */
     int long_from;            /* <= 1: normal; else distances from this one on are kept
                                  out of the one-byte cells, to test that path */
 } tb_build_options;
@@ -78,6 +80,12 @@ typedef struct {
  * complete.  0 on success, 1 when *o->stop ended it early (finished tables
  * are kept, the one in progress is dropped), -1 with err on failure. */
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen);
+
+/* Rewrites every uncompressed table of g in dir in compressed blocks, each
+ * through a temporary file renamed when complete (values unchanged, checked
+ * before the rename); stops between tables when *stop is set.  The number
+ * converted, or -1 with err; log gets one line per table (NULL ok). */
+long tb_compress(const game *g, const char *dir, volatile int *stop, FILE *log, char *err, size_t errlen);
 
 /* --- checking and statistics ---------------------------------------------- */
 

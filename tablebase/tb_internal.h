@@ -17,10 +17,17 @@ static inline tb_value tb_decode(tb_entry e)
     return (tb_value){ (e & 1) ? TB_WIN : TB_LOSS, e >> 1 };
 }
 
+/* Not a value: a compressed block that does not decode (blocks.c). */
+#define TB_ENTRY_BAD ((tb_entry)0xFFFF)
+
 /* On disk entries take one byte when every distance is at most 127
- * (0 draw, d win in d, 128+d loss in d), else the 16-bit form. */
+ * (0 draw, d win in d, 128+d loss in d), else the 16-bit form.  Version 1
+ * stores them as they are, version 2 in compressed blocks (blocks.c). */
 #define TB_MAGIC "PNSOLVTB"
-#define TB_VERSION 1
+#define TB_VERSION_RAW 1
+#define TB_VERSION_BLOCKS 2
+#define TB_BLOCK_LOG2 14        /* entries per compressed block: 2^14 */
+#define TB_COMPRESS_MIN ((uint64_t)1 << 30)  /* tables from this size are compressed by default */
 
 typedef struct {
     char magic[8];
@@ -34,16 +41,26 @@ typedef struct {
     uint64_t wins, draws, losses;
     uint64_t data_checksum;   /* of the entries as stored */
     uint64_t header_checksum; /* of this header with this field zero */
-    char reserved[88];
+    uint32_t block_log2;      /* version 2: entries per block, log2 */
+    uint32_t compression;     /* version 2: 1 zstd */
+    char reserved[80];
 } tb_header;                  /* 256 bytes, little-endian */
 _Static_assert(sizeof(tb_header) == 256, "tb_header is 256 bytes on disk");
 
 typedef struct {
     tb_header h;
-    const unsigned char *data;   /* the entries */
+    const unsigned char *data;   /* the entries; NULL while compressed */
+    const uint64_t *blocks;      /* compressed: {offset, checksum} per block (blocks.c) */
+    const unsigned char *zdata;  /* compressed: the blocks */
+    uint64_t id;                 /* compressed: tells cached blocks of two files apart */
+    unsigned char *owned;        /* the entries decoded whole, or NULL */
     void *map;
     size_t map_len;
 } tb_file;
+
+/* Makes t decode compressed tables whole when it loads them (for the
+ * builder and the verifier, which read them at random); before any probe. */
+void tb_set_resident(tb_set *t);
 
 /* "dir/<game name>": the start of the names of g's files in dir. */
 void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
@@ -52,29 +69,57 @@ void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
  * tables (games/game.h index_files): below it the index is made in moments. */
 #define TB_INDEX_FILE_MIN ((uint64_t)1 << 24)
 
+/* Takes the lock that lets one process at a time write tables in dir (it
+ * goes with the process, however it ends): a descriptor to close, or -1
+ * with err. */
+int tb_dir_lock(const char *dir, char *err, size_t errlen);
+
 /* Checksum of a byte range (64-bit, position-sensitive). */
 uint64_t tb_checksum(const void *data, size_t len);
 
-/* Writes the n entries entry_at(ctx, 0 .. n-1) as the table of mat: to
- * path.tmp, then renamed. */
+/* Writes the n entries entry_at(ctx, 0 .. n-1) as the table of mat, in
+ * compressed blocks when compress: to a temporary file, then renamed. */
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
-                  const void *ctx, uint64_t n, char *err, size_t errlen);
+                  const void *ctx, uint64_t n, int compress, char *err, size_t errlen);
 /* Maps and checks a table file (magic, version, game, material, size,
  * checksums when check_data).  0, 0 with f->map NULL if the file does not
  * exist, or -1 with err naming the file. */
 int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen);
 void tb_file_close(tb_file *f);
 
-static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
+/* --- compressed blocks (blocks.c) --- */
+uint64_t tb_blocks_of(uint64_t entries);
+/* Writes h's blocks after the header (f positioned there), each block's
+ * bytes from bytes_at; *sum gets the data checksum.  0, or -1. */
+int tb_blocks_write(FILE *f, const tb_header *h, const unsigned char *(*bytes_at)(void *ctx, uint64_t b, size_t *len),
+                    void *ctx, uint64_t *sum);
+/* Checks a mapped version-2 file's block offsets (every block's checksum
+ * when check_data): NULL, or what is wrong. */
+const char *tb_blocks_open(tb_file *f, int check_data);
+/* Entry i of a compressed file through this thread's block cache;
+ * TB_ENTRY_BAD if its block does not decode. */
+tb_entry tb_file_entry_block(const tb_file *f, uint64_t i);
+/* Decodes a compressed file whole into memory (for random access by the
+ * builder and the verifier): 0, or -1 (out of memory, a bad block). */
+int tb_file_decode_all(tb_file *f);
+
+static inline tb_entry tb_entry_of_byte(unsigned b)
 {
-    if (f->h.entry_bytes == 2)
-        return (tb_entry)(f->data[2 * i] | f->data[2 * i + 1] << 8);
-    unsigned b = f->data[i];
     return b == 0 ? 0 : b < 128 ? TB_WIN_IN(b) : TB_LOSS_IN(b - 128);
 }
 
-/* BLAKE2b-256 of f's values (tablebase.h, tb_hash). */
-void tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
+static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
+{
+    if (!f->data)
+        return tb_file_entry_block(f, i);
+    if (f->h.entry_bytes == 2)
+        return (tb_entry)(f->data[2 * i] | f->data[2 * i + 1] << 8);
+    return tb_entry_of_byte(f->data[i]);
+}
+
+/* BLAKE2b-256 of f's values (tablebase.h, tb_hash): 0, or -1 if a
+ * compressed block does not decode. */
+int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
 
 /* Zeroed memory for a large array accessed at random (huge pages where the
  * kernel grants them); NULL when out of memory.  Freed with the same size. */

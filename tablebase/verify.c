@@ -126,6 +126,12 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     if (!f.map)
         return 0;
     *found = 1;
+    if (tb_file_decode_all(&f) != 0) {  /* children are looked up at random */
+        if (report)
+            fprintf(report, "%s: BAD: a compressed block does not decode (or out of memory)\n", name);
+        tb_file_close(&f);
+        return 1;
+    }
     checker c;
     memset(&c, 0, sizeof c);
     c.g = g;
@@ -164,6 +170,8 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     int mats[4096], count = ops->materials(g, 64, mats, 4096), found = 0;
     long total = 0;
     tb_set *tables = tb_open(g, dir);
+    if (tables)
+        tb_set_resident(tables);
     if (!tables)
         return game_error(err, errlen, "out of memory");
     for (int i = 0; i < count; i++) {
@@ -205,6 +213,8 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
         }
     }
     tb_set *tables = tb_open_fresh(g, dir);
+    if (tables)
+        tb_set_resident(tables);
     if (!tables)
         return game_error(err, errlen, "out of memory");
     long total = 0;
@@ -239,7 +249,12 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
     st->losses = f.h.losses;
     st->max_distance = (int)f.h.max_distance;
     for (uint64_t i = 0; i < f.h.entries; i++) {
-        tb_value v = tb_decode(tb_file_entry(&f, i));
+        tb_entry e = tb_file_entry(&f, i);
+        if (e == TB_ENTRY_BAD) {
+            tb_file_close(&f);
+            return game_error(err, errlen, "%s: a compressed block does not decode", path);
+        }
+        tb_value v = tb_decode(e);
         int d = v.distance > 255 ? 255 : v.distance;
         if (v.wdl == TB_WIN)
             st->win_at[d]++;

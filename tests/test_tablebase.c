@@ -472,10 +472,87 @@ static void test_tb_ops(void)
     }
 }
 
+/* Every value of material mat in dirs a and b, by hash and by probes of
+ * random indices (which go through the block cache of a compressed file). */
+static void same_values(game *g, const char *a, const char *b, int mat)
+{
+    char err[512], ha[TB_HASH_HEX], hb[TB_HASH_HEX];
+    tb_set *ta = tb_open(g, a), *tb = tb_open(g, b);
+    CU_ASSERT_EQUAL(tb_hash(ta, mat, ha, err, sizeof err), 1);
+    CU_ASSERT_EQUAL(tb_hash(tb, mat, hb, err, sizeof err), 1);
+    CU_ASSERT_STRING_EQUAL(ha, hb);
+    uint64_t size = game_tables(g)->size(g, mat), x = 88172645463325252ULL;
+    for (int k = 0; k < 2000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        game_state s;
+        game_tables(g)->unindex(g, mat, x % size, &s);
+        tb_value va, vb;
+        CU_ASSERT_EQUAL(tb_probe(ta, &s, &va, err, sizeof err), 1);
+        CU_ASSERT_EQUAL(tb_probe(tb, &s, &vb, err, sizeof err), 1);
+        CU_ASSERT(va.wdl == vb.wdl && va.distance == vb.distance);
+    }
+    tb_close(ta);
+    tb_close(tb);
+}
+
+/* Compressed blocks: the same values as the plain files, built directly or
+ * converted; tables built on compressed smaller ones are the same files;
+ * a damaged block is refused. */
+static void test_compressed(void)
+{
+    char packed[64], mixed[64], path[256], path2[256], err[512];
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    snprintf(packed, sizeof packed, "/tmp/pnsolve-tb-test-%d-packed", (int)getpid());
+    snprintf(mixed, sizeof mixed, "/tmp/pnsolve-tb-test-%d-mixed", (int)getpid());
+    game *g = test_open("jungle", NULL);
+    tb_build_options all = { .threads = 2, .compress = 1 }, none = { .threads = 2, .compress = -1 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, packed, 3, &all, err, sizeof err), 0);
+    int mats[64], n = game_tables(g)->materials(g, 3, mats, 64), two = game_tables(g)->materials(g, 2, mats, 64);
+    for (int i = 0; i < n; i++)
+        same_values(g, tb_dir, packed, mats[i]);
+    FILE *devnull = fopen("/dev/null", "w");
+    CU_ASSERT_EQUAL(tb_verify(g, packed, 2, devnull, err, sizeof err), 0);
+    /* Three pieces on compressed two-piece tables: the plain files. */
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, mixed, 2, &all, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, mixed, 3, &none, err, sizeof err), 0);
+    for (int i = two; i < n; i++) {
+        tb_path(g, mixed, mats[i], path, sizeof path);
+        tb_path(g, tb_dir, mats[i], path2, sizeof path2);
+        CU_ASSERT(files_equal(path, path2));
+    }
+    /* Converted: the three-piece ones, then nothing left to do. */
+    CU_ASSERT_EQUAL(tb_compress(g, mixed, NULL, NULL, err, sizeof err), n - two);
+    CU_ASSERT_EQUAL(tb_compress(g, mixed, NULL, NULL, err, sizeof err), 0);
+    for (int i = 0; i < n; i++) {
+        tb_path(g, mixed, mats[i], path, sizeof path);
+        tb_path(g, packed, mats[i], path2, sizeof path2);
+        CU_ASSERT(files_equal(path, path2));
+    }
+    /* One flipped byte in a block: its checksum names the problem. */
+    int mat = game_tables(g)->material_parse(g, "RrE");
+    tb_path(g, packed, mat, path, sizeof path);
+    FILE *f = fopen(path, "r+b");
+    fseek(f, -100, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -100, SEEK_END);
+    fputc(c ^ 0x41, f);
+    fclose(f);
+    tb_set *t = tb_open(g, packed);
+    game_state s = test_parse(g, "7/7/7/3r3/7/1E5/R6 w");
+    tb_value v;
+    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "block checksum"));
+    tb_close(t);
+    CU_ASSERT(tb_verify(g, packed, 2, devnull, err, sizeof err) > 0);
+    fclose(devnull);
+    game_close(g);
+}
+
 void suite_tablebase(void)
 {
     CU_pSuite s = CU_add_suite("tablebase", NULL, NULL);
     CU_add_test(s, "successors, unmoves and exits agree with the move generator", test_tb_ops);
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
-    CU_add_test(s, "thread count, verify, corrupt and foreign files", test_files);
+    CU_add_test(s, "compressed blocks: same values, built on, converted, damage refused", test_compressed);
+    CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }

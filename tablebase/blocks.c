@@ -1,0 +1,149 @@
+/* tablebase/blocks.c - compressed table files (format version 2): the
+ * entries in blocks of 2^TB_BLOCK_LOG2 that zstd compresses independently,
+ * each with its own XXH3 checksum, so that a probe decodes one block (kept
+ * in a small per-thread cache) and a damaged block is found by itself.
+ *
+ * Layout after the 256-byte header: blocks + 1 pairs of little-endian
+ * uint64 {offset of the block in the data, XXH3 of its compressed bytes}
+ * (the last pair: {length of the data, 0}), then the data.  The header's
+ * data_checksum covers the pairs.
+ */
+#include "tb_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define ZSTD_LEVEL 3           /* ratio x10 on Jungle tables at 500 MB/s; higher levels pay 10x time for 1.2x */
+#define CACHE_SLOTS 128        /* decoded blocks kept per thread: 4 MB */
+#define BLOCK_BYTES_MAX (2u << TB_BLOCK_LOG2)
+
+uint64_t tb_blocks_of(uint64_t entries) { return (entries + (1ULL << TB_BLOCK_LOG2) - 1) >> TB_BLOCK_LOG2; }
+
+static size_t block_bytes(const tb_header *h, uint64_t b)
+{
+    uint64_t first = b << h->block_log2, left = h->entries - first, m = 1ULL << h->block_log2;
+    return (size_t)((left < m ? left : m) * h->entry_bytes);
+}
+
+int tb_blocks_write(FILE *f, const tb_header *h, const unsigned char *(*bytes_at)(void *ctx, uint64_t b, size_t *len),
+                    void *ctx, uint64_t *sum)
+{
+    uint64_t blocks = tb_blocks_of(h->entries);
+    uint64_t *pairs = calloc(2 * (blocks + 1), sizeof *pairs);
+    size_t cap = ZSTD_compressBound(BLOCK_BYTES_MAX);
+    void *out = malloc(cap);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    long table_at = ftell(f);
+    int ok = pairs && out && cc && table_at >= 0 && fwrite(pairs, 8, 2 * (blocks + 1), f) == 2 * (blocks + 1);
+    uint64_t at = 0;
+    for (uint64_t b = 0; ok && b < blocks; b++) {
+        size_t len;
+        const unsigned char *in = bytes_at(ctx, b, &len);
+        size_t z = ZSTD_compressCCtx(cc, out, cap, in, len, ZSTD_LEVEL);
+        ok = !ZSTD_isError(z) && fwrite(out, 1, z, f) == z;
+        pairs[2 * b] = at;
+        pairs[2 * b + 1] = XXH3_64bits(out, z);
+        at += z;
+    }
+    pairs[2 * blocks] = at;
+    *sum = tb_checksum(pairs, 16 * (blocks + 1));
+    ok = ok && fseek(f, table_at, SEEK_SET) == 0 && fwrite(pairs, 8, 2 * (blocks + 1), f) == 2 * (blocks + 1);
+    ZSTD_freeCCtx(cc);
+    free(out);
+    free(pairs);
+    return ok ? 0 : -1;
+}
+
+const char *tb_blocks_open(tb_file *f, int check_data)
+{
+    const tb_header *h = &f->h;
+    uint64_t blocks = tb_blocks_of(h->entries);
+    size_t table = 16 * (blocks + 1), start = sizeof(tb_header) + table;
+    if (h->block_log2 != TB_BLOCK_LOG2 || h->compression != 1)
+        return "unsupported compression";
+    if (f->map_len < start)
+        return "truncated table (block offsets)";
+    f->blocks = (const uint64_t *)((const unsigned char *)f->map + sizeof(tb_header));
+    f->zdata = (const unsigned char *)f->map + start;
+    if (tb_checksum(f->blocks, table) != h->data_checksum)
+        return "corrupt block offsets (checksum)";
+    if (f->blocks[2 * blocks] != f->map_len - start)
+        return "truncated or oversized table";
+    for (uint64_t b = 0; b < blocks; b++)
+        if (f->blocks[2 * b] > f->blocks[2 * b + 2])
+            return "corrupt block offsets";
+    for (uint64_t b = 0; check_data && b < blocks; b++)
+        if (XXH3_64bits(f->zdata + f->blocks[2 * b], f->blocks[2 * b + 2] - f->blocks[2 * b]) != f->blocks[2 * b + 1])
+            return "corrupt entries (block checksum)";
+    static uint64_t next_id;
+    f->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* Decodes block b of f into out (block_bytes of it); 0, or -1 when the
+ * block does not match its checksum or does not decode to its length. */
+static int decode(const tb_file *f, uint64_t b, unsigned char *out)
+{
+    const unsigned char *z = f->zdata + f->blocks[2 * b];
+    size_t zlen = f->blocks[2 * b + 2] - f->blocks[2 * b], want = block_bytes(&f->h, b);
+    if (XXH3_64bits(z, zlen) != f->blocks[2 * b + 1])
+        return -1;
+    size_t got = ZSTD_decompress(out, want, z, zlen);
+    return !ZSTD_isError(got) && got == want ? 0 : -1;
+}
+
+typedef struct {
+    uint64_t file[CACHE_SLOTS], block[CACHE_SLOTS];
+    unsigned char data[CACHE_SLOTS][BLOCK_BYTES_MAX];
+} block_cache;
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static void cache_key_make(void) { pthread_key_create(&cache_key, free); }
+
+tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
+{
+    pthread_once(&cache_once, cache_key_make);
+    block_cache *c = pthread_getspecific(cache_key);
+    if (!c) {
+        if (!(c = calloc(1, sizeof *c)) || pthread_setspecific(cache_key, c) != 0) {
+            free(c);
+            return TB_ENTRY_BAD;
+        }
+    }
+    uint64_t b = i >> f->h.block_log2;
+    unsigned slot = (unsigned)((b * 0x9E3779B97F4A7C15ULL + f->id * 0xC2B2AE3D27D4EB4FULL) >> 57) % CACHE_SLOTS;
+    if (c->file[slot] != f->id || c->block[slot] != b) {
+        c->file[slot] = 0;  /* ids start at 1: empty until decoded */
+        if (decode(f, b, c->data[slot]) != 0)
+            return TB_ENTRY_BAD;
+        c->file[slot] = f->id;
+        c->block[slot] = b;
+    }
+    uint64_t j = i & ((1ULL << f->h.block_log2) - 1);
+    const unsigned char *d = c->data[slot];
+    return f->h.entry_bytes == 2 ? (tb_entry)(d[2 * j] | d[2 * j + 1] << 8) : tb_entry_of_byte(d[j]);
+}
+
+int tb_file_decode_all(tb_file *f)
+{
+    if (f->data)
+        return 0;
+    size_t len = (size_t)(f->h.entries * f->h.entry_bytes);
+    unsigned char *all = tb_alloc_big(len);
+    if (!all)
+        return -1;
+    uint64_t blocks = tb_blocks_of(f->h.entries);
+    for (uint64_t b = 0; b < blocks; b++)
+        if (decode(f, b, all + (b << f->h.block_log2) * f->h.entry_bytes) != 0) {
+            tb_free_big(all, len);
+            return -1;
+        }
+    f->owned = all;
+    f->data = all;
+    return 0;
+}
