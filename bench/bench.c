@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static uint64_t perft_full(const game *g, const game_state *s, int depth)
@@ -179,30 +182,73 @@ static void bench_tablebase(void)
     game_close(g);
 }
 
-/* Ostle's state tables on the 4x4 board (3+3, 3+4, 4+4), all threads: the
- * per-state index, un-moves and rule 8 at work. */
-static void bench_ostle_tables(void)
+/* Builds the tables named (every one with at most `pieces` pieces, or only
+ * `only` and those it needs) in a child process, so that the peak RSS and
+ * CPU time are the build's own; prints wall time, positions per core-second
+ * of the table measured (entries; the run's total when only is NULL) and its
+ * peak bytes per position: (peak RSS - the smaller tables it maps) / entries. */
+static void bench_build(const char *name, int pieces, const char *only, const char *dir, uint64_t entries,
+                        uint64_t total, uint64_t mapped)
+{
+    char err[512];
+    double t0 = game_clock();
+    pid_t pid = fork();
+    if (pid == 0) {
+        game *g = game_open(name, NULL, err, sizeof err);
+        tb_build_options o = { .threads = 0, .only = only };
+        _exit(g && tb_build(g, dir, pieces, &o, err, sizeof err) == 0 ? 0 : 1);
+    }
+    int status;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        printf("tb build %s failed\n", name);
+        return;
+    }
+    double wall = game_clock() - t0;
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                 (double)ru.ru_stime.tv_usec / 1e6;
+    double peak = (double)ru.ru_maxrss * 1024.0;
+    printf("tb build %s %s: %.2f s wall, %.2f M positions per core-second, peak RSS %.0f MB = %.2f bytes per "
+           "position of %llu (%.0f MB of smaller tables mapped)\n",
+           name, only ? only : "(all)", wall, (double)total / cpu / 1e6, peak / 1e6, (peak - (double)mapped) / (double)entries,
+           (unsigned long long)entries, (double)mapped / 1e6);
+}
+
+/* One five-piece Jungle table (RrDdT, on the four-piece tables built first)
+ * and Ostle's 4x4 tables to eight pieces (3+3, 3+4, 4+4), all threads. */
+static void bench_build_tables(void)
 {
     char dir[64], err[512], cmd[128];
-    snprintf(dir, sizeof dir, "/tmp/pnsolve-bench-ostle-%d", (int)getpid());
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-bench-build-%d", (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    game *g = game_open("ostle:4x4", NULL, err, sizeof err);
+    game *g = game_open("jungle", NULL, err, sizeof err);
     tb_build_options o = { .threads = 0 };
-    double t0 = game_clock();
-    if (!g || tb_build(g, dir, 8, &o, err, sizeof err) != 0) {
-        printf("tb build ostle failed: %s\n", err);
+    if (!g || tb_build(g, dir, 4, &o, err, sizeof err) != 0) {
+        printf("tb build jungle failed: %s\n", err);
     } else {
-        double t = game_clock() - t0;
+        int mat = game_tables(g)->material_parse(g, "RrDdT"), deps[16], nd = game_tables(g)->material_deps(g, mat, deps);
+        uint64_t mapped = 0, size = game_tables(g)->size(g, mat);
+        for (int i = 0; i < nd; i++)
+            mapped += game_tables(g)->size(g, deps[i]);
+        bench_build("jungle", 5, "RrDdT", dir, size, size, mapped);
+    }
+    game_close(g);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    g = game_open("ostle:4x4", NULL, err, sizeof err);
+    if (g) {
         int mats[8], n = game_tables(g)->materials(g, 8, mats, 8);
-        uint64_t states = 0;
-        for (int i = 0; i < n; i++)
-            states += game_tables(g)->size(g, mats[i]);
-        printf("tb build ostle:4x4 <= 8 pieces, %d threads: %llu states in %.2f s, %.2f M states/s\n",
-               (int)sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)states, t, (double)states / t / 1e6);
+        uint64_t total = 0, largest = 0;
+        for (int i = 0; i < n; i++) {
+            uint64_t size = game_tables(g)->size(g, mats[i]);
+            total += size;
+            largest = size > largest ? size : largest;
+        }
+        bench_build("ostle:4x4", 8, NULL, dir, largest, total, total - largest);
+        game_close(g);
     }
     if (system(cmd) != 0)
         fprintf(stderr, "bench: could not remove %s\n", dir);
-    game_close(g);
 }
 
 /* df-pn on Jungle Checkers middle-game positions: the start after 8 random
@@ -352,7 +398,7 @@ int main(void)
     bench_perft("othello:6x6", 10);
     bench_ranking();
     bench_tablebase();
-    bench_ostle_tables();
+    bench_build_tables();
     bench_dfpn();
     bench_othello();
     bench_puzzles();

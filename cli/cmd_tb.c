@@ -10,7 +10,7 @@
 
 static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
-    "                        [--compress large|all|none]\n"
+    "                        [--compress large|all|none] [--only MATERIAL]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json]\n"
@@ -23,14 +23,15 @@ static const char help[] =
     "  checks checksums. stats: positions, win/draw/loss shares, longest\n"
     "  distance, positions per distance (= per retrograde ply). compress:\n"
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
-    "  2^30 entries and more so (--compress large), or all, or none.\n";
+    "  2^30 entries and more so (--compress large), or all, or none; --only\n"
+    "  builds one table and the smaller ones it needs.\n";
 
 typedef struct {
     int pieces, threads, json, compress;
-    const char *dir;
+    const char *dir, *only;
 } tb_opts;
 
-enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS };
+enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -38,6 +39,7 @@ static const struct option tb_long[] = {
     { "dir", required_argument, NULL, OPT_DIR },
     { "json", no_argument, NULL, OPT_JSON },
     { "compress", required_argument, NULL, OPT_COMPRESS },
+    { "only", required_argument, NULL, OPT_ONLY },
     { NULL, 0, NULL, 0 },
 };
 
@@ -49,6 +51,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
+    case OPT_ONLY: o->only = arg; return *arg ? 0 : -1;
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
         return o->compress == 2 ? -1 : 0;
@@ -82,7 +85,8 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     if (!o->pieces)
         return cli_fail(EXIT_USAGE, "tb build: --pieces N is required");
     cli_catch_interrupt();
-    tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress };
+    tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
+                            .only = o->only };
     if (isatty(2))
         bo.progress = show_progress;
     char err[600];
@@ -95,7 +99,10 @@ static int tb_build_cmd(game *g, const tb_opts *o)
         fprintf(stderr, "interrupted: finished tables are kept in %s; run again to resume\n", o->dir);
         return EXIT_INTERRUPTED;
     }
-    fprintf(stderr, "all tables with at most %d pieces are in %s\n", o->pieces, o->dir);
+    if (o->only)
+        fprintf(stderr, "table %s and the tables it needs are in %s\n", o->only, o->dir);
+    else
+        fprintf(stderr, "all tables with at most %d pieces are in %s\n", o->pieces, o->dir);
     return 0;
 }
 

@@ -167,6 +167,38 @@ static int make_group(tb_builder *b, const char *dir, const int *todo, int first
 static int build_locked(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err,
                         size_t errlen);
 
+/* Keeps of mats[0..n) the material named only and those its captures lead
+ * to, directly or not; the new count, or -1 with err. */
+static int keep_needed(const game *g, const char *only, int *mats, int n, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = game_tables(g);
+    int want = ops->material_parse(g, only), need[4096], nneed = 0;
+    int listed = 0;
+    for (int i = 0; i < n; i++)
+        listed |= mats[i] == want;
+    if (want < 0 || !listed)
+        return game_error(err, errlen, "no table '%s' among those to build (a canonical material name within --pieces)", only);
+    need[nneed++] = want;
+    for (int k = 0; k < nneed; k++) {
+        int deps[16], nd = ops->material_deps(g, need[k], deps);
+        for (int d = 0; d < nd; d++) {
+            int seen = 0;
+            for (int j = 0; j < nneed; j++)
+                seen |= need[j] == deps[d];
+            if (!seen && nneed < 4096)
+                need[nneed++] = deps[d];
+        }
+    }
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < nneed; j++)
+            if (mats[i] == need[j]) {
+                mats[kept++] = mats[i];
+                break;
+            }
+    return kept;
+}
+
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
@@ -194,6 +226,10 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     tb_set_resident(smaller);
     int mats[4096];
     int count = ops->materials(g, max_pieces, mats, 4096);
+    if (o->only && (count = keep_needed(g, o->only, mats, count, err, errlen)) < 0) {
+        tb_close(smaller);
+        return -1;
+    }
     /* Work out what is missing first, so progress can count it. */
     int todo[4096], ntodo = 0;
     double total = 0;

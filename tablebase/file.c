@@ -12,27 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* 64-bit multiply-rotate hash over 8-byte words; streaming works when every
- * piece but the last has a length divisible by 8. */
-static uint64_t checksum_update(uint64_t h, const unsigned char *p, size_t len)
-{
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
-    for (; i < len; i++)
-        h = (h ^ p[i]) * 0x100000001B3ULL;
-    return h;
-}
-
-uint64_t tb_checksum(const void *data, size_t len)
-{
-    return checksum_update(0xCBF29CE484222325ULL, data, len);
-}
-
 static uint64_t header_checksum(tb_header h)
 {
     h.header_checksum = 0;
@@ -120,11 +99,11 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
         if (compress) {
             ok = tb_blocks_write(f, &h, encode_block, enc, &h.data_checksum) == 0;
         } else {
-            uint64_t sum = 0xCBF29CE484222325ULL;
+            uint64_t sum = TB_CHECKSUM_SEED;
             for (uint64_t b = 0; ok && b < tb_blocks_of(n); b++) {
                 size_t len;
                 const unsigned char *p = encode_block(enc, b, &len);
-                sum = checksum_update(sum, p, len);  /* every block but the last a multiple of 8 bytes */
+                sum = tb_checksum_update(sum, p, len);  /* every block but the last a multiple of 8 bytes */
                 ok = fwrite(p, 1, len, f) == len;
             }
             h.data_checksum = sum;

@@ -69,6 +69,8 @@ typedef struct {
     void (*progress)(const tb_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per finished table, or NULL */
+    const char *only;         /* NULL: every table; else only this material's and the
+                                 ones its captures lead to */
     int compress;             /* 0: tables of 2^30 entries and more in compressed blocks,
                                  1: every table, -1: none */
     int long_from;            /* <= 1: normal; else distances from this one on are kept

@@ -74,8 +74,12 @@ void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
  * with err. */
 int tb_dir_lock(const char *dir, char *err, size_t errlen);
 
-/* Checksum of a byte range (64-bit, position-sensitive). */
+/* Checksum of a byte range (64-bit, position-sensitive); streamed by
+ * tb_checksum_update from TB_CHECKSUM_SEED when every piece but the last
+ * has a length divisible by 8. */
+#define TB_CHECKSUM_SEED 0xCBF29CE484222325ULL
 uint64_t tb_checksum(const void *data, size_t len);
+uint64_t tb_checksum_update(uint64_t h, const unsigned char *p, size_t len);
 
 /* Writes the n entries entry_at(ctx, 0 .. n-1) as the table of mat, in
  * compressed blocks when compress: to a temporary file, then renamed. */
