@@ -12,7 +12,7 @@ static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
     "                        [--compress large|all|none] [--only MATERIAL]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
-    "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V]\n"
+    "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
@@ -24,7 +24,7 @@ static const char help[] =
     "  distance, positions per distance (= per retrograde ply). compress:\n"
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
-    "  builds one table and the smaller ones it needs.\n";
+    "  builds one table and the smaller ones it needs, verifies one table.\n";
 
 typedef struct {
     int pieces, threads, json, compress;
@@ -249,7 +249,13 @@ int cmd_tb(int argc, char **argv)
         rc = tb_probe_cmd(g, &o, argv[first + 2]);
     } else if (strcmp(action, "verify") == 0) {
         char err[600];
-        long wrong = tb_verify(g, o.dir, o.threads, stdout, err, sizeof err);
+        int mat = o.only ? game_tables(g)->material_parse(g, o.only) : 0;
+        if (mat < 0) {
+            game_close(g);
+            return cli_fail(EXIT_USAGE, "tb verify: no material '%s' in %s", o.only, argv[first + 1]);
+        }
+        long wrong = o.only ? tb_verify_table(g, o.dir, mat, o.threads, stdout, err, sizeof err)
+                            : tb_verify(g, o.dir, o.threads, stdout, err, sizeof err);
         rc = wrong < 0 ? cli_fail(1, "tb verify: %s", err) : wrong > 0 ? 1 : 0;
         if (wrong > 0)
             printf("verify: %ld problems\n", wrong);

@@ -170,10 +170,9 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     int mats[4096], count = ops->materials(g, 64, mats, 4096), found = 0;
     long total = 0;
     tb_set *tables = tb_open(g, dir);
-    if (tables)
-        tb_set_resident(tables);
     if (!tables)
         return game_error(err, errlen, "out of memory");
+    tb_set_resident(tables);
     for (int i = 0; i < count; i++) {
         int here;
         long wrong = verify_one(g, dir, mats[i], threads, tables, report, &here, err, errlen);
@@ -188,6 +187,23 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     if (!found && !total)
         return game_error(err, errlen, "no tables of %s in %s", g->name, dir);
     return total;
+}
+
+long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen)
+{
+    tb_set *tables = tb_open(g, dir);
+    if (!tables)
+        return game_error(err, errlen, "out of memory");
+    tb_set_resident(tables);
+    int found;
+    long wrong = verify_one(g, dir, mat, threads, tables, report, &found, err, errlen);
+    tb_close(tables);
+    if (wrong >= 0 && !found) {
+        char path[4200];
+        tb_path(g, dir, mat, path, sizeof path);
+        return game_error(err, errlen, "%s: no such table", path);
+    }
+    return wrong;
 }
 
 long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_mats, int threads, FILE *report,
@@ -213,10 +229,9 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
         }
     }
     tb_set *tables = tb_open_fresh(g, dir);
-    if (tables)
-        tb_set_resident(tables);
     if (!tables)
         return game_error(err, errlen, "out of memory");
+    tb_set_resident(tables);
     long total = 0;
     for (int i = n - 1; i >= 0 && total >= 0; i--) {
         int found;

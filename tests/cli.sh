@@ -82,6 +82,8 @@ check "tb compress: RrD and the two it needs" 0 "^3 tables compressed in" -- tb 
 check "tb compress again: nothing left" 0 "^0 tables compressed in" -- tb compress jungle --dir "$tmp/only"
 check "tb probe compressed" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/7/6r w" --dir "$tmp/only"
 check "tb verify compressed" 0 "all tables correct" -- tb verify jungle --dir "$tmp/only"
+check "tb verify one table" 0 "RrD: 107640 positions, checksum ok" -- tb verify jungle --only RrD --dir "$tmp/only"
+check "tb verify unknown material" 2 "no material 'Xy'" -- tb verify jungle --only Xy --dir "$tmp/only"
 
 # Ostle tables (states: rule 8's forbidden move is part of the entry), 3x3.
 ot="$tmp/ostle-tables"
