@@ -119,6 +119,50 @@ static void bench_ranking(void)
     printf("enumerate RrDTe by increment    %6.1f M/s%s\n", (double)ops / t / 1e6, sink == 42 ? " " : "");
 }
 
+/* Probes of the same tables compressed (tb compress): one cached block,
+ * random positions, and a cycle through every block (more than the
+ * per-thread cache holds, so nearly every probe decodes a block). */
+static void bench_compressed_probe(game *g, const char *dir, const game_state *s, int n)
+{
+    char err[512];
+    if (tb_compress(g, dir, NULL, NULL, err, sizeof err) < 0) {
+        printf("tb compress failed: %s\n", err);
+        return;
+    }
+    tb_set *t = tb_open(g, dir);
+    tb_value v;
+    long found = 0, ops = 0;
+    double t0, el;
+    for (int pass = 0; pass < 2; pass++) {
+        ops = 0;
+        t0 = game_clock();
+        do {
+            for (int i = 0; i < n; i++)
+                found += tb_probe(t, &s[pass ? i : 0], &v, err, sizeof err);
+            ops += n;
+        } while ((el = game_clock() - t0) < 1.0);
+        printf("tb probe compressed, %s: %.0f ns per probe\n", pass ? "random three-piece positions" : "one block (cached)",
+               el / (double)ops * 1e9);
+    }
+    /* the first index of every block of every three-piece table */
+    enum { MAX_BLOCKS = 4096 };
+    static game_state first[MAX_BLOCKS];
+    int mats[64], nm = game_tables(g)->materials(g, 3, mats, 64), nb = 0;
+    for (int m = 0; m < nm; m++)
+        for (uint64_t i = 0; i < game_tables(g)->size(g, mats[m]) && nb < MAX_BLOCKS; i += 1 << 14)
+            game_tables(g)->unindex(g, mats[m], i, &first[nb++]);
+    ops = 0;
+    t0 = game_clock();
+    do {
+        for (int i = 0; i < nb; i++)
+            found += tb_probe(t, &first[i], &v, err, sizeof err);
+        ops += nb;
+    } while ((el = game_clock() - t0) < 1.0);
+    printf("tb probe compressed, cycling through %d blocks (cache 128 per thread): %.1f us per probe%s\n", nb,
+           el / (double)ops * 1e6, found < 0 ? "!" : "");
+    tb_close(t);
+}
+
 /* Builds the three-piece tables in a scratch directory, then probes. */
 static void bench_tablebase(void)
 {
@@ -175,6 +219,7 @@ static void bench_tablebase(void)
     } while ((el = game_clock() - t0) < 1.0);
     printf("tb probe (tables loaded): %.0f ns per probe (%ld found)\n", el / (double)ops * 1e9, found);
     tb_close(t);
+    bench_compressed_probe(g, dir, s, N);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
@@ -390,17 +435,37 @@ static void bench_puzzles(void)
     game_close(g);
 }
 
-int main(void)
+/* With arguments, only the sections named (perft, ranking, tables, build,
+ * dfpn, othello, puzzles); without, all of them. */
+static int wanted(int argc, char **argv, const char *section)
 {
-    bench_perft("othello:8x8", 9);
-    bench_perft("jungle", 6);
-    bench_perft("ostle", 6);
-    bench_perft("othello:6x6", 10);
-    bench_ranking();
-    bench_tablebase();
-    bench_build_tables();
-    bench_dfpn();
-    bench_othello();
-    bench_puzzles();
+    if (argc < 2)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], section) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (wanted(argc, argv, "perft")) {
+        bench_perft("othello:8x8", 9);
+        bench_perft("jungle", 6);
+        bench_perft("ostle", 6);
+        bench_perft("othello:6x6", 10);
+    }
+    if (wanted(argc, argv, "ranking"))
+        bench_ranking();
+    if (wanted(argc, argv, "tables"))
+        bench_tablebase();
+    if (wanted(argc, argv, "build"))
+        bench_build_tables();
+    if (wanted(argc, argv, "dfpn"))
+        bench_dfpn();
+    if (wanted(argc, argv, "othello"))
+        bench_othello();
+    if (wanted(argc, argv, "puzzles"))
+        bench_puzzles();
     return 0;
 }

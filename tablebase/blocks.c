@@ -84,33 +84,46 @@ const char *tb_blocks_open(tb_file *f, int check_data)
     return NULL;
 }
 
-/* Decodes block b of f into out (block_bytes of it); 0, or -1 when the
- * block does not match its checksum or does not decode to its length. */
-static int decode(const tb_file *f, uint64_t b, unsigned char *out)
+/* Decodes block b of f into out (block_bytes of it) with context dc;
+ * 0, or -1 when the block does not match its checksum or does not decode
+ * to its length. */
+static int decode(ZSTD_DCtx *dc, const tb_file *f, uint64_t b, unsigned char *out)
 {
     const unsigned char *z = f->zdata + f->blocks[2 * b];
     size_t zlen = f->blocks[2 * b + 2] - f->blocks[2 * b], want = block_bytes(&f->h, b);
     if (XXH3_64bits(z, zlen) != f->blocks[2 * b + 1])
         return -1;
-    size_t got = ZSTD_decompress(out, want, z, zlen);
+    size_t got = ZSTD_decompressDCtx(dc, out, want, z, zlen);
     return !ZSTD_isError(got) && got == want ? 0 : -1;
 }
 
+/* A thread's decoded blocks and its decoder (a context per call would
+ * cost an allocation per decoded block). */
 typedef struct {
+    ZSTD_DCtx *dc;
     uint64_t file[CACHE_SLOTS], block[CACHE_SLOTS];
     unsigned char data[CACHE_SLOTS][BLOCK_BYTES_MAX];
 } block_cache;
 
+static void cache_free(void *p)
+{
+    block_cache *c = p;
+    ZSTD_freeDCtx(c->dc);
+    free(c);
+}
+
 static pthread_key_t cache_key;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
-static void cache_key_make(void) { pthread_key_create(&cache_key, free); }
+static void cache_key_make(void) { pthread_key_create(&cache_key, cache_free); }
 
 tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
 {
     pthread_once(&cache_once, cache_key_make);
     block_cache *c = pthread_getspecific(cache_key);
     if (!c) {
-        if (!(c = calloc(1, sizeof *c)) || pthread_setspecific(cache_key, c) != 0) {
+        if (!(c = calloc(1, sizeof *c)) || !(c->dc = ZSTD_createDCtx()) || pthread_setspecific(cache_key, c) != 0) {
+            if (c)
+                ZSTD_freeDCtx(c->dc);
             free(c);
             return TB_ENTRY_BAD;
         }
@@ -119,7 +132,7 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
     unsigned slot = (unsigned)((b * 0x9E3779B97F4A7C15ULL + f->id * 0xC2B2AE3D27D4EB4FULL) >> 57) % CACHE_SLOTS;
     if (c->file[slot] != f->id || c->block[slot] != b) {
         c->file[slot] = 0;  /* ids start at 1: empty until decoded */
-        if (decode(f, b, c->data[slot]) != 0)
+        if (decode(c->dc, f, b, c->data[slot]) != 0)
             return TB_ENTRY_BAD;
         c->file[slot] = f->id;
         c->block[slot] = b;
@@ -138,11 +151,14 @@ int tb_file_decode_all(tb_file *f)
     if (!all)
         return -1;
     uint64_t blocks = tb_blocks_of(f->h.entries);
+    ZSTD_DCtx *dc = ZSTD_createDCtx();
     for (uint64_t b = 0; b < blocks; b++)
-        if (decode(f, b, all + (b << f->h.block_log2) * f->h.entry_bytes) != 0) {
+        if (!dc || decode(dc, f, b, all + (b << f->h.block_log2) * f->h.entry_bytes) != 0) {
+            ZSTD_freeDCtx(dc);
             tb_free_big(all, len);
             return -1;
         }
+    ZSTD_freeDCtx(dc);
     f->owned = all;
     f->data = all;
     return 0;
