@@ -325,22 +325,26 @@ static int claim_win(tb_builder *b, uint64_t i, int k)
     return 1;
 }
 
-/* Wins at ply k from the losses at k-1 (frontier words [first, end)). */
-static void win_from_losses(void *ctx, uint64_t first, uint64_t end)
+/* Applies fn to each predecessor of the frontier positions in words
+ * [first, end) of b->in, clearing them; adds how many fn resolved to the
+ * pass's count.  Inlined with each fn: no indirect call per predecessor. */
+static inline void each_predecessor(tb_builder *b, uint64_t first, uint64_t end, int (*fn)(tb_builder *, uint64_t, int))
 {
-    tb_builder *b = ctx;
     uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
     for (uint64_t word = first; word < end; word++) {
         for (uint64_t x = b->in[word]; x; x &= x - 1) {
             int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
             for (int p = 0; p < np; p++)
-                resolved += (uint64_t)claim_win(b, pred[p], b->ply);
+                resolved += (uint64_t)fn(b, pred[p], b->ply);
         }
         b->in[word] = 0;
     }
     __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
     report(b, resolved);
 }
+
+/* Wins at ply k from the losses at k-1 (frontier words [first, end)). */
+static void win_from_losses(void *ctx, uint64_t first, uint64_t end) { each_predecessor(ctx, first, end, claim_win); }
 
 /* Distinct same-table children of position i. */
 static int count_children(tb_builder *b, uint64_t i)
@@ -408,21 +412,7 @@ static int child_won(tb_builder *b, uint64_t i, int k)
 }
 
 /* Losses at ply k from the wins at k-1 (frontier words [first, end)). */
-static void loss_from_wins(void *ctx, uint64_t first, uint64_t end)
-{
-    tb_builder *b = ctx;
-    uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
-    for (uint64_t word = first; word < end; word++) {
-        for (uint64_t x = b->in[word]; x; x &= x - 1) {
-            int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
-            for (int p = 0; p < np; p++)
-                resolved += (uint64_t)child_won(b, pred[p], b->ply);
-        }
-        b->in[word] = 0;
-    }
-    __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
-    report(b, resolved);
-}
+static void loss_from_wins(void *ctx, uint64_t first, uint64_t end) { each_predecessor(ctx, first, end, child_won); }
 
 /* Bit j of the result: byte 64*word + j equals code. */
 static uint64_t match_word(const uint8_t *c, uint8_t code)
