@@ -328,7 +328,8 @@ static int claim_win(tb_builder *b, uint64_t i, int k)
 /* Applies fn to each predecessor of the frontier positions in words
  * [first, end) of b->in, clearing them; adds how many fn resolved to the
  * pass's count.  Inlined with each fn: no indirect call per predecessor. */
-static inline void each_predecessor(tb_builder *b, uint64_t first, uint64_t end, int (*fn)(tb_builder *, uint64_t, int))
+__attribute__((always_inline)) static inline void each_predecessor(tb_builder *b, uint64_t first, uint64_t end,
+                                                                 int (*fn)(tb_builder *, uint64_t, int))
 {
     uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
     for (uint64_t word = first; word < end; word++) {
