@@ -137,9 +137,7 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
         c->file[slot] = f->id;
         c->block[slot] = b;
     }
-    uint64_t j = i & ((1ULL << f->h.block_log2) - 1);
-    const unsigned char *d = c->data[slot];
-    return f->h.entry_bytes == 2 ? (tb_entry)(d[2 * j] | d[2 * j + 1] << 8) : tb_entry_of_byte(d[j]);
+    return tb_entry_in(c->data[slot], f->h.entry_bytes, i & ((1ULL << f->h.block_log2) - 1));
 }
 
 int tb_file_decode_all(tb_file *f)

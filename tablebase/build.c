@@ -5,10 +5,8 @@
 #include "retro.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -171,25 +169,12 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
  * to, directly or not; the new count, or -1 with err. */
 static int keep_needed(const game *g, const char *only, int *mats, int n, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = game_tables(g);
-    int want = ops->material_parse(g, only), need[4096], nneed = 0;
-    int listed = 0;
+    int want = game_tables(g)->material_parse(g, only), need[4096], listed = 0;
     for (int i = 0; i < n; i++)
         listed |= mats[i] == want;
     if (want < 0 || !listed)
         return game_error(err, errlen, "no table '%s' among those to build (a canonical material name within --pieces)", only);
-    need[nneed++] = want;
-    for (int k = 0; k < nneed; k++) {
-        int deps[16], nd = ops->material_deps(g, need[k], deps);
-        for (int d = 0; d < nd; d++) {
-            int seen = 0;
-            for (int j = 0; j < nneed; j++)
-                seen |= need[j] == deps[d];
-            if (!seen && nneed < 4096)
-                need[nneed++] = deps[d];
-        }
-    }
-    int kept = 0;
+    int nneed = tb_materials_with_deps(g, &want, 1, need, 4096), kept = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < nneed; j++)
             if (mats[i] == need[j]) {

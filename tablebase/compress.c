@@ -3,6 +3,7 @@
 #include "tb_internal.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static tb_entry file_entry(const void *f, uint64_t i) { return tb_file_entry(f, i); }
@@ -46,12 +47,10 @@ static int compress_one(const game *g, const char *dir, int mat, FILE *log, char
         unlink(tmp);
         return -1;
     }
+    struct stat st;
     if (log) {
-        FILE *f = fopen(path, "rb");
-        long after = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-        if (f)
-            fclose(f);
-        fprintf(log, "compressed %s: %zu -> %ld bytes, %.2f s\n", path, before, after, game_clock() - t);
+        fprintf(log, "compressed %s: %zu -> %lld bytes, %.2f s\n", path, before,
+                stat(path, &st) == 0 ? (long long)st.st_size : -1LL, game_clock() - t);
         fflush(log);
     }
     return 1;

@@ -313,11 +313,12 @@ static int claim_win(tb_builder *b, uint64_t i, int k)
         pthread_mutex_lock(&b->lock);
         x = b->c[i];
         int take = unresolved(x) || (x == LONG_WIN && (long_entry(b, i) >> 1) > k);
-        if (take && !long_store(b, i, TB_WIN_IN(k)))
-            b->failed = 1, snprintf(b->err, sizeof b->err, "out of memory (long distances)");
+        int stored = !take || long_store(b, i, TB_WIN_IN(k));
         if (take)
             b->c[i] = LONG_WIN;
         pthread_mutex_unlock(&b->lock);
+        if (!stored)
+            fail(b, "out of memory (long distances)");
         if (!take)
             return 0;
     }
@@ -487,9 +488,10 @@ static void copy_twins(void *ctx, uint64_t first, uint64_t end)
             uint8_t x = b->c[j];
             if (x == LONG_WIN || x == LONG_LOSS) {
                 pthread_mutex_lock(&b->lock);
-                if (!long_store(b, i, long_entry(b, j)))
-                    b->failed = 1, snprintf(b->err, sizeof b->err, "out of memory (long distances)");
+                int stored = long_store(b, i, long_entry(b, j));
                 pthread_mutex_unlock(&b->lock);
+                if (!stored)
+                    fail(b, "out of memory (long distances)");
             }
             b->c[i] = x;
         }

@@ -58,6 +58,11 @@ typedef struct {
     size_t map_len;
 } tb_file;
 
+/* The materials mats[0..n) and every one their captures lead to, directly
+ * or not, each once, breadth first (a material before those it needs), into
+ * out[0..cap); returns the count. */
+int tb_materials_with_deps(const game *g, const int *mats, int n, int *out, int cap);
+
 /* Makes t decode compressed tables whole when it loads them (for the
  * builder and the verifier, which read them at random); before any probe. */
 void tb_set_resident(tb_set *t);
@@ -107,18 +112,18 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i);
  * builder and the verifier): 0, or -1 (out of memory, a bad block). */
 int tb_file_decode_all(tb_file *f);
 
-static inline tb_entry tb_entry_of_byte(unsigned b)
+/* Entry i of entries stored as the file stores them (entry_bytes each). */
+static inline tb_entry tb_entry_in(const unsigned char *d, uint32_t entry_bytes, uint64_t i)
 {
+    if (entry_bytes == 2)
+        return (tb_entry)(d[2 * i] | d[2 * i + 1] << 8);
+    unsigned b = d[i];
     return b == 0 ? 0 : b < 128 ? TB_WIN_IN(b) : TB_LOSS_IN(b - 128);
 }
 
 static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
 {
-    if (!f->data)
-        return tb_file_entry_block(f, i);
-    if (f->h.entry_bytes == 2)
-        return (tb_entry)(f->data[2 * i] | f->data[2 * i + 1] << 8);
-    return tb_entry_of_byte(f->data[i]);
+    return f->data ? tb_entry_in(f->data, f->h.entry_bytes, i) : tb_file_entry_block(f, i);
 }
 
 /* BLAKE2b-256 of f's values (tablebase.h, tb_hash): 0, or -1 if a

@@ -212,22 +212,9 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return game_error(err, errlen, "%s has no endgame tables", g->name);
-    /* the materials and what they reach by captures, each once, breadth
-     * first; checked deepest first */
+    /* checked deepest first */
     enum { CAP = 4096 };
-    int want[CAP], n = 0;
-    for (int i = 0; i < n_mats + n; i++) {
-        int deps[16], k = i < n_mats ? 1 : ops->material_deps(g, want[i - n_mats], deps);
-        if (i < n_mats)
-            deps[0] = mats[i];
-        for (int j = 0; j < k; j++) {
-            int seen = 0;
-            for (int m = 0; m < n && !seen; m++)
-                seen = want[m] == deps[j];
-            if (!seen && n < CAP)
-                want[n++] = deps[j];
-        }
-    }
+    int want[CAP], n = tb_materials_with_deps(g, mats, n_mats, want, CAP);
     tb_set *tables = tb_open_fresh(g, dir);
     if (!tables)
         return game_error(err, errlen, "out of memory");
