@@ -304,6 +304,30 @@ static void test_against_brute_force(void)
     game_close(g);
 }
 
+/* Flips the bits 0x41 of the byte at offset from whence in the file. */
+static void flip_byte(const char *path, long offset, int whence)
+{
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, offset, whence);
+    int c = fgetc(f);
+    fseek(f, offset, whence);
+    fputc(c ^ 0x41, f);
+    fclose(f);
+}
+
+/* A probe of an RrE position in dir fails with an error containing why. */
+static void expect_rre_refused(game *g, const char *dir, const char *why)
+{
+    char err[512];
+    tb_set *t = tb_open(g, dir);
+    game_state s = test_parse(g, "7/7/7/3r3/7/1E5/R6 w");
+    tb_value v;
+    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, why));
+    tb_close(t);
+}
+
 /* The thread count changes nothing; verify agrees; damage is refused. */
 static void test_files(void)
 {
@@ -340,25 +364,12 @@ static void test_files(void)
     /* Flip one byte of entries: the checksum catches it, probing refuses. */
     int mat = game_tables(g)->material_parse(g, "RrE");
     tb_path(g, one, mat, path1, sizeof path1);
-    FILE *f = fopen(path1, "r+b");
-    fseek(f, 256 + 1000, SEEK_SET);
-    int c = fgetc(f);
-    fseek(f, 256 + 1000, SEEK_SET);
-    fputc(c ^ 0x41, f);
-    fclose(f);
+    flip_byte(path1, 256 + 1000, SEEK_SET);
     CU_ASSERT(tb_verify(g, one, 2, devnull, err, sizeof err) > 0);
-    tb_set *t = tb_open(g, one);
-    game_state s = test_parse(g, "7/7/7/3r3/7/1E5/R6 w");
-    tb_value v;
-    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "jungle-RrE.pntb"));
-    tb_close(t);
+    expect_rre_refused(g, one, "jungle-RrE.pntb");
     /* Truncated: refused, and the builder will not build over it. */
     CU_ASSERT_EQUAL(truncate(path1, 300), 0);
-    t = tb_open(g, one);
-    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated"));
-    tb_close(t);
+    expect_rre_refused(g, one, "truncated");
     tb_build_options o = { .threads = 2 };
     CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), -1);
     /* Removed: rebuilt, identical; a table of the other variant is refused. */
@@ -370,11 +381,7 @@ static void test_files(void)
     char cpath[256];
     tb_path(classic, one, mat, cpath, sizeof cpath);
     CU_ASSERT_EQUAL(rename(path1, cpath), 0);
-    t = tb_open(classic, one);
-    s = test_parse(classic, "7/7/7/3r3/7/1E5/R6 w");
-    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "another game or variant"));
-    tb_close(t);
+    expect_rre_refused(classic, one, "another game or variant");
     game_close(classic);
     fclose(devnull);
     game_close(g);
@@ -531,18 +538,8 @@ static void test_compressed(void)
     /* One flipped byte in a block: its checksum names the problem. */
     int mat = game_tables(g)->material_parse(g, "RrE");
     tb_path(g, packed, mat, path, sizeof path);
-    FILE *f = fopen(path, "r+b");
-    fseek(f, -100, SEEK_END);
-    int c = fgetc(f);
-    fseek(f, -100, SEEK_END);
-    fputc(c ^ 0x41, f);
-    fclose(f);
-    tb_set *t = tb_open(g, packed);
-    game_state s = test_parse(g, "7/7/7/3r3/7/1E5/R6 w");
-    tb_value v;
-    CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "block checksum"));
-    tb_close(t);
+    flip_byte(path, -100, SEEK_END);
+    expect_rre_refused(g, packed, "block checksum");
     CU_ASSERT(tb_verify(g, packed, 2, devnull, err, sizeof err) > 0);
     fclose(devnull);
     game_close(g);
