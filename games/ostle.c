@@ -415,9 +415,16 @@ game *ostle_open(const char *args, const char *variant, char *err, size_t errlen
         gm->step[sq][DIR_L] = (int8_t)(f > 0 ? sq - 1 : -1);
         gm->step[sq][DIR_R] = (int8_t)(f + 1 < w ? sq + 1 : -1);
         for (int d = 0; d < 4; d++)
-            if (gm->step[sq][d] >= 0)
+            if (gm->step[sq][d] >= 0) {
                 gm->nbr[sq] |= 1u << gm->step[sq][d];
+                gm->steps_on[d] |= 1u << sq;
+            }
     }
+    gm->board = (1u << gm->cells) - 1;
+    gm->delta[DIR_U] = (int8_t)w;
+    gm->delta[DIR_D] = (int8_t)-w;
+    gm->delta[DIR_L] = -1;
+    gm->delta[DIR_R] = 1;
     g->data = gm;
     g->width = w;
     g->height = h;

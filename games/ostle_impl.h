@@ -13,6 +13,9 @@ typedef struct {
     int w, h, cells, lose_at;
     int8_t step[25][4];   /* neighbour square in a direction, -1 off the board */
     uint32_t nbr[25];     /* all neighbours as a mask */
+    uint32_t board;       /* every square */
+    uint32_t steps_on[4]; /* the squares whose step in a direction stays on the board */
+    int8_t delta[4];      /* that step, as a change of square number */
     struct ostle_tb *tb;  /* the state index of the tables, made on first use */
 } ostle_geom;
 
@@ -20,6 +23,13 @@ static inline ostle_geom *geom(const game *g) { return g->data; }
 static inline unsigned hole_of(const game_state *s) { return (unsigned)(s->w[2] & 0xFF); }
 static inline int side_of(const game_state *s) { return (int)((s->w[2] >> 8) & 1); }
 static inline unsigned forbidden_of(const game_state *s) { return (unsigned)(s->w[2] >> 16) & 0xFFFF; }
+
+/* The squares one step from those of set in direction d (off the board: none). */
+static inline uint32_t step_set(const ostle_geom *gm, uint32_t set, int d)
+{
+    set &= gm->steps_on[d];
+    return gm->delta[d] > 0 ? set << gm->delta[d] : set >> -gm->delta[d];
+}
 
 static inline void set_meta(game_state *s, unsigned hole, int side, unsigned forbidden)
 {
@@ -31,6 +41,9 @@ static inline void set_meta(game_state *s, unsigned hole, int side, unsigned for
  * out[GAME_MAX_MOVES], and that move into moves[] unless it is NULL; returns
  * the count. */
 int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move *moves);
+/* The same for state s: only the moves that leave s's forbidden move (or
+ * none) forbidden, so that they lead to s itself; moves[] is required. */
+int ostle_unmoves_state(const game *g, const game_state *s, game_state *out, game_move *moves);
 
 /* The moves that rule 8 can forbid in s's position: those some state with a
  * move into it leaves forbidden (the hole moved back; a chain pushed back

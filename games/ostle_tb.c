@@ -596,18 +596,14 @@ static int distinct(uint64_t *v, int n)
 }
 
 /* States from which a move that removes nothing leads to state s: the
- * un-moves whose move leaves s's forbidden move (or none) forbidden, each
- * from every state of its position that allows the move. */
+ * un-moves into s, each from every state of its position that allows the
+ * move. */
 static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pred)
 {
     game_state from[GAME_MAX_MOVES];
     game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
-    int np = ostle_unmoves(g, s, from, mv), n = 0;
+    int np = ostle_unmoves_state(g, s, from, mv), n = 0;
     for (int j = 0; j < np; j++) {
-        game_state c = from[j];
-        game_play(g, &c, mv[j]);
-        if (forbidden_of(&c) != forbidden_of(s))
-            continue;
         pos_ref pr;
         locate(g, &from[j], &pr);
         if (pr.nk == 1) {

@@ -6,27 +6,42 @@
 /* Positions without their forbidden move: the table builder adds it back
  * (docs/ostle.md). */
 
-int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move *moves)
+/* s before the mover's hole move from square `from` in direction d^1. */
+static void hole_back(const game_state *s, unsigned from, int mover, game_state *out)
 {
-    const ostle_geom *gm = geom(g);
-    unsigned hole = hole_of(s);
-    int mover = !side_of(s), n = 0;  /* the side that made the move */
-    uint64_t occ = s->w[0] | s->w[1];
-    /* the hole came from an empty neighbour */
-    for (int d = 0; d < 4; d++) {
-        int from = gm->step[hole][d];
-        if (from >= 0 && !((occ >> from) & 1)) {
-            out[n] = *s;
-            set_meta(&out[n], (unsigned)from, mover, NO_MOVE);
-            if (moves)
-                moves[n] = (unsigned)from * 4 + ((unsigned)d ^ 1);
-            n++;
-        }
+    *out = *s;
+    set_meta(out, from, mover, NO_MOVE);
+}
+
+/* s before the mover's piece stepped from empty square sq in direction d,
+ * pushing the pieces ahead of it one square on: the pieces from sq's
+ * neighbour to `at` move back one square each. */
+static void push_back(const ostle_geom *gm, const game_state *s, int sq, int d, int at, int mover, game_state *out)
+{
+    uint64_t moved[2] = { 0, 0 }, placed[2] = { 0, 0 };
+    for (int q = gm->step[sq][d], to = sq; ; to = q, q = gm->step[q][d]) {
+        int c = (int)((s->w[1] >> q) & 1);
+        moved[c] |= 1ULL << q;
+        placed[c] |= 1ULL << to;
+        if (q == at)
+            break;
     }
-    /* a piece of the mover's stepped from an empty square sq in direction d,
-     * pushing the k - 1 pieces ahead of it one square on; the chain of k ends
-     * before an empty square or the run's end, never at the hole (that
-     * would have removed a piece) */
+    *out = *s;
+    for (int c = 0; c < 2; c++)
+        out->w[c] = (s->w[c] & ~moved[c]) | placed[c];
+    set_meta(out, hole_of(s), mover, NO_MOVE);
+}
+
+/* The pushes into s's position (all, or with `plain` only those that leave
+ * nothing forbidden: a single piece, or a chain whose last piece is the
+ * mover's).  A piece of the mover's stepped from an empty square sq; the
+ * chain ends before an empty square or the run's end, never at the hole
+ * (that would have removed a piece). */
+static int pushes(const ostle_geom *gm, const game_state *s, int plain, game_state *out, game_move *moves)
+{
+    unsigned hole = hole_of(s);
+    int mover = !side_of(s), n = 0;
+    uint64_t occ = s->w[0] | s->w[1];
     for (int sq = 0; sq < gm->cells; sq++) {
         if ((unsigned)sq == hole || ((occ >> sq) & 1))
             continue;
@@ -34,38 +49,84 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move
             int first = gm->step[sq][d];
             if (first < 0 || !((s->w[mover] >> first) & 1))
                 continue;
-            int at = first;
-            while (at >= 0 && (unsigned)at != hole && ((occ >> at) & 1)) {
-                /* pieces first .. at move back one square: first -> sq, and each
-                 * later one onto its predecessor's square */
-                game_state p = *s;
-                uint64_t moved[2] = { 0, 0 }, placed[2] = { 0, 0 };
-                for (int q = first, to = sq; ; to = q, q = gm->step[q][d]) {
-                    int c = (int)((s->w[1] >> q) & 1);
-                    moved[c] |= 1ULL << q;
-                    placed[c] |= 1ULL << to;
-                    if (q == at)
-                        break;
-                }
-                for (int c = 0; c < 2; c++)
-                    p.w[c] = (s->w[c] & ~moved[c]) | placed[c];
-                set_meta(&p, hole, mover, NO_MOVE);
+            for (int at = first; at >= 0 && (unsigned)at != hole && ((occ >> at) & 1); at = gm->step[at][d]) {
+                if (plain && at != first && !((s->w[mover] >> at) & 1))
+                    continue;
+                push_back(gm, s, sq, d, at, mover, &out[n]);
                 if (moves)
                     moves[n] = (unsigned)sq * 4 + (unsigned)d;
-                out[n++] = p;
-                at = gm->step[at][d];
+                n++;
             }
         }
     }
     return n;
 }
 
+int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move *moves)
+{
+    const ostle_geom *gm = geom(g);
+    unsigned hole = hole_of(s);
+    int mover = !side_of(s), n = 0;
+    uint64_t occ = s->w[0] | s->w[1];
+    /* the hole came from an empty neighbour */
+    for (int d = 0; d < 4; d++) {
+        int from = gm->step[hole][d];
+        if (from >= 0 && !((occ >> from) & 1)) {
+            hole_back(s, (unsigned)from, mover, &out[n]);
+            if (moves)
+                moves[n] = (unsigned)from * 4 + ((unsigned)d ^ 1);
+            n++;
+        }
+    }
+    return n + pushes(gm, s, 0, out + n, moves ? moves + n : NULL);
+}
+
+/* A move leaves forbidden its reversal when that is a move: a hole move
+ * always, a push when its chain's last piece is the opponent's (who may not
+ * push it straight back).  So a forbidden move names at most one move into
+ * the state, found by walking back from it. */
+int ostle_unmoves_state(const game *g, const game_state *s, game_state *out, game_move *moves)
+{
+    const ostle_geom *gm = geom(g);
+    unsigned hole = hole_of(s), f = forbidden_of(s);
+    int mover = !side_of(s);
+    if (f == NO_MOVE)
+        return pushes(gm, s, 1, out, moves);
+    uint64_t occ = s->w[0] | s->w[1];
+    unsigned x = f >> 2;
+    int e = (int)(f & 3);
+    if (x == hole) {
+        int from = gm->step[hole][e];
+        if (from < 0 || ((occ >> from) & 1))
+            return 0;
+        hole_back(s, (unsigned)from, mover, out);
+        moves[0] = (unsigned)from * 4 + ((unsigned)e ^ 1);
+        return 1;
+    }
+    /* the push in direction e^1 whose chain ended on x */
+    if (!((s->w[!mover] >> x) & 1))
+        return 0;
+    int first = (int)x;
+    while (gm->step[first][e] >= 0 && ((occ >> gm->step[first][e]) & 1))
+        first = gm->step[first][e];
+    int sq = gm->step[first][e];
+    if (first == (int)x || sq < 0 || (unsigned)sq == hole || !((s->w[mover] >> first) & 1))
+        return 0;
+    push_back(gm, s, sq, e ^ 1, (int)x, mover, out);
+    moves[0] = (unsigned)sq * 4 + ((unsigned)e ^ 1);
+    return 1;
+}
+
+/* Bitboards, a direction at a time: the chains that end in an opponent's
+ * piece before an open square, grown back through the pieces behind it;
+ * the side to move's pieces on them start a forbiddable push. */
 int ostle_forbiddable(const game *g, const game_state *s, game_move *out)
 {
     const ostle_geom *gm = geom(g);
     unsigned hole = hole_of(s);
     int me = side_of(s), n = 0;
-    uint64_t occ = s->w[0] | s->w[1];
+    uint32_t own = (uint32_t)s->w[me], opp = (uint32_t)s->w[!me], occ = own | opp;
+    uint32_t open = gm->board & ~occ & ~(1u << hole);
     /* the opponent moved the hole here from an empty neighbour */
     for (unsigned d = 0; d < 4; d++) {
         int to = gm->step[hole][d];
@@ -74,18 +135,19 @@ int ostle_forbiddable(const game *g, const game_state *s, game_move *out)
     }
     /* the opponent pushed a chain ending in my piece sq, from the square
      * after the run's last piece (the pusher's, so the opponent's) */
-    for (uint64_t own = s->w[me]; own; own &= own - 1) {
-        unsigned sq = (unsigned)__builtin_ctzll(own);
-        for (unsigned d = 0; d < 4; d++) {
-            int last = (int)sq, next = gm->step[sq][d];
-            while (next >= 0 && (unsigned)next != hole && ((occ >> next) & 1)) {
-                last = next;
-                next = gm->step[next][d];
-            }
-            if (last != (int)sq && ((s->w[!me] >> last) & 1) && next >= 0 && (unsigned)next != hole)
+    uint32_t from[4], any = 0;
+    for (int d = 0; d < 4; d++) {
+        uint32_t run = opp & step_set(gm, open, d ^ 1);
+        for (uint32_t grow = run; grow; run |= grow)
+            grow = step_set(gm, grow, d ^ 1) & occ & ~run;
+        from[d] = run & own;
+        any |= from[d];
+    }
+    for (; any; any &= any - 1) {
+        unsigned sq = (unsigned)__builtin_ctz(any);
+        for (unsigned d = 0; d < 4; d++)
+            if ((from[d] >> sq) & 1)
                 out[n++] = sq * 4 + d;
-        }
     }
     return n;
 }
-

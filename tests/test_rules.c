@@ -435,6 +435,94 @@ static void test_ostle_forbiddable(void)
     }
 }
 
+/* The forbiddable moves walked chain by chain, square by square: the
+ * order the state index relies on, against the bitboard version. */
+static int naive_forbiddable(const game *g, const game_state *s, game_move *out)
+{
+    int w = g->width, h = g->height, cells = w * h, n = 0;
+    unsigned hole = (unsigned)(s->w[2] & 0xFF);
+    int me = (int)(s->w[2] >> 8 & 1);
+    uint64_t occ = s->w[0] | s->w[1];
+    const int dr[4] = { 1, -1, 0, 0 }, dc[4] = { 0, 0, -1, 1 };  /* U D L R */
+#define STEP(sq, d) ((sq) / w + dr[d] < 0 || (sq) / w + dr[d] >= h || (sq) % w + dc[d] < 0 || (sq) % w + dc[d] >= w \
+                     ? -1 : (sq) + dr[d] * w + dc[d])
+    for (unsigned d = 0; d < 4; d++) {
+        int to = STEP((int)hole, (int)d);
+        if (to >= 0 && !(occ >> to & 1))
+            out[n++] = hole * 4 + d;
+    }
+    for (int sq = 0; sq < cells; sq++) {
+        if (!(s->w[me] >> sq & 1))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int last = sq, next = STEP(sq, d);
+            while (next >= 0 && (unsigned)next != hole && (occ >> next & 1)) {
+                last = next;
+                next = STEP(next, d);
+            }
+            if (last != sq && (s->w[!me] >> last & 1) && next >= 0 && (unsigned)next != hole)
+                out[n++] = (game_move)(sq * 4 + d);
+        }
+    }
+#undef STEP
+    return n;
+}
+
+/* The un-moves into a state against the un-moves into its position played
+ * forward and kept when they leave the state's forbidden move; the
+ * forbiddable moves against the naive walk, in order. */
+static void test_ostle_unmoves_state(void)
+{
+    const char *specs[] = { "ostle", "ostle:4x4", "ostle:5x4" };
+    unsigned long long seed = 11;
+    for (int i = 0; i < 3; i++) {
+        game *g = test_open(specs[i], NULL);
+        long states = 0, moves_in = 0;
+        for (int k = 0; k < 20000; k++) {
+            game_state s;
+            game_start(g, &s);
+            int plies = (int)(ref_rand(&seed) % 30);
+            game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES], naive[GAME_MAX_MOVES];
+            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            if (game_result_of(g, &s) != GAME_ONGOING)
+                continue;
+            int nf = ostle_forbiddable(g, &s, f);
+            CU_ASSERT_EQUAL_FATAL(naive_forbiddable(g, &s, naive), nf);
+            CU_ASSERT(memcmp(f, naive, (size_t)nf * sizeof *f) == 0);
+            game_state pred[GAME_MAX_MOVES], want[GAME_MAX_MOVES], got[GAME_MAX_MOVES];
+            game_move pm[GAME_MAX_MOVES], gm[GAME_MAX_MOVES];
+            int np = ostle_unmoves(g, &s, pred, pm);
+            for (int q = -1; q < nf; q++) {
+                game_state t = s;
+                t.w[2] = (t.w[2] & 0xFFFF) | (uint64_t)(q < 0 ? 0xFFFFu : f[q]) << 16;
+                int nw = 0;
+                for (int j = 0; j < np; j++) {
+                    game_state c = pred[j];
+                    game_play(g, &c, pm[j]);
+                    if (c.w[0] == t.w[0] && c.w[1] == t.w[1] && c.w[2] == t.w[2])
+                        want[nw++] = pred[j];
+                }
+                int ng = ostle_unmoves_state(g, &t, got, gm);
+                CU_ASSERT_EQUAL(ng, nw);
+                for (int j = 0; j < ng && j < nw; j++) {
+                    game_state c = got[j];
+                    game_play(g, &c, gm[j]);
+                    CU_ASSERT(memcmp(&c, &t, sizeof c) == 0);  /* leads to the state */
+                    int found = 0;
+                    for (int x = 0; x < nw && !found; x++)
+                        found = memcmp(&got[j], &want[x], sizeof got[j]) == 0;
+                    CU_ASSERT(found);
+                }
+                states++;
+                moves_in += ng;
+            }
+        }
+        CU_ASSERT(states > 10000 && moves_in > 20000);
+        game_close(g);
+    }
+}
+
 /* Othello's symmetric key against a by-hand image of the board: equal for
  * every image of a position (8 on square boards, 4 otherwise), and equal for
  * two positions of random games only when one is an image of the other. */
@@ -500,6 +588,8 @@ void suite_rules(void)
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
     CU_add_test(s, "ostle un-moves against the move generator", test_ostle_unmoves);
     CU_add_test(s, "ostle rule-8 forbiddable moves against every move into the position", test_ostle_forbiddable);
+    CU_add_test(s, "ostle un-moves into a state against the forward moves; forbiddable moves against a naive walk",
+                test_ostle_unmoves_state);
     CU_add_test(s, "ostle game ends", test_ostle_ends);
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
