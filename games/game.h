@@ -91,6 +91,9 @@ typedef struct game_tb_ops {
      * mat, without unindexing it to a state first; NULL: the builder does. */
     int (*unmoves_index)(const game *g, int mat, uint64_t index, uint64_t *pred);
     int (*successors_index)(const game *g, int mat, uint64_t index, uint64_t *succ);
+    /* Optional, for speed: how many indices successors() gives, without
+     * making them; NULL: the builder makes them. */
+    int (*count_successors)(const game *g, const game_state *s);
     /* Optional, for speed: the moves of s that leave its material (captures,
      * moves that end the game), their count returned, and in *stays the
      * number of distinct indices the other moves lead to (as successors()

@@ -641,6 +641,43 @@ static int ostle_successors_states(const game *g, const game_state *s, uint64_t 
     return distinct(succ, k);
 }
 
+/* A state's symmetry class as a number: the least image, over the
+ * symmetries that put the hole on its class's square, of the two sets and
+ * the forbidden move.  Equal exactly when the states share a table entry,
+ * and far cheaper than the entry (no ranks, no index arrays). */
+static uint64_t orbit_key(const game *g, const game_state *s)
+{
+    const ostle_geom *gm = geom(g);
+    const rank_ostle *r = &gm->tb->r;
+    int side = side_of(s);
+    unsigned hole = hole_of(s), f = forbidden_of(s), cls = (unsigned)r->cls[hole];
+    uint64_t best = UINT64_MAX;
+    for (int k = 0; k < r->nsym; k++) {
+        if (r->map[k][hole] != r->rep[cls])
+            continue;
+        uint64_t fk = f == NO_MOVE ? 0x7F : map_move(gm, r, k, f);
+        uint64_t key = rank_ostle_image(r, k, (uint32_t)s->w[side]) | (uint64_t)rank_ostle_image(r, k, (uint32_t)s->w[!side]) << 25 | fk << 50;
+        if (key < best)
+            best = key;
+    }
+    return best | (uint64_t)cls << 57;
+}
+
+static int ostle_count_successors(const game *g, const game_state *s)
+{
+    game_move mv[GAME_MAX_MOVES];
+    uint64_t key[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv), k = 0;
+    uint64_t pieces = (uint64_t)__builtin_popcountll(s->w[0] | s->w[1]);
+    for (int i = 0; i < n; i++) {
+        game_state c = *s;
+        game_play(g, &c, mv[i]);
+        if ((uint64_t)__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
+            key[k++] = orbit_key(g, &c);
+    }
+    return distinct(key, k);
+}
+
 /* The moves that remove a piece: a piece move whose chain of pieces runs
  * off the board or into the hole without meeting an empty square. */
 static int ostle_exits(const game *g, const game_state *s, game_move *out, int *stays)
@@ -676,6 +713,7 @@ const game_tb_ops ostle_tb_ops = {
     .each = ostle_each,
     .unmoves = ostle_unmoves_states,
     .successors = ostle_successors_states,
+    .count_successors = ostle_count_successors,
     .exits = ostle_exits,
     .index_files = ostle_index_files,
 };

@@ -72,14 +72,6 @@ uint64_t rank_ostle_size(const rank_ostle *r, int mover, int other)
     return (uint64_t)r->nclass * choose(n, mover) * choose(n - mover, other);
 }
 
-/* A byte at a time: every located position maps two sets under each
- * candidate symmetry. */
-static uint32_t image(const rank_ostle *r, int k, uint32_t set)
-{
-    return r->image[k][0][set & 0xFF] | r->image[k][1][set >> 8 & 0xFF] | r->image[k][2][set >> 16 & 0xFF] |
-           r->image[k][3][set >> 24 & 0xFF];
-}
-
 /* Colex rank of the set's squares, counted among the squares of allowed. */
 static uint64_t colex(uint32_t set, uint32_t allowed)
 {
@@ -126,7 +118,7 @@ uint64_t rank_ostle_canonical(const rank_ostle *r, unsigned hole, uint32_t mover
     for (int k = 0; k < r->nsym; k++) {
         if (r->map[k][hole] != r->rep[cls])
             continue;
-        uint32_t m = image(r, k, mover), o = image(r, k, other);
+        uint32_t m = rank_ostle_image(r, k, mover), o = rank_ostle_image(r, k, other);
         uint64_t i = compose(r, cls, m, o);
         if (i < best) {
             best = i;

@@ -121,6 +121,13 @@ typedef struct {
     uint32_t image[8][4][256];  /* image under symmetry k of the squares of byte b of a set */
 } rank_ostle;
 
+/* The image of a set of squares under symmetry k, a byte at a time. */
+static inline uint32_t rank_ostle_image(const rank_ostle *r, int k, uint32_t set)
+{
+    return r->image[k][0][set & 0xFF] | r->image[k][1][set >> 8 & 0xFF] | r->image[k][2][set >> 16 & 0xFF] |
+           r->image[k][3][set >> 24 & 0xFF];
+}
+
 /* Prepares the index of a W x H board; -1 for a size outside 3..5. */
 int rank_ostle_init(rank_ostle *r, int w, int h);
 /* Entries of material (mover pieces, other pieces). */

@@ -356,7 +356,7 @@ static int count_children(tb_builder *b, uint64_t i)
         return b->ops->successors_index(b->g, b->mat, i, child);
     game_state s;
     b->ops->unindex(b->g, b->mat, i, &s);
-    return b->ops->successors(b->g, &s, child);
+    return b->ops->count_successors ? b->ops->count_successors(b->g, &s) : b->ops->successors(b->g, &s, child);
 }
 
 /* The loss distance of position i, every child won by ply k-1: k, or

@@ -378,9 +378,58 @@ static void test_index_files(void)
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
+/* count_successors against the distinct table entries of the children
+ * that keep every piece, on states of random games (4x4 with eight
+ * symmetries, 3x4 with four; 5x5 tables cost minutes of index passes). */
+static void test_count_successors(void)
+{
+    const char *specs[] = { "ostle:4x4", "ostle:3x4" };
+    unsigned long long seed = 5;
+    long merged = 0;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(specs[i], NULL);
+        const game_tb_ops *ops = game_tables(g);
+        long checked = 0, bad = 0;
+        for (int k = 0; k < 30000; k++) {
+            game_state s;
+            game_start(g, &s);
+            game_move mv[GAME_MAX_MOVES];
+            int plies = (int)(ref_rand(&seed) % 40);
+            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            int mat = ops->material_of(g, &s);
+            if (mat < 0 || game_result_of(g, &s) != GAME_ONGOING)
+                continue;
+            uint64_t idx[GAME_MAX_MOVES];
+            int n = game_moves(g, &s, mv), nd = 0, nk = 0;
+            for (int m = 0; m < n; m++) {
+                game_state c = s;
+                game_play(g, &c, mv[m]);
+                if (ops->material_of(g, &c) != mat || game_result_of(g, &c) != GAME_ONGOING)
+                    continue;
+                uint64_t x = ops->index(g, &c);
+                int seen = 0;
+                for (int j = 0; j < nd; j++)
+                    seen |= idx[j] == x;
+                nk++;
+                if (!seen)
+                    idx[nd++] = x;
+            }
+            merged += nk - nd;
+            bad += ops->count_successors(g, &s) != nd;
+            checked++;
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT(checked > 2000);
+        game_close(g);
+    }
+    CU_ASSERT(merged > 0);  /* symmetric children do occur and are counted once */
+}
+
 void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
     CU_add_test(s, "index files: made once, then mapped; damaged, truncated or stale ones made again", test_index_files);
+    CU_add_test(s, "count_successors: the children's distinct entries, symmetric ones once", test_count_successors);
     CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
 }
