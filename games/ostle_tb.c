@@ -397,6 +397,7 @@ static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsig
  * all the states of a position (the un-moves of a state name up to a dozen). */
 typedef struct {
     uint64_t first;
+    int states;  /* how many: the state with nothing forbidden, then one per slot */
     int n, nk;  /* n < 0: the rest not made yet (only a forbidden move needs it) */
     game_move list[GAME_MAX_MOVES];
     uint8_t k[8];
@@ -415,6 +416,7 @@ static void locate(const game *g, const game_state *s, pos_ref *pr)
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     uint64_t i = a == lo ? j : mi->split + j;
     pr->first = first_state(mi, i);
+    pr->states = mi->count[i];
     pr->n = -1;
     pr->nk = 0;
     for (; syms; syms &= syms - 1)
@@ -603,9 +605,23 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     game_state from[GAME_MAX_MOVES];
     game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
     int np = ostle_unmoves_state(g, s, from, mv), n = 0;
+    uint64_t seen[GAME_MAX_MOVES];
     for (int j = 0; j < np; j++) {
         pos_ref pr;
         locate(g, &from[j], &pr);
+        if (pr.nk == 1 && forbidden_of(s) == NO_MOVE) {
+            /* A move that leaves nothing forbidden is forbiddable nowhere, so
+             * every state of the position allows it: its whole run of
+             * entries, once however many un-moves reach the position. */
+            int dup = 0;
+            for (int q = 0; q < j && !dup; q++)
+                dup = seen[q] == pr.first;
+            seen[j] = pr.first;
+            for (int x = 0; !dup && x < pr.states && n < GAME_MAX_PREDECESSORS; x++)
+                pred[n++] = pr.first + (uint64_t)x;
+            continue;
+        }
+        seen[j] = UINT64_MAX;
         if (pr.nk == 1) {
             /* One symmetry onto the canonical board: its forbiddable moves are
              * the images of this position's, slot by slot. */

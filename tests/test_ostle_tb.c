@@ -378,8 +378,8 @@ static void test_index_files(void)
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
-/* count_successors against the distinct table entries of the children
- * that keep every piece, on states of random games (4x4 with eight
+/* successors() and count_successors against the distinct table entries
+ * of the children that keep every piece, and unmoves() as their inverse, on states of random games (4x4 with eight
  * symmetries, 3x4 with four; 5x5 tables cost minutes of index passes). */
 static void test_count_successors(void)
 {
@@ -417,6 +417,31 @@ static void test_count_successors(void)
             }
             merged += nk - nd;
             bad += ops->count_successors(g, &s) != nd;
+            /* successors() gives those entries; unmoves() is its inverse */
+            uint64_t self = ops->index(g, &s), list[GAME_MAX_PREDECESSORS], back[GAME_MAX_PREDECESSORS];
+            int ns = ops->successors(g, &s, list);
+            bad += ns != nd;
+            for (int j = 0; j < ns && j < nd; j++) {
+                int in = 0;
+                for (int q = 0; q < nd; q++)
+                    in |= idx[q] == list[j];
+                game_state c;
+                ops->unindex(g, mat, list[j], &c);
+                int np = ops->unmoves(g, &c, back), has = 0;
+                for (int q = 0; q < np; q++)
+                    has |= back[q] == self;
+                bad += !in || !has;
+            }
+            int np = ops->unmoves(g, &s, list);
+            for (int j = 0; j < np; j++) {
+                game_state u;
+                ops->unindex(g, mat, list[j], &u);
+                int nb = ops->successors(g, &u, back), has = 0;
+                for (int q = 0; q < nb; q++)
+                    has |= back[q] == self;
+                bad += !has || ops->index(g, &u) != list[j];  /* a real state, not a twin entry */
+                bad += j > 0 && list[j] <= list[j - 1];       /* distinct, in order */
+            }
             checked++;
         }
         CU_ASSERT_EQUAL(bad, 0);
@@ -430,6 +455,6 @@ void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
     CU_add_test(s, "index files: made once, then mapped; damaged, truncated or stale ones made again", test_index_files);
-    CU_add_test(s, "count_successors: the children's distinct entries, symmetric ones once", test_count_successors);
+    CU_add_test(s, "successors, count_successors and unmoves against the children's entries, symmetric ones once", test_count_successors);
     CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
 }
