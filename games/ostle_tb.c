@@ -597,50 +597,79 @@ static int distinct(uint64_t *v, int n)
     return m;
 }
 
+/* The entries of the states of un-move j's position (located in pr) that
+ * allow its move mv, into pred; returns how many. */
+static int states_allowing(const game *g, pos_ref *pr, const game_state *from, game_move mv, uint64_t *pred)
+{
+    int n = 0;
+    if (pr->nk == 1) {
+        /* One symmetry onto the canonical board: its forbiddable moves are
+         * the images of this position's, slot by slot (in order). */
+        locate_rest(g, pr);
+        unsigned barred = map_move(geom(g), &geom(g)->tb->r, pr->k[0], mv);
+        pred[n++] = pr->first;
+        for (int x = 0; x < pr->n; x++)
+            if (pr->list[x] != barred)
+                pred[n++] = pr->first + 1 + (uint64_t)x;
+        return n;
+    }
+    game_move f[GAME_MAX_MOVES];
+    int nf = ostle_forbiddable(g, from, f);
+    for (int q = -1; q < nf; q++) {
+        unsigned forbid = q < 0 ? NO_MOVE : f[q];
+        if (forbid != mv)
+            pred[n++] = state_entry(g, pr, forbid);
+    }
+    return distinct(pred, n);
+}
+
 /* States from which a move that removes nothing leads to state s: the
  * un-moves into s, each from every state of its position that allows the
- * move. */
+ * move; in order. */
 static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pred)
 {
     game_state from[GAME_MAX_MOVES];
-    game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
-    int np = ostle_unmoves_state(g, s, from, mv), n = 0;
-    uint64_t seen[GAME_MAX_MOVES];
+    game_move mv[GAME_MAX_MOVES];
+    int np = ostle_unmoves_state(g, s, from, mv);
+    pos_ref pr;
+    if (forbidden_of(s) != NO_MOVE) {
+        if (np == 0)
+            return 0;  /* a forbidden move names at most one un-move */
+        locate(g, &from[0], &pr);
+        return states_allowing(g, &pr, &from[0], mv[0], pred);
+    }
+    /* A move that leaves nothing forbidden is forbiddable nowhere: every
+     * state of a predecessor position allows it, a whole run of entries
+     * (or, on a symmetric board, its entries that are no twins).  Runs of
+     * distinct positions do not overlap: sorted by their start, once each. */
+    struct { uint64_t first; int len; } run[GAME_MAX_PREDECESSORS];
+    int nr = 0;
     for (int j = 0; j < np; j++) {
-        pos_ref pr;
         locate(g, &from[j], &pr);
-        if (pr.nk == 1 && forbidden_of(s) == NO_MOVE) {
-            /* A move that leaves nothing forbidden is forbiddable nowhere, so
-             * every state of the position allows it: its whole run of
-             * entries, once however many un-moves reach the position. */
-            int dup = 0;
-            for (int q = 0; q < j && !dup; q++)
-                dup = seen[q] == pr.first;
-            seen[j] = pr.first;
-            for (int x = 0; !dup && x < pr.states && n < GAME_MAX_PREDECESSORS; x++)
-                pred[n++] = pr.first + (uint64_t)x;
-            continue;
-        }
-        seen[j] = UINT64_MAX;
         if (pr.nk == 1) {
-            /* One symmetry onto the canonical board: its forbiddable moves are
-             * the images of this position's, slot by slot. */
-            locate_rest(g, &pr);
-            unsigned barred = map_move(geom(g), &geom(g)->tb->r, pr.k[0], mv[j]);
-            pred[n++] = pr.first;
-            for (int x = 0; x < pr.n && n < GAME_MAX_PREDECESSORS; x++)
-                if (pr.list[x] != barred)
-                    pred[n++] = pr.first + 1 + (uint64_t)x;
+            run[nr].first = pr.first;
+            run[nr++].len = pr.states;
             continue;
         }
-        int nf = ostle_forbiddable(g, &from[j], f);
-        for (int q = -1; q < nf && n < GAME_MAX_PREDECESSORS; q++) {
-            unsigned forbid = q < 0 ? NO_MOVE : f[q];
-            if (forbid != mv[j])
-                pred[n++] = state_entry(g, &pr, forbid);
+        uint64_t e[GAME_MAX_MOVES];
+        int ne = states_allowing(g, &pr, &from[j], mv[j], e);
+        for (int x = 0; x < ne; x++) {
+            run[nr].first = e[x];
+            run[nr++].len = 1;
         }
     }
-    return distinct(pred, n);
+    for (int i = 1; i < nr; i++)
+        for (int j = i; j > 0 && run[j - 1].first > run[j].first; j--) {
+            __typeof__(run[0]) t = run[j];
+            run[j] = run[j - 1];
+            run[j - 1] = t;
+        }
+    int n = 0;
+    for (int i = 0; i < nr; i++)
+        if (i == 0 || run[i].first != run[i - 1].first)
+            for (int x = 0; x < run[i].len; x++)
+                pred[n++] = run[i].first + (uint64_t)x;
+    return n;
 }
 
 static int ostle_successors_states(const game *g, const game_state *s, uint64_t *succ)
