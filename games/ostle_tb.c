@@ -74,6 +74,7 @@ static uint64_t first_state(const mat_index *mi, uint64_t p)
 
 struct ostle_tb {
     pthread_mutex_t lock;
+    uint64_t serial;  /* distinct for every ostle_tb a process makes, from 1 */
     rank_ostle r;
     mat_index *m[64];
     /* Index files: "<file_prefix>-<a>+<b>.pnidx" for the materials of at
@@ -99,6 +100,8 @@ struct ostle_tb *ostle_tb_new(int w, int h)
     struct ostle_tb *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
+    static uint64_t made;
+    t->serial = __atomic_add_fetch(&made, 1, __ATOMIC_RELAXED);
     pthread_mutex_init(&t->lock, NULL);
     rank_ostle_init(&t->r, w, h);
     return t;
@@ -396,6 +399,8 @@ static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsig
  * first needed, that board's forbiddable moves (the slots' order); once for
  * all the states of a position (the un-moves of a state name up to a dozen). */
 typedef struct {
+    const mat_index *mi;
+    uint64_t pos;    /* the position's index in mi */
     uint64_t first;
     int states;  /* how many: the state with nothing forbidden, then one per slot */
     int n, nk;  /* n < 0: the rest not made yet (only a forbidden move needs it) */
@@ -404,7 +409,10 @@ typedef struct {
     game_state board;
 } pos_ref;
 
-static void locate(const game *g, const game_state *s, pos_ref *pr)
+/* Everything but where the states start, whose index lines are
+ * prefetched: a caller with several positions to place finds all their
+ * canonical boards while those lines arrive. */
+static void locate_start(const game *g, const game_state *s, pos_ref *pr)
 {
     const struct ostle_tb *t = geom(g)->tb;
     int side = side_of(s);
@@ -414,9 +422,10 @@ static void locate(const game *g, const game_state *s, pos_ref *pr)
     const mat_index *mi = index_of(g, MAT(lo, hi));
     unsigned syms;
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
-    uint64_t i = a == lo ? j : mi->split + j;
-    pr->first = first_state(mi, i);
-    pr->states = mi->count[i];
+    pr->mi = mi;
+    pr->pos = a == lo ? j : mi->split + j;
+    __builtin_prefetch(&mi->base[pr->pos / BLOCK]);
+    __builtin_prefetch(&mi->count[pr->pos & ~(uint64_t)(BLOCK - 1)]);
     pr->n = -1;
     pr->nk = 0;
     for (; syms; syms &= syms - 1)
@@ -425,6 +434,18 @@ static void locate(const game *g, const game_state *s, pos_ref *pr)
     pr->board.w[0] = c[1];
     pr->board.w[1] = c[2];
     set_meta(&pr->board, c[0], 0, NO_MOVE);
+}
+
+static void locate_finish(pos_ref *pr)
+{
+    pr->first = first_state(pr->mi, pr->pos);
+    pr->states = pr->mi->count[pr->pos];
+}
+
+static void locate(const game *g, const game_state *s, pos_ref *pr)
+{
+    locate_start(g, s, pr);
+    locate_finish(pr);
 }
 
 /* The slots' order: the canonical board's forbiddable moves. */
@@ -478,17 +499,35 @@ static uint64_t position_of(const mat_index *mi, uint64_t index, uint64_t *first
     return p;
 }
 
+/* The last position a thread unindexed: the builder's frontiers come in
+ * index order, and a position's states often resolve at the same ply. */
+static _Thread_local struct {
+    uint64_t tb, first, end;  /* tb: the ostle_tb's serial, 0 for none */
+    int mat, nf;
+    game_state board;
+    game_move list[GAME_MAX_MOVES];
+} last_position;
+
 static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
 {
     const struct ostle_tb *t = geom(g)->tb;
-    const mat_index *mi = index_of(g, mat);
-    uint64_t first, p = position_of(mi, index, &first);
-    board_of(t, mat / 8, mat % 8, mi, p, s);
-    uint64_t slot = index - first;
+    if (last_position.tb != t->serial || last_position.mat != mat || index < last_position.first ||
+        index >= last_position.end) {
+        const mat_index *mi = index_of(g, mat);
+        uint64_t first, p = position_of(mi, index, &first);
+        board_of(t, mat / 8, mat % 8, mi, p, &last_position.board);
+        last_position.tb = t->serial;
+        last_position.mat = mat;
+        last_position.first = first;
+        last_position.end = first + mi->count[p];
+        last_position.nf = -1;
+    }
+    *s = last_position.board;
+    uint64_t slot = index - last_position.first;
     if (slot) {
-        game_move list[GAME_MAX_MOVES];
-        ostle_forbiddable(g, s, list);
-        set_meta(s, hole_of(s), 0, list[slot - 1]);
+        if (last_position.nf < 0)
+            last_position.nf = ostle_forbiddable(g, s, last_position.list);
+        set_meta(s, hole_of(s), 0, last_position.list[slot - 1]);
     }
 }
 
@@ -643,14 +682,21 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
      * (or, on a symmetric board, its entries that are no twins).  Runs of
      * distinct positions do not overlap: sorted by their start, once each. */
     struct { uint64_t first; int len; } run[GAME_MAX_PREDECESSORS];
+    struct { const mat_index *mi; uint64_t pos; int nk; } at[GAME_MAX_MOVES];
+    for (int j = 0; j < np; j++) {
+        locate_start(g, &from[j], &pr);
+        at[j].mi = pr.mi;
+        at[j].pos = pr.pos;
+        at[j].nk = pr.nk;
+    }
     int nr = 0;
     for (int j = 0; j < np; j++) {
-        locate(g, &from[j], &pr);
-        if (pr.nk == 1) {
-            run[nr].first = pr.first;
-            run[nr++].len = pr.states;
+        if (at[j].nk == 1) {
+            run[nr].first = first_state(at[j].mi, at[j].pos);
+            run[nr++].len = at[j].mi->count[at[j].pos];
             continue;
         }
+        locate(g, &from[j], &pr);
         uint64_t e[GAME_MAX_MOVES];
         int ne = states_allowing(g, &pr, &from[j], mv[j], e);
         for (int x = 0; x < ne; x++) {
