@@ -718,20 +718,6 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     return n;
 }
 
-static int ostle_successors_states(const game *g, const game_state *s, uint64_t *succ)
-{
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv), k = 0;
-    uint64_t pieces = (uint64_t)__builtin_popcountll(s->w[0] | s->w[1]);
-    for (int i = 0; i < n; i++) {
-        game_state c = *s;
-        game_play(g, &c, mv[i]);
-        if ((uint64_t)__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
-            succ[k++] = ostle_index(g, &c);
-    }
-    return distinct(succ, k);
-}
-
 /* A state's symmetry class as a number: the least image, over the
  * symmetries that put the hole on its class's square, of the two sets and
  * the forbidden move.  Equal exactly when the states share a table entry,
@@ -754,19 +740,32 @@ static uint64_t orbit_key(const game *g, const game_state *s)
     return best | (uint64_t)cls << 57;
 }
 
-static int ostle_count_successors(const game *g, const game_state *s)
+/* key() of each child of s that keeps every piece, distinct, into out;
+ * returns how many. */
+static int staying_children(const game *g, const game_state *s, uint64_t (*key)(const game *, const game_state *),
+                            uint64_t *out)
 {
     game_move mv[GAME_MAX_MOVES];
-    uint64_t key[GAME_MAX_MOVES];
     int n = game_moves(g, s, mv), k = 0;
     uint64_t pieces = (uint64_t)__builtin_popcountll(s->w[0] | s->w[1]);
     for (int i = 0; i < n; i++) {
         game_state c = *s;
         game_play(g, &c, mv[i]);
         if ((uint64_t)__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
-            key[k++] = orbit_key(g, &c);
+            out[k++] = key(g, &c);
     }
-    return distinct(key, k);
+    return distinct(out, k);
+}
+
+static int ostle_successors_states(const game *g, const game_state *s, uint64_t *succ)
+{
+    return staying_children(g, s, ostle_index, succ);
+}
+
+static int ostle_count_successors(const game *g, const game_state *s)
+{
+    uint64_t key[GAME_MAX_MOVES];
+    return staying_children(g, s, orbit_key, key);
 }
 
 /* The moves that remove a piece: a piece move whose chain of pieces runs

@@ -23,6 +23,9 @@ game *test_open(const char *spec, const char *variant);
 int test_remove_dir(const char *dir);
 /* Parses a position that the test knows to be valid. */
 game_state test_parse(const game *g, const char *text);
+/* The start played on by a random number (below max_plies) of random moves
+ * into *s; 1 if the game is still on there. */
+int test_random_state(const game *g, unsigned long long *seed, int max_plies, game_state *s);
 /* Indices of table mat whose enumeration by game_tb_ops.each (in uneven
  * chunks) disagrees with unindex (state) or index (twin flag); 0 is good. */
 long test_each_mismatches(const game *g, int mat);

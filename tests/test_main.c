@@ -1,4 +1,5 @@
 /* tests/test_main.c - CUnit runner for every suite. */
+#include "ref.h"
 #include "suites.h"
 #include "../pns/pns.h"
 
@@ -34,6 +35,16 @@ game_state test_parse(const game *g, const char *text)
         exit(1);
     }
     return s;
+}
+
+int test_random_state(const game *g, unsigned long long *seed, int max_plies, game_state *s)
+{
+    game_move mv[GAME_MAX_MOVES];
+    game_start(g, s);
+    int plies = (int)(ref_rand(seed) % (unsigned)max_plies);
+    for (int p = 0, n; p < plies && (n = game_moves(g, s, mv)) > 0; p++)
+        game_play(g, s, mv[ref_rand(seed) % (unsigned)n]);
+    return game_result_of(g, s) == GAME_ONGOING;
 }
 
 typedef struct {

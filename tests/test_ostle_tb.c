@@ -392,13 +392,11 @@ static void test_count_successors(void)
         long checked = 0, bad = 0;
         for (int k = 0; k < 30000; k++) {
             game_state s;
-            game_start(g, &s);
             game_move mv[GAME_MAX_MOVES];
-            int plies = (int)(ref_rand(&seed) % 40);
-            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            if (!test_random_state(g, &seed, 40, &s))
+                continue;
             int mat = ops->material_of(g, &s);
-            if (mat < 0 || game_result_of(g, &s) != GAME_ONGOING)
+            if (mat < 0)
                 continue;
             uint64_t idx[GAME_MAX_MOVES];
             int n = game_moves(g, &s, mv), nd = 0, nk = 0;

@@ -343,13 +343,9 @@ static void test_ostle_unmoves(void)
         long checked = 0;
         for (int k = 0; k < 10000; k++) {
             game_state s;
-            game_start(g, &s);
-            int plies = (int)(ref_rand(&seed) % 30);
-            game_move mv[GAME_MAX_MOVES];
-            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
-            if (game_result_of(g, &s) != GAME_ONGOING)
+            if (!test_random_state(g, &seed, 30, &s))
                 continue;
+            game_move mv[GAME_MAX_MOVES];
             s.w[2] |= 0xFFFFULL << 16;  /* no forbidden move: every move is generated */
             int pieces = __builtin_popcountll(s.w[0] | s.w[1]);
             game_state pred[GAME_MAX_MOVES];
@@ -398,13 +394,9 @@ static void test_ostle_forbiddable(void)
         long realised = 0, listed = 0;
         for (int k = 0; k < 20000; k++) {
             game_state s;
-            game_start(g, &s);
-            int plies = (int)(ref_rand(&seed) % 30);
-            game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
-            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
-            if (game_result_of(g, &s) != GAME_ONGOING)
+            if (!test_random_state(g, &seed, 30, &s))
                 continue;
+            game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES];
             int nf = ostle_forbiddable(g, &s, f);
             listed += nf;
             int seen[GAME_MAX_MOVES] = { 0 };
@@ -480,13 +472,9 @@ static void test_ostle_unmoves_state(void)
         long states = 0, moves_in = 0;
         for (int k = 0; k < 20000; k++) {
             game_state s;
-            game_start(g, &s);
-            int plies = (int)(ref_rand(&seed) % 30);
-            game_move mv[GAME_MAX_MOVES], f[GAME_MAX_MOVES], naive[GAME_MAX_MOVES];
-            for (int p = 0, n; p < plies && (n = game_moves(g, &s, mv)) > 0; p++)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
-            if (game_result_of(g, &s) != GAME_ONGOING)
+            if (!test_random_state(g, &seed, 30, &s))
                 continue;
+            game_move f[GAME_MAX_MOVES], naive[GAME_MAX_MOVES];
             int nf = ostle_forbiddable(g, &s, f);
             CU_ASSERT_EQUAL_FATAL(naive_forbiddable(g, &s, naive), nf);
             CU_ASSERT(memcmp(f, naive, (size_t)nf * sizeof *f) == 0);
