@@ -102,35 +102,43 @@ static uint32_t uncolex(uint64_t rank, int k, uint32_t allowed)
     return set;
 }
 
-static uint64_t compose(const rank_ostle *r, int cls, uint32_t mover, uint32_t other)
-{
-    uint32_t all = (1u << r->cells) - 1, free1 = all & ~(1u << r->rep[cls]);
-    int m = __builtin_popcount(mover), o = __builtin_popcount(other), n = r->cells - 1;
-    uint64_t r1 = colex(mover, free1), r2 = colex(other, free1 & ~mover);
-    return ((uint64_t)cls * choose(n, m) + r1) * choose(n - m, o) + r2;
-}
-
+/* The index orders by the mover's rank first, so the other side's set is
+ * ranked only under the symmetries that tie on it (usually one). */
 uint64_t rank_ostle_canonical(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other, uint32_t c[3],
                               unsigned *syms)
 {
-    int cls = r->cls[hole];
-    uint64_t best = UINT64_MAX;
+    int cls = r->cls[hole], n = r->cells - 1;
+    uint32_t free1 = ((1u << r->cells) - 1) & ~(1u << r->rep[cls]), image[8];
+    uint64_t best1 = UINT64_MAX, best2 = UINT64_MAX;
+    unsigned tied = 0;
     for (int k = 0; k < r->nsym; k++) {
         if (r->map[k][hole] != r->rep[cls])
             continue;
-        uint32_t m = rank_ostle_image(r, k, mover), o = rank_ostle_image(r, k, other);
-        uint64_t i = compose(r, cls, m, o);
-        if (i < best) {
-            best = i;
-            c[1] = m;
+        image[k] = rank_ostle_image(r, k, mover);
+        uint64_t r1 = colex(image[k], free1);
+        if (r1 < best1) {
+            best1 = r1;
+            tied = 0;
+        }
+        if (r1 == best1)
+            tied |= 1u << k;
+    }
+    for (; tied; tied &= tied - 1) {
+        int k = __builtin_ctz(tied);
+        uint32_t o = rank_ostle_image(r, k, other);
+        uint64_t r2 = colex(o, free1 & ~image[k]);
+        if (r2 < best2) {
+            best2 = r2;
+            c[1] = image[k];
             c[2] = o;
             *syms = 0;
         }
-        if (i == best)
+        if (r2 == best2)
             *syms |= 1u << k;
     }
     c[0] = r->rep[cls];
-    return best;
+    int m = __builtin_popcount(mover), o = __builtin_popcount(other);
+    return ((uint64_t)cls * choose(n, m) + best1) * choose(n - m, o) + best2;
 }
 
 uint64_t rank_ostle_index(const rank_ostle *r, unsigned hole, uint32_t mover, uint32_t other)
