@@ -144,10 +144,42 @@ static long ext_rank(tb_entry e)
     return (e & 1) ? 3000000 - (e >> 1) : (e >> 1);
 }
 
+/* The values of the last position's moves out of the table, by the state
+ * they lead to: a game whose index holds several states of one position
+ * (Ostle's forbidden moves) lists them one after the other, and their
+ * moves out lead to the same states, probed once instead of per state. */
+#define MEMO_CAP 32
+typedef struct {
+    int n[2], cur;
+    game_state child[2][MEMO_CAP];
+    tb_entry value[2][MEMO_CAP];
+} exit_memo;
+
+static int memo_find(const exit_memo *m, const game_state *t, tb_entry *value)
+{
+    int last = !m->cur;
+    for (int i = 0; i < m->n[last]; i++)
+        if (m->child[last][i].w[0] == t->w[0] && memcmp(&m->child[last][i], t, sizeof *t) == 0) {
+            *value = m->value[last][i];
+            return 1;
+        }
+    return 0;
+}
+
+static void memo_keep(exit_memo *m, const game_state *t, tb_entry value)
+{
+    int c = m->cur;
+    if (m->n[c] < MEMO_CAP) {
+        m->child[c][m->n[c]] = *t;
+        m->value[c][m->n[c]++] = value;
+    }
+}
+
 /* The best value among the moves of s that leave the table (0: none, or
  * EXT_DRAW), and in *stays the number of its staying moves: distinct ones
- * when the game counts them, -1 for "some, uncounted".  -1 on failure. */
-static long outside_value(tb_builder *b, const game_state *sp, int *stays)
+ * when the game counts them, -1 for "some, uncounted".  memo (or NULL)
+ * holds the previous state's moves out.  -1 on failure. */
+static long outside_value(tb_builder *b, const game_state *sp, int *stays, exit_memo *memo)
 {
     const game *g = b->g;
     game_state s = *sp;
@@ -156,11 +188,21 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays)
     int nc = 0, mover = game_to_move(g, &s);
     int n = b->ops->exits ? b->ops->exits(g, &s, moves, &nc) : game_moves(g, &s, moves);
     tb_entry best = 0;
+    if (memo) {
+        memo->cur = !memo->cur;
+        memo->n[memo->cur] = 0;
+    }
     for (int m = 0; m < n; m++) {
         game_state t = s;
         game_play(g, &t, moves[m]);
-        int cm = b->ops->material_of(g, &t);
         tb_entry opt;
+        if (memo && memo_find(memo, &t, &opt)) {
+            memo_keep(memo, &t, opt);
+            if (ext_rank(opt) > ext_rank(best))
+                best = opt;
+            continue;
+        }
+        int cm = b->ops->material_of(g, &t);
         if (cm == b->mat) {
             nc++;
             continue;
@@ -184,6 +226,8 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays)
             }
             opt = v.wdl == TB_DRAW ? EXT_DRAW : v.wdl == TB_WIN ? TB_LOSS_IN(v.distance + 1) : TB_WIN_IN(v.distance + 1);
         }
+        if (memo)
+            memo_keep(memo, &t, opt);
         if (ext_rank(opt) > ext_rank(best))
             best = opt;
     }
@@ -203,6 +247,7 @@ typedef struct {
     tb_builder *b;
     int local_max;
     uint8_t seen[TB_MAX_DISTANCE + 1];
+    exit_memo memo;
 } init_chunk;
 
 static void init_position(void *ctx, uint64_t i, const game_state *s, int twin)
@@ -216,7 +261,7 @@ static void init_position(void *ctx, uint64_t i, const game_state *s, int twin)
         return;
     }
     int nc;
-    long best = outside_value(b, s, &nc);
+    long best = outside_value(b, s, &nc, &ic->memo);
     if (best < 0)
         return;
     if (nc >= NCOUNT) {
@@ -366,7 +411,7 @@ static int loss_distance(tb_builder *b, uint64_t i, int k)
     game_state s;
     int nc;
     b->ops->unindex(b->g, b->mat, i, &s);
-    long best = outside_value(b, &s, &nc);
+    long best = outside_value(b, &s, &nc, NULL);
     int d = best > 0 && best != EXT_DRAW && !(best & 1) ? (int)(best >> 1) : 0;
     return d > k ? d : k;
 }
