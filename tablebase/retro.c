@@ -15,9 +15,12 @@
  * and a scan after both passes puts on the frontiers the positions whose
  * value was known before ply k reached them (a win out of the table in k, a
  * loss put off to k).  Each position is resolved once and only frontier
- * positions are expanded; what is never resolved is a draw.  Values do not
- * depend on the order in which threads work, so the files are byte-identical
- * for any thread count.
+ * positions are expanded; what is never resolved is a draw.  Each pass is
+ * an exchange between the owners of index ranges (exchange.h): an owner
+ * un-moves its frontier positions and sends each predecessor to its owner,
+ * which alone updates that cell.  Values do not depend on the order in
+ * which updates arrive, so the files are byte-identical for any thread
+ * count.
  *
  * Memory: the byte per position and three frontier bitmaps (the last ply's
  * wins and losses and the new wins; the new losses go where the last losses
@@ -316,82 +319,103 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
     report(b, end - first);
 }
 
-static void frontier_add(tb_builder *b, uint64_t i)
-{
-    __atomic_or_fetch(&b->out[i >> 6], 1ULL << (i & 63), __ATOMIC_RELAXED);
-}
-
-/* Un-moves of frontier position j, their cells prefetched while the rest
- * are generated.  (Batching several frontier positions measured no faster.) */
-static int predecessors(tb_builder *b, uint64_t j, uint64_t *pred)
-{
-    int np;
-    if (b->ops->unmoves_index) {
-        np = b->ops->unmoves_index(b->g, b->mat, j, pred);
-    } else {
-        game_state s;
-        b->ops->unindex(b->g, b->mat, j, &s);
-        np = b->ops->unmoves(b->g, &s, pred);
-    }
-    for (int p = 0; p < np; p++)
-        __builtin_prefetch(&b->c[pred[p]], 1);
-    return np;
-}
+/* Puts position i, which this owner holds, on the frontier `out` (its word
+ * lies in the owner's block). */
+static void frontier_add(tb_builder *b, uint64_t i) { b->out[i >> 6] |= 1ULL << (i & 63); }
 
 /* Makes position i a win in k unless it is resolved at k or sooner (a win
- * out of the table waits as a longer win); 1 if this call did. */
+ * out of the table waits as a longer win); 1 if this call did.  The owner
+ * of i calls it: the cell is its alone. */
 static int claim_win(tb_builder *b, uint64_t i, int k)
 {
-    uint8_t x = __atomic_load_n(&b->c[i], __ATOMIC_RELAXED);
+    uint8_t x = b->c[i];
     if (k <= b->short_max) {
         uint8_t w = (uint8_t)(WIN_BASE + k);
-        for (;;) {
-            if (!(unresolved(x) || x == LONG_WIN || (x > w && x <= WIN_BASE + SHORT_MAX)))
-                return 0;
-            if (__atomic_compare_exchange_n(&b->c[i], &x, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                break;
-        }
+        if (!(unresolved(x) || x == LONG_WIN || (x > w && x <= WIN_BASE + SHORT_MAX)))
+            return 0;
+        b->c[i] = w;
     } else {
-        /* Past the byte's distances: decided under the lock, rare. */
+        /* Past the byte's distances (rare): the Judy array is shared. */
         if (!unresolved(x) && x != LONG_WIN)
             return 0;
         pthread_mutex_lock(&b->lock);
-        x = b->c[i];
-        int take = unresolved(x) || (x == LONG_WIN && (long_entry(b, i) >> 1) > k);
+        int take = unresolved(x) || (long_entry(b, i) >> 1) > k;
         int stored = !take || long_store(b, i, TB_WIN_IN(k));
-        if (take)
-            b->c[i] = LONG_WIN;
         pthread_mutex_unlock(&b->lock);
         if (!stored)
             fail(b, "out of memory (long distances)");
         if (!take)
             return 0;
+        b->c[i] = LONG_WIN;
     }
     frontier_add(b, i);
     return 1;
 }
 
-/* Applies fn to each predecessor of the frontier positions in words
- * [first, end) of b->in, clearing them; adds how many fn resolved to the
- * pass's count.  Inlined with each fn: no indirect call per predecessor. */
-__attribute__((always_inline)) static inline void each_predecessor(tb_builder *b, uint64_t first, uint64_t end,
-                                                                 int (*fn)(tb_builder *, uint64_t, int))
+/* Un-moves of frontier position j. */
+static int predecessors(tb_builder *b, uint64_t j, uint64_t *pred)
 {
-    uint64_t pred[GAME_MAX_PREDECESSORS], resolved = 0;
-    for (uint64_t word = first; word < end; word++) {
-        for (uint64_t x = b->in[word]; x; x &= x - 1) {
-            int np = predecessors(b, word * 64 + (uint64_t)__builtin_ctzll(x), pred);
+    if (b->ops->unmoves_index)
+        return b->ops->unmoves_index(b->g, b->mat, j, pred);
+    game_state s;
+    b->ops->unindex(b->g, b->mat, j, &s);
+    return b->ops->unmoves(b->g, &s, pred);
+}
+
+/* The send half of a pass for owner o: the predecessors of the frontier
+ * positions (in `in`) of the blocks it owns, from where its last round
+ * stopped; each position's bit cleared once its updates are in the boxes.
+ * 1 when none are left. */
+static int send_predecessors(void *ctx, int o, tb_outbox *out)
+{
+    tb_builder *b = ctx;
+    const uint64_t block = (uint64_t)1 << (out->shift - 6), skip = block * (uint64_t)(out->owners - 1);
+    uint64_t pred[GAME_MAX_PREDECESSORS];
+    for (uint64_t w = b->cursor[o]; w < b->words;) {
+        if (stopped(b))
+            return 1;
+        for (uint64_t x = b->in[w]; x; x &= x - 1) {
+            if (!tb_outbox_room(out, GAME_MAX_PREDECESSORS)) {
+                b->in[w] = x;
+                b->cursor[o] = w;
+                return 0;
+            }
+            int np = predecessors(b, w * 64 + (uint64_t)__builtin_ctzll(x), pred);
             for (int p = 0; p < np; p++)
-                resolved += (uint64_t)fn(b, pred[p], b->ply);
+                tb_outbox_put(out, pred[p]);
         }
-        b->in[word] = 0;
+        b->in[w] = 0;
+        if (++w % block == 0)
+            w += skip;
+    }
+    return 1;
+}
+
+/* The apply half: fn on each update, the cells a few updates ahead
+ * prefetched (the updates are known, so their misses overlap).  Inlined
+ * with each fn: no indirect call per update. */
+#define APPLY_AHEAD 16
+__attribute__((always_inline)) static inline void apply_each(tb_builder *b, const uint64_t *upd, uint64_t n,
+                                                           int (*fn)(tb_builder *, uint64_t, int))
+{
+    uint64_t resolved = 0;
+    for (uint64_t u = 0; u < n && u < APPLY_AHEAD; u++)
+        __builtin_prefetch(&b->c[upd[u]], 1);
+    for (uint64_t u = 0; u < n; u++) {
+        if (u + APPLY_AHEAD < n)
+            __builtin_prefetch(&b->c[upd[u + APPLY_AHEAD]], 1);
+        resolved += (uint64_t)fn(b, upd[u], b->ply);
     }
     __atomic_add_fetch(&b->resolved, resolved, __ATOMIC_RELAXED);
     report(b, resolved);
 }
 
-/* Wins at ply k from the losses at k-1 (frontier words [first, end)). */
-static void win_from_losses(void *ctx, uint64_t first, uint64_t end) { each_predecessor(ctx, first, end, claim_win); }
+/* Wins at ply k from the losses at k-1. */
+static void apply_wins(void *ctx, int owner, const uint64_t *upd, uint64_t n)
+{
+    (void)owner;
+    apply_each(ctx, upd, n, claim_win);
+}
 
 /* Distinct same-table children of position i. */
 static int count_children(tb_builder *b, uint64_t i)
@@ -420,46 +444,43 @@ static int loss_distance(tb_builder *b, uint64_t i, int k)
  * when it was the last; 1 if i is lost at ply k. */
 static int child_won(tb_builder *b, uint64_t i, int k)
 {
-    uint8_t x = __atomic_load_n(&b->c[i], __ATOMIC_RELAXED);
-    for (;;) {
-        if (x == UNCOUNTED || x == UNCOUNTED_L) {
-            /* Racing threads compute the same count; one CAS wins. */
-            int count = count_children(b, i);
-            if (count >= NCOUNT || count < 1) {
-                fail(b, count < 1 ? "a won child that its parent does not have" : "more distinct moves than the builder counts");
-                return 0;
-            }
-            uint8_t y = x == UNCOUNTED ? U(count) : UL(count);
-            if (__atomic_compare_exchange_n(&b->c[i], &x, y, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                x = y;
-            continue;
-        }
-        if (x >= 2 * NCOUNT || x == U(0) || x == UL(0))
-            return 0;  /* resolved, never lost, or a twin */
-        if (x != U(1) && x != UL(1)) {
-            if (__atomic_compare_exchange_n(&b->c[i], &x, (uint8_t)(x - 1), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                return 0;
-            continue;
-        }
-        /* The last child: only this thread holds it now. */
-        int d = x == UL(1) ? loss_distance(b, i, k) : k;
-        if (d > TB_MAX_DISTANCE - 2) {
-            fail(b, "distance out of range");
+    uint8_t x = b->c[i];
+    if (x == UNCOUNTED || x == UNCOUNTED_L) {
+        int count = count_children(b, i);
+        if (count >= NCOUNT || count < 1) {
+            fail(b, count < 1 ? "a won child that its parent does not have" : "more distinct moves than the builder counts");
             return 0;
         }
-        if (!set_final(b, i, TB_LOSS_IN(d)))
-            fail(b, "out of memory (long distances)");
-        if (d > k) {
-            note_pending(b, d, 2);
-            return 0;
-        }
-        frontier_add(b, i);
-        return 1;
+        x = x == UNCOUNTED ? U(count) : UL(count);
+        b->c[i] = x;
     }
+    if (x >= 2 * NCOUNT || x == U(0) || x == UL(0))
+        return 0;  /* resolved, never lost, or a twin */
+    if (x != U(1) && x != UL(1)) {
+        b->c[i] = (uint8_t)(x - 1);
+        return 0;
+    }
+    int d = x == UL(1) ? loss_distance(b, i, k) : k;
+    if (d > TB_MAX_DISTANCE - 2) {
+        fail(b, "distance out of range");
+        return 0;
+    }
+    if (!set_final(b, i, TB_LOSS_IN(d)))
+        fail(b, "out of memory (long distances)");
+    if (d > k) {
+        note_pending(b, d, 2);
+        return 0;
+    }
+    frontier_add(b, i);
+    return 1;
 }
 
-/* Losses at ply k from the wins at k-1 (frontier words [first, end)). */
-static void loss_from_wins(void *ctx, uint64_t first, uint64_t end) { each_predecessor(ctx, first, end, child_won); }
+/* Losses at ply k from the wins at k-1. */
+static void apply_losses(void *ctx, int owner, const uint64_t *upd, uint64_t n)
+{
+    (void)owner;
+    apply_each(ctx, upd, n, child_won);
+}
 
 /* Bit j of the result: byte 64*word + j equals code. */
 static uint64_t match_word(const uint8_t *c, uint8_t code)
@@ -555,14 +576,18 @@ tb_entry tb_retro_value(const void *ctx, uint64_t i)
     return 0;
 }
 
-/* One pass of ply k: fn over the frontier `in` (left clear), the positions
- * it resolves set in `out`.  Returns how many. */
-static uint64_t pass(tb_builder *b, uint64_t *in, uint64_t *out, void (*fn)(void *, uint64_t, uint64_t))
+/* One pass of ply k: the predecessors of the frontier `in` (left clear)
+ * updated by apply, the positions it resolves set in `out`.  Returns how
+ * many. */
+static uint64_t pass(tb_builder *b, uint64_t *in, uint64_t *out,
+                     void (*apply)(void *ctx, int owner, const uint64_t *upd, uint64_t n))
 {
     b->in = in;
     b->out = out;
     b->resolved = 0;
-    game_parallel(b->threads, b->words, 0, fn, b);
+    for (int o = 0; o < b->owners; o++)
+        b->cursor[o] = (uint64_t)o << (b->own_shift - 6);
+    tb_exchange_pass(b->ex, send_predecessors, apply, b);
     return b->resolved;
 }
 
@@ -594,8 +619,11 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
      * wins; the new losses go where the last losses were read. */
     uint64_t *wins = tb_alloc_big(b->words * 8), *losses = tb_alloc_big(b->words * 8);
     uint64_t *new_wins = tb_alloc_big(b->words * 8);
+    b->owners = b->threads < TB_MAX_OWNERS ? b->threads : TB_MAX_OWNERS;
+    b->own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
+    b->ex = tb_exchange_new(b->owners, b->own_shift, n, GAME_MAX_PREDECESSORS);
     int rc = -1;
-    if (!b->c || !b->pending || !wins || !losses || !new_wins) {
+    if (!b->c || !b->pending || !wins || !losses || !new_wins || !b->ex) {
         game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
@@ -612,8 +640,8 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
             fail(b, "distance out of range");
             break;
         }
-        uint64_t won = pass(b, losses, new_wins, win_from_losses);
-        uint64_t lost = pass(b, wins, losses, loss_from_wins);
+        uint64_t won = pass(b, losses, new_wins, apply_wins);
+        uint64_t lost = pass(b, wins, losses, apply_losses);
         uint64_t known = pending_pass(b, new_wins, losses);
         uint64_t *last = wins;
         wins = new_wins;
@@ -636,6 +664,8 @@ out:
     tb_free_big(wins, b->words * 8);
     tb_free_big(losses, b->words * 8);
     tb_free_big(new_wins, b->words * 8);
+    tb_exchange_free(b->ex);
+    b->ex = NULL;
     free(b->pending);
     b->pending = NULL;
     return rc;

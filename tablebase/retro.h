@@ -3,6 +3,7 @@
 #ifndef PNSOLVE_TB_RETRO_H
 #define PNSOLVE_TB_RETRO_H
 
+#include "exchange.h"
 #include "tb_internal.h"
 
 #include <Judy.h>
@@ -23,6 +24,9 @@ typedef struct tb_builder {
     tb_set *smaller;
     uint64_t *in, *out;      /* the frontier bitmaps a pass reads (and clears) and sets */
     uint64_t resolved;       /* positions set in out by the pass */
+    int owners, own_shift;   /* of index ranges, one per thread, blocks of 2^own_shift (exchange.h) */
+    tb_exchange *ex;
+    uint64_t cursor[TB_MAX_OWNERS];  /* where each owner's sending goes on */
     pthread_mutex_t lock;
     int failed;
     char err[512];

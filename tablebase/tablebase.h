@@ -75,6 +75,9 @@ typedef struct {
                                  1: every table, -1: none */
     int long_from;            /* <= 1: normal; else distances from this one on are kept
                                  out of the one-byte cells, to test that path */
+    int owner_block_log2;     /* 0: normal; else 6 and up: each owner of index ranges
+                                 holds blocks of 2^this entries, to test many owners
+                                 on small tables */
 } tb_build_options;
 
 /* Builds every table with at most max_pieces pieces that dir lacks, in

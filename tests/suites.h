@@ -21,6 +21,8 @@ void suite_tictactoe(void);
 game *test_open(const char *spec, const char *variant);
 /* Removes a scratch directory and everything in it; the exit status of rm. */
 int test_remove_dir(const char *dir);
+/* Whether two files hold the same bytes (both must exist). */
+int test_files_equal(const char *a, const char *b);
 /* Parses a position that the test knows to be valid. */
 game_state test_parse(const game *g, const char *text);
 /* The start played on by a random number (below max_plies) of random moves

@@ -26,6 +26,21 @@ int test_remove_dir(const char *dir)
     return system(cmd);
 }
 
+int test_files_equal(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
 game_state test_parse(const game *g, const char *text)
 {
     char err[256];

@@ -204,6 +204,20 @@ static void check_board(int w, int h, int max_side)
     FILE *quiet = fopen("/dev/null", "w");
     CU_ASSERT_EQUAL(tb_verify(g, dir, 2, quiet, err, sizeof err), 0);
     fclose(quiet);
+    /* Three owners of 64-entry blocks send each other most updates: the
+     * same files. */
+    char many[80];
+    snprintf(many, sizeof many, "%s-owners", dir);
+    tb_build_options mo = { .threads = 3, .owner_block_log2 = 6 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, many, 2 * max_side, &mo, err, sizeof err), 0);
+    int built[16], nb = game_tables(g)->materials(g, 2 * max_side, built, 16);
+    for (int i = 0; i < nb; i++) {
+        char a[256], b[256];
+        tb_path(g, dir, built[i], a, sizeof a);
+        tb_path(g, many, built[i], b, sizeof b);
+        CU_ASSERT(test_files_equal(a, b));
+    }
+    CU_ASSERT_EQUAL(test_remove_dir(many), 0);
     state_set S = { 0 };
     all_positions(w, h, max_side, &S);
     int *val = solve(w, h, &S);

@@ -250,21 +250,6 @@ static int build_into(const char *dir, int classic, int pieces, int threads)
     return rc;
 }
 
-static int files_equal(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    while (same) {
-        int ca = fgetc(fa), cb = fgetc(fb);
-        same = ca == cb;
-        if (ca == EOF || cb == EOF)
-            break;
-    }
-    if (fa) fclose(fa);
-    if (fb) fclose(fb);
-    return same;
-}
-
 static void test_against_brute_force(void)
 {
     static const char *const materials[] = { "Rr", "rD", "Ee", "Re", "rE", "RrE", "Rre", "rDT", "TtE", "dTe", "REe" };
@@ -291,7 +276,7 @@ static void test_against_brute_force(void)
         snprintf(other, sizeof other, "/tmp/pnsolve-tb-test-%d-1", (int)getpid());
         tb_path(g, other, mats[i], alone, sizeof alone);
         tb_path(g, tb_dir, mats[i], beside, sizeof beside);
-        CU_ASSERT(files_equal(alone, beside));
+        CU_ASSERT(test_files_equal(alone, beside));
         shared += game_tables(g)->same_table_as(g, mats[i]) != NULL;
     }
     for (char *at = log_text; (at = strstr(at, "copied ")) != NULL; at++)
@@ -340,7 +325,7 @@ static void test_files(void)
     for (int i = 0; i < n; i++) {
         tb_path(g, one, mats[i], path1, sizeof path1);
         tb_path(g, tb_dir, mats[i], path2, sizeof path2);
-        CU_ASSERT(files_equal(path1, path2));
+        CU_ASSERT(test_files_equal(path1, path2));
     }
     /* Values past a byte's reach (here from distance 3 on) live beside the
      * cells: the same files. */
@@ -352,7 +337,7 @@ static void test_files(void)
     for (int i = 0; i < n; i++) {
         tb_path(g, far, mats[i], path1, sizeof path1);
         tb_path(g, tb_dir, mats[i], path2, sizeof path2);
-        CU_ASSERT(files_equal(path1, path2));
+        CU_ASSERT(test_files_equal(path1, path2));
         tb_stats st;
         CU_ASSERT_EQUAL(tb_table_stats(g, far, mats[i], &st, err, sizeof err), 0);
         longest = st.max_distance > longest ? st.max_distance : longest;
@@ -376,7 +361,7 @@ static void test_files(void)
     unlink(path1);
     CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), 0);
     tb_path(g, tb_dir, mat, path2, sizeof path2);
-    CU_ASSERT(files_equal(path1, path2));
+    CU_ASSERT(test_files_equal(path1, path2));
     game *classic = test_open("jungle", "classic");
     char cpath[256];
     tb_path(classic, one, mat, cpath, sizeof cpath);
@@ -525,7 +510,7 @@ static void test_compressed(void)
     for (int i = two; i < n; i++) {
         tb_path(g, mixed, mats[i], path, sizeof path);
         tb_path(g, tb_dir, mats[i], path2, sizeof path2);
-        CU_ASSERT(files_equal(path, path2));
+        CU_ASSERT(test_files_equal(path, path2));
     }
     /* Converted: the three-piece ones, then nothing left to do. */
     CU_ASSERT_EQUAL(tb_compress(g, mixed, NULL, NULL, err, sizeof err), n - two);
@@ -533,7 +518,7 @@ static void test_compressed(void)
     for (int i = 0; i < n; i++) {
         tb_path(g, mixed, mats[i], path, sizeof path);
         tb_path(g, packed, mats[i], path2, sizeof path2);
-        CU_ASSERT(files_equal(path, path2));
+        CU_ASSERT(test_files_equal(path, path2));
     }
     /* One flipped byte in a block: its checksum names the problem. */
     int mat = game_tables(g)->material_parse(g, "RrE");

@@ -1,0 +1,95 @@
+/* tablebase/exchange.c - the rounds of a pass between owners, in one
+ * process: each owner a thread, each round two fan-outs (send, apply). */
+#include "exchange.h"
+#include "tb_internal.h"
+
+#include <stdlib.h>
+
+struct tb_exchange {
+    int owners;
+    tb_outbox out[TB_MAX_OWNERS];
+    uint8_t done[TB_MAX_OWNERS];
+    /* the pass under way */
+    int (*send)(void *ctx, int owner, tb_outbox *out);
+    void (*apply)(void *ctx, int owner, const uint64_t *upd, uint64_t n);
+    void *ctx;
+};
+
+/* Every box holds 1/128 of the table between them (at most 4 M updates,
+ * 32 MB): a few rounds per ply, little beside the table's 1.375 bytes a
+ * position. */
+#define ROUND_SHARE 128
+#define ROUND_MAX ((uint64_t)1 << 22)
+
+tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch)
+{
+    if (owners < 1 || owners > TB_MAX_OWNERS || shift < 6 || shift > 40)
+        return NULL;
+    tb_exchange *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->owners = owners;
+    uint64_t total = n / ROUND_SHARE < ROUND_MAX ? n / ROUND_SHARE : ROUND_MAX;
+    uint64_t cap = total / ((uint64_t)owners * (uint64_t)owners);
+    if (cap < 2 * batch)
+        cap = 2 * batch;
+    for (int o = 0; o < owners; o++) {
+        x->out[o].owners = owners;
+        x->out[o].shift = shift;
+        x->out[o].cap = cap;
+        x->out[o].box = tb_alloc_big(cap * (uint64_t)owners * sizeof(uint64_t));
+        if (!x->out[o].box) {
+            tb_exchange_free(x);
+            return NULL;
+        }
+    }
+    return x;
+}
+
+void tb_exchange_free(tb_exchange *x)
+{
+    if (!x)
+        return;
+    for (int o = 0; o < x->owners; o++)
+        tb_free_big(x->out[o].box, x->out[o].cap * (uint64_t)x->owners * sizeof(uint64_t));
+    free(x);
+}
+
+static void send_round(void *arg, uint64_t first, uint64_t end)
+{
+    tb_exchange *x = arg;
+    for (uint64_t o = first; o < end; o++) {
+        tb_outbox *out = &x->out[o];
+        for (int d = 0; d < x->owners; d++)
+            out->len[d] = 0;
+        out->most = 0;
+        if (!x->done[o])
+            x->done[o] = (uint8_t)x->send(x->ctx, (int)o, out);
+    }
+}
+
+static void apply_round(void *arg, uint64_t first, uint64_t end)
+{
+    tb_exchange *x = arg;
+    for (uint64_t d = first; d < end; d++)
+        for (int s = 0; s < x->owners; s++)
+            if (x->out[s].len[d])
+                x->apply(x->ctx, (int)d, x->out[s].box + d * x->out[s].cap, x->out[s].len[d]);
+}
+
+void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbox *out),
+                      void (*apply)(void *ctx, int owner, const uint64_t *upd, uint64_t n), void *ctx)
+{
+    x->send = send;
+    x->apply = apply;
+    x->ctx = ctx;
+    for (int o = 0; o < x->owners; o++)
+        x->done[o] = 0;
+    for (int all = 0; !all;) {
+        game_parallel(x->owners, (uint64_t)x->owners, 1, send_round, x);
+        game_parallel(x->owners, (uint64_t)x->owners, 1, apply_round, x);
+        all = 1;
+        for (int o = 0; o < x->owners; o++)
+            all &= x->done[o];
+    }
+}

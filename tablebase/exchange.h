@@ -1,0 +1,59 @@
+/* tablebase/exchange.h - private to tablebase/: a pass of the builder as
+ * owners of index ranges that send each other updates.
+ *
+ * The index space is cut into blocks of 2^shift entries (TB_OWN_SHIFT
+ * unless a test asks for fewer) dealt
+ * round-robin to the owners (balanced whatever the frontier's shape, and a
+ * block's cells stay in one owner's cache).  A pass runs in rounds: every
+ * owner resolves positions it owns and puts the updates they make (an index
+ * each) into one outbox per owner, until a box is nearly full or it has
+ * nothing left; then every owner applies the updates sent to it, alone in
+ * its range.  Owners are threads today; owners on several machines would
+ * keep these calls and move the boxes between rounds (the algorithm in
+ * retro.c knows no transport).
+ */
+#ifndef PNSOLVE_TB_EXCHANGE_H
+#define PNSOLVE_TB_EXCHANGE_H
+
+#include <stdint.h>
+
+#define TB_OWN_SHIFT 16
+#define TB_MAX_OWNERS 256
+
+/* One sender's boxes: box d (cap entries) holds its updates for owner d. */
+typedef struct {
+    int owners, shift;
+    uint64_t cap, most;  /* most: the fullest box's length */
+    uint64_t *box;
+    uint64_t len[TB_MAX_OWNERS];
+} tb_outbox;
+
+
+/* Whether every box takes k more updates. */
+static inline int tb_outbox_room(const tb_outbox *o, uint64_t k) { return o->most + k <= o->cap; }
+
+/* Sends update i to its owner (the caller checked the room). */
+static inline void tb_outbox_put(tb_outbox *o, uint64_t i)
+{
+    int d = o->owners == 1 ? 0 : (int)((i >> o->shift) % (uint64_t)o->owners);
+    uint64_t n = o->len[d]++;
+    o->box[(uint64_t)d * o->cap + n] = i;
+    if (n + 1 > o->most)
+        o->most = n + 1;
+}
+
+typedef struct tb_exchange tb_exchange;
+
+/* Boxes for `owners` owners of a table of n entries in blocks of 2^shift
+ * (at least 64), each box room for at least `batch` updates (what one
+ * position may send); NULL when out of memory. */
+tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch);
+void tb_exchange_free(tb_exchange *x);
+
+/* One pass: rounds of send (owner o fills out; returns 1 when it has sent
+ * everything) then apply (owner d gets the n updates of one sender's box
+ * for d, once per sender), until every owner has sent everything. */
+void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbox *out),
+                      void (*apply)(void *ctx, int owner, const uint64_t *upd, uint64_t n), void *ctx);
+
+#endif
