@@ -15,27 +15,31 @@ struct tb_exchange {
     void *ctx;
 };
 
-/* Every box holds 1/128 of the table between them (at most 4 M updates,
- * 32 MB): a few rounds per ply, little beside the table's 1.375 bytes a
- * position. */
+/* A sender's boxes hold 1/128 of the table over the owners (at most 4 M
+ * updates, 32 MB, between all senders): a few rounds per ply, little beside
+ * the table's 1.375 bytes a position; but at least 2^18 (2 MB), or a small
+ * table's rounds would be spent starting threads. */
 #define ROUND_SHARE 128
 #define ROUND_MAX ((uint64_t)1 << 22)
+#define SENDER_MIN ((uint64_t)1 << 18)
 
 tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch)
 {
-    if (owners < 1 || owners > TB_MAX_OWNERS || shift < 6 || shift > 40)
+    if (owners < 1 || owners > TB_MAX_OWNERS || shift < 6 || shift > 40 || (n >> shift) >= (uint64_t)1 << 32)
         return NULL;
     tb_exchange *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;
     x->owners = owners;
     uint64_t total = n / ROUND_SHARE < ROUND_MAX ? n / ROUND_SHARE : ROUND_MAX;
-    uint64_t cap = total / ((uint64_t)owners * (uint64_t)owners);
+    uint64_t sender = total / (uint64_t)owners > SENDER_MIN ? total / (uint64_t)owners : SENDER_MIN;
+    uint64_t cap = sender / (uint64_t)owners;
     if (cap < 2 * batch)
         cap = 2 * batch;
     for (int o = 0; o < owners; o++) {
         x->out[o].owners = owners;
         x->out[o].shift = shift;
+        x->out[o].mod = UINT64_MAX / (uint64_t)owners + 1;
         x->out[o].cap = cap;
         x->out[o].box = tb_alloc_big(cap * (uint64_t)owners * sizeof(uint64_t));
         if (!x->out[o].box) {

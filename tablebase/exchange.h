@@ -23,6 +23,7 @@
 /* One sender's boxes: box d (cap entries) holds its updates for owner d. */
 typedef struct {
     int owners, shift;
+    uint64_t mod;        /* the owner of block q is q % owners = mulhi(mod * q, owners) (Lemire's fastmod) */
     uint64_t cap, most;  /* most: the fullest box's length */
     uint64_t *box;
     uint64_t len[TB_MAX_OWNERS];
@@ -32,14 +33,32 @@ typedef struct {
 /* Whether every box takes k more updates. */
 static inline int tb_outbox_room(const tb_outbox *o, uint64_t k) { return o->most + k <= o->cap; }
 
-/* Sends update i to its owner (the caller checked the room). */
-static inline void tb_outbox_put(tb_outbox *o, uint64_t i)
+/* Sends the n updates v to their owners (the caller checked the room).
+ * The box pointers and lengths stay in registers through the loop (through
+ * o they would be reloaded after every store). */
+static inline void tb_outbox_put(tb_outbox *restrict o, const uint64_t *restrict v, int n)
 {
-    int d = o->owners == 1 ? 0 : (int)((i >> o->shift) % (uint64_t)o->owners);
-    uint64_t n = o->len[d]++;
-    o->box[(uint64_t)d * o->cap + n] = i;
-    if (n + 1 > o->most)
-        o->most = n + 1;
+    uint64_t *restrict box = o->box, cap = o->cap, most = o->most;
+    if (o->owners == 1) {
+        uint64_t at = o->len[0];
+        for (int k = 0; k < n; k++)
+            box[at + (uint64_t)k] = v[k];
+        o->len[0] = o->most = at + (uint64_t)n;
+        return;
+    }
+    /* A division per update cost 6% of a Jungle build; blocks number below
+     * 2^32, where the multiply is exact. */
+    uint64_t mod = o->mod, owners = (uint64_t)o->owners;
+    int shift = o->shift;
+    for (int k = 0; k < n; k++) {
+        uint64_t low = mod * (uint32_t)(v[k] >> shift);
+        uint64_t d = (uint64_t)(((unsigned __int128)low * owners) >> 64);
+        uint64_t at = o->len[d]++;
+        box[d * cap + at] = v[k];
+        if (at + 1 > most)
+            most = at + 1;
+    }
+    o->most = most;
 }
 
 typedef struct tb_exchange tb_exchange;

@@ -380,9 +380,7 @@ static int send_predecessors(void *ctx, int o, tb_outbox *out)
                 b->cursor[o] = w;
                 return 0;
             }
-            int np = predecessors(b, w * 64 + (uint64_t)__builtin_ctzll(x), pred);
-            for (int p = 0; p < np; p++)
-                tb_outbox_put(out, pred[p]);
+            tb_outbox_put(out, pred, predecessors(b, w * 64 + (uint64_t)__builtin_ctzll(x), pred));
         }
         b->in[w] = 0;
         if (++w % block == 0)
