@@ -1,5 +1,6 @@
 /* games/chores.c - what every module needs and none owns: the clock, the
- * fan-out of work to threads and the all-or-nothing file write.  Here
+ * fan-out of work to threads (and a team of threads that wait for each
+ * other) and the all-or-nothing file write.  Here
  * because games/ is the module every other one already depends on. */
 #include "game.h"
 
@@ -72,6 +73,70 @@ void game_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
 }
+
+struct game_team {
+    void (*fn)(void *ctx, game_team *t, int member);
+    void *ctx;
+    int size, open;
+    pthread_mutex_t lock;
+    pthread_cond_t opened;
+    pthread_barrier_t sync;
+};
+
+typedef struct {
+    game_team *t;
+    int member;
+} team_seat;
+
+/* A started thread waits until the team knows its size (the barrier's count). */
+static void *team_member(void *arg)
+{
+    team_seat *seat = arg;
+    game_team *t = seat->t;
+    pthread_mutex_lock(&t->lock);
+    while (!t->open)
+        pthread_cond_wait(&t->opened, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+    if (seat->member < t->size)
+        t->fn(t->ctx, t, seat->member);
+    return NULL;
+}
+
+void game_team_run(int threads, void (*fn)(void *ctx, game_team *t, int member), void *ctx)
+{
+    enum { MAX_THREADS = 256 };
+    if (threads <= 0)
+        threads = game_default_threads();
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    game_team t = { .fn = fn, .ctx = ctx };
+    pthread_mutex_init(&t.lock, NULL);
+    pthread_cond_init(&t.opened, NULL);
+    pthread_t tid[MAX_THREADS];
+    team_seat seat[MAX_THREADS];
+    int started = 0;
+    for (; started + 1 < threads; started++) {
+        seat[started] = (team_seat){ &t, started + 1 };
+        if (pthread_create(&tid[started], NULL, team_member, &seat[started]) != 0)
+            break;
+    }
+    pthread_mutex_lock(&t.lock);
+    t.size = started + 1;
+    pthread_barrier_init(&t.sync, NULL, (unsigned)t.size);
+    t.open = 1;
+    pthread_cond_broadcast(&t.opened);
+    pthread_mutex_unlock(&t.lock);
+    fn(ctx, &t, 0);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_barrier_destroy(&t.sync);
+    pthread_cond_destroy(&t.opened);
+    pthread_mutex_destroy(&t.lock);
+}
+
+int game_team_size(const game_team *t) { return t->size; }
+
+void game_team_sync(game_team *t) { pthread_barrier_wait(&t->sync); }
 
 int game_file_create(game_file *f, const char *path, const char *mode, char *err, size_t errlen)
 {

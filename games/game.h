@@ -330,6 +330,18 @@ int game_default_threads(void);
 void game_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx, uint64_t first, uint64_t end),
                    void *ctx);
 
+/* A team of threads that run at once and may wait for each other:
+ * game_team_run calls fn(ctx, team, member) on up to threads threads (<= 0:
+ * one per processor; member 0 on the caller's), members 0 .. size-1, and
+ * returns when all have returned. */
+typedef struct game_team game_team;
+void game_team_run(int threads, void (*fn)(void *ctx, game_team *t, int member), void *ctx);
+/* How many members the team has (maybe fewer than asked: threads that could
+ * not be started are not members). */
+int game_team_size(const game_team *t);
+/* Returns once every member has called it as many times. */
+void game_team_sync(game_team *t);
+
 /* A file written all or nothing: written under a temporary name beside its
  * path and renamed over it when complete, so a crash or a failed write never
  * leaves a partial file under the path. */

@@ -16,9 +16,10 @@ struct tb_exchange {
 };
 
 /* A sender's boxes hold 1/128 of the table over the owners (at most 4 M
- * updates, 32 MB, between all senders): a few rounds per ply, little beside
- * the table's 1.375 bytes a position; but at least 2^18 (2 MB), or a small
- * table's rounds would be spent starting threads. */
+ * updates, 32 MB, between all senders), at least 2^18 (2 MB): few rounds
+ * per ply (small rounds measured slower: each ends at a barrier where the
+ * member with less to do waits), little beside the table's 1.375 bytes a
+ * position. */
 #define ROUND_SHARE 128
 #define ROUND_MAX ((uint64_t)1 << 22)
 #define SENDER_MIN ((uint64_t)1 << 18)
@@ -59,26 +60,47 @@ void tb_exchange_free(tb_exchange *x)
     free(x);
 }
 
-static void send_round(void *arg, uint64_t first, uint64_t end)
+/* Owner o's part of a round's sending. */
+static void send_one(tb_exchange *x, int o)
 {
-    tb_exchange *x = arg;
-    for (uint64_t o = first; o < end; o++) {
-        tb_outbox *out = &x->out[o];
-        for (int d = 0; d < x->owners; d++)
-            out->len[d] = 0;
-        out->most = 0;
-        if (!x->done[o])
-            x->done[o] = (uint8_t)x->send(x->ctx, (int)o, out);
-    }
+    tb_outbox *out = &x->out[o];
+    for (int d = 0; d < x->owners; d++)
+        out->len[d] = 0;
+    out->most = 0;
+    if (!x->done[o])
+        x->done[o] = (uint8_t)x->send(x->ctx, o, out);
 }
 
-static void apply_round(void *arg, uint64_t first, uint64_t end)
+/* Owner d's part of a round's applying: every sender's box for d. */
+static void apply_one(tb_exchange *x, int d)
+{
+    for (int s = 0; s < x->owners; s++)
+        if (x->out[s].len[d])
+            x->apply(x->ctx, d, x->out[s].box + (uint64_t)d * x->out[s].cap, x->out[s].len[d]);
+}
+
+/* A member of the team plays owners member, member + size, ... through
+ * every round of the pass; the rounds' two halves meet at barriers, so a
+ * round costs two waits, not two thread starts. */
+static void owner_rounds(void *arg, game_team *t, int member)
 {
     tb_exchange *x = arg;
-    for (uint64_t d = first; d < end; d++)
-        for (int s = 0; s < x->owners; s++)
-            if (x->out[s].len[d])
-                x->apply(x->ctx, (int)d, x->out[s].box + d * x->out[s].cap, x->out[s].len[d]);
+    int size = game_team_size(t);
+    for (;;) {
+        for (int o = member; o < x->owners; o += size)
+            send_one(x, o);
+        game_team_sync(t);
+        /* done[] stays still until the next round's sending, after the
+         * second wait: every member reads the same verdict. */
+        int all = 1;
+        for (int o = 0; o < x->owners; o++)
+            all &= x->done[o];
+        for (int d = member; d < x->owners; d += size)
+            apply_one(x, d);
+        game_team_sync(t);
+        if (all)
+            return;
+    }
 }
 
 void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbox *out),
@@ -89,11 +111,5 @@ void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbo
     x->ctx = ctx;
     for (int o = 0; o < x->owners; o++)
         x->done[o] = 0;
-    for (int all = 0; !all;) {
-        game_parallel(x->owners, (uint64_t)x->owners, 1, send_round, x);
-        game_parallel(x->owners, (uint64_t)x->owners, 1, apply_round, x);
-        all = 1;
-        for (int o = 0; o < x->owners; o++)
-            all &= x->done[o];
-    }
+    game_team_run(x->owners, owner_rounds, x);
 }

@@ -362,31 +362,40 @@ static int predecessors(tb_builder *b, uint64_t j, uint64_t *pred)
     return b->ops->unmoves(b->g, &s, pred);
 }
 
-/* The send half of a pass for owner o: the predecessors of the frontier
- * positions (in `in`) of the blocks it owns, from where its last round
- * stopped; each position's bit cleared once its updates are in the boxes.
- * 1 when none are left. */
+/* The send half of a pass for sender o: the predecessors of the frontier
+ * positions (in `in`), a block of the frontier at a time, each block claimed
+ * by whichever sender is free (the owners' blocks balance the applying, not
+ * the sending); from where its last round stopped, each position's bit
+ * cleared once its updates are in the boxes.  1 when none are left. */
 static int send_predecessors(void *ctx, int o, tb_outbox *out)
 {
     tb_builder *b = ctx;
-    const uint64_t block = (uint64_t)1 << (out->shift - 6), skip = block * (uint64_t)(out->owners - 1);
+    const uint64_t block = (uint64_t)1 << (out->shift - 6);
     uint64_t pred[GAME_MAX_PREDECESSORS];
-    for (uint64_t w = b->cursor[o]; w < b->words;) {
-        if (stopped(b))
-            return 1;
-        for (uint64_t x = b->in[w]; x; x &= x - 1) {
-            if (!tb_outbox_room(out, GAME_MAX_PREDECESSORS)) {
-                b->in[w] = x;
-                b->cursor[o] = w;
-                return 0;
-            }
-            tb_outbox_put(out, pred, predecessors(b, w * 64 + (uint64_t)__builtin_ctzll(x), pred));
+    for (;;) {
+        uint64_t w = b->cursor[o], end = b->cursor_end[o];
+        if (w >= end) {
+            w = __atomic_fetch_add(&b->next_block, 1, __ATOMIC_RELAXED) * block;
+            if (w >= b->words)
+                return 1;
+            end = w + block < b->words ? w + block : b->words;
+            b->cursor_end[o] = end;
         }
-        b->in[w] = 0;
-        if (++w % block == 0)
-            w += skip;
+        for (; w < end; w++) {
+            if (stopped(b))
+                return 1;
+            for (uint64_t x = b->in[w]; x; x &= x - 1) {
+                if (!tb_outbox_room(out, GAME_MAX_PREDECESSORS)) {
+                    b->in[w] = x;
+                    b->cursor[o] = w;
+                    return 0;
+                }
+                tb_outbox_put(out, pred, predecessors(b, w * 64 + (uint64_t)__builtin_ctzll(x), pred));
+            }
+            b->in[w] = 0;
+        }
+        b->cursor[o] = w;
     }
-    return 1;
 }
 
 /* The apply half: fn on each update, the cells a few updates ahead
@@ -583,8 +592,9 @@ static uint64_t pass(tb_builder *b, uint64_t *in, uint64_t *out,
     b->in = in;
     b->out = out;
     b->resolved = 0;
+    b->next_block = 0;
     for (int o = 0; o < b->owners; o++)
-        b->cursor[o] = (uint64_t)o << (b->own_shift - 6);
+        b->cursor[o] = b->cursor_end[o] = 0;
     tb_exchange_pass(b->ex, send_predecessors, apply, b);
     return b->resolved;
 }

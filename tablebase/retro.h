@@ -26,7 +26,8 @@ typedef struct tb_builder {
     uint64_t resolved;       /* positions set in out by the pass */
     int owners, own_shift;   /* of index ranges, one per thread, blocks of 2^own_shift (exchange.h) */
     tb_exchange *ex;
-    uint64_t cursor[TB_MAX_OWNERS];  /* where each owner's sending goes on */
+    uint64_t next_block;     /* the first frontier block no sender has claimed */
+    uint64_t cursor[TB_MAX_OWNERS], cursor_end[TB_MAX_OWNERS];  /* each sender's words left in its block */
     pthread_mutex_t lock;
     int failed;
     char err[512];
