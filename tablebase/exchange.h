@@ -5,12 +5,13 @@
  * unless a test asks for fewer) dealt
  * round-robin to the owners (balanced whatever the frontier's shape, and a
  * block's cells stay in one owner's cache).  A pass runs in rounds: every
- * owner resolves positions it owns and puts the updates they make (an index
- * each) into one outbox per owner, until a box is nearly full or it has
- * nothing left; then every owner applies the updates sent to it, alone in
- * its range.  Owners are threads today; owners on several machines would
- * keep these calls and move the boxes between rounds (the algorithm in
- * retro.c knows no transport).
+ * sender (one per owner) resolves frontier positions and puts the updates
+ * they make (an index each) into one outbox per owner, until a box is
+ * nearly full or it has nothing left; then every owner applies the updates
+ * sent to it, alone in its range.  Owners are threads today, and senders
+ * share the frontier; owners on several machines would each send from the
+ * frontier they own and move the boxes between rounds, under the same two
+ * calls (the algorithm in retro.c knows no transport).
  */
 #ifndef PNSOLVE_TB_EXCHANGE_H
 #define PNSOLVE_TB_EXCHANGE_H
@@ -69,9 +70,9 @@ typedef struct tb_exchange tb_exchange;
 tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch);
 void tb_exchange_free(tb_exchange *x);
 
-/* One pass: rounds of send (owner o fills out; returns 1 when it has sent
+/* One pass: rounds of send (sender o fills out; returns 1 when it has sent
  * everything) then apply (owner d gets the n updates of one sender's box
- * for d, once per sender), until every owner has sent everything. */
+ * for d, once per sender), until every sender has sent everything. */
 void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbox *out),
                       void (*apply)(void *ctx, int owner, const uint64_t *upd, uint64_t n), void *ctx);
 

@@ -16,8 +16,8 @@
  * value was known before ply k reached them (a win out of the table in k, a
  * loss put off to k).  Each position is resolved once and only frontier
  * positions are expanded; what is never resolved is a draw.  Each pass is
- * an exchange between the owners of index ranges (exchange.h): an owner
- * un-moves its frontier positions and sends each predecessor to its owner,
+ * an exchange between the owners of index ranges (exchange.h): senders
+ * un-move the frontier positions and box each predecessor for its owner,
  * which alone updates that cell.  Values do not depend on the order in
  * which updates arrive, so the files are byte-identical for any thread
  * count.
