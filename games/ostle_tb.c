@@ -29,19 +29,27 @@
 #define MAT(a, b) ((a) * 8 + (b))
 
 #define HINT_SHIFT 8
-#define BLOCK 32  /* positions per 64-bit base offset */
+#define LINE 56  /* positions per index line */
 
-/* A position's first state is its block's base plus the state counts before
- * it in the block: one byte per position and 8 bytes per 32 positions keep
- * the nine-piece table's index (1.98 G positions, 4.7 G states) at 2.5 GB
- * where a 64-bit offset each would take 16. */
+/* A position's first state is its line's base plus the state counts before
+ * it in the line: a 64-bit base and 56 one-byte counts make one cache line,
+ * one miss to place a position (a separate base array made it two: 9% of
+ * the nine-piece plies), 1.14 bytes per position (the nine-piece table's
+ * index, 1.98 G positions and 4.7 G states, 2.3 GB where a 64-bit offset
+ * each would take 16). */
 typedef struct {
-    uint8_t *count;  /* states of each position index (0: not canonical) */
-    uint64_t *base;  /* first state of each block; n_blocks + 1 entries */
-    uint64_t n_pos;  /* positions in the table */
-    uint64_t blocks; /* n_pos / BLOCK + 1 (counts padded to whole blocks) */
-    uint64_t split;  /* [0, split): the side to move has a pieces */
-    /* The block of state h << HINT_SHIFT, for each h: unindexing searches a
+    uint64_t base;          /* the first state of the line's first position */
+    uint8_t count[LINE];    /* states of each position index (0: not canonical) */
+} index_line;
+_Static_assert(sizeof(index_line) == 64, "an index line is a cache line");
+
+typedef struct {
+    index_line *line;  /* n_pos / LINE + 1 lines (the last padded with zero counts) */
+    uint64_t n_pos;    /* positions in the table */
+    uint64_t lines;
+    uint64_t states;
+    uint64_t split;    /* [0, split): the side to move has a pieces */
+    /* The line of state h << HINT_SHIFT, for each h: unindexing searches a
      * few bases instead of all of them. */
     uint32_t *hint;
     uint64_t n_hint;
@@ -66,10 +74,14 @@ static uint64_t count_sum(const uint8_t *c, unsigned n)
     return sum;
 }
 
+/* The states of position p. */
+static unsigned count_of(const mat_index *mi, uint64_t p) { return mi->line[p / LINE].count[p % LINE]; }
+
 /* The first state of position p. */
 static uint64_t first_state(const mat_index *mi, uint64_t p)
 {
-    return mi->base[p / BLOCK] + count_sum(mi->count + (p & ~(uint64_t)(BLOCK - 1)), (unsigned)(p % BLOCK));
+    const index_line *l = &mi->line[p / LINE];
+    return l->base + count_sum(l->count, (unsigned)(p % LINE));
 }
 
 struct ostle_tb {
@@ -88,8 +100,7 @@ static void index_free(mat_index *mi)
     if (mi->map) {
         munmap(mi->map, mi->map_len);
     } else {
-        free(mi->count);
-        free(mi->base);
+        free(mi->line);
         free(mi->hint);
     }
     free(mi);
@@ -157,13 +168,13 @@ static uint8_t states_at(const game *g, const mat_index *mi, int a, int b, uint6
     return canonical(t, mi, i, &s) ? (uint8_t)(1 + ostle_forbiddable(g, &s, f)) : 0;
 }
 
-/* States per position (0 for a twin position) over [lo, hi), into count[]:
- * one slice of the index pass. */
+/* States per position (0 for a twin position) over [lo, hi), into the
+ * lines' counts: one slice of the index pass. */
 static void count_states(void *arg, uint64_t lo, uint64_t hi)
 {
     count_job *j = arg;
     for (uint64_t i = lo; i < hi; i++)
-        j->mi->count[i] = states_at(j->g, j->mi, j->a, j->b, i);
+        j->mi->line[i / LINE].count[i % LINE] = states_at(j->g, j->mi, j->a, j->b, i);
 }
 
 /* The pass over every position of a material, on every core: every process
@@ -174,37 +185,42 @@ static void count_all(const game *g, mat_index *mi, int a, int b)
     game_parallel(mi->n_pos < 100000 ? 1 : 0, mi->n_pos, 0, count_states, &job);
 }
 
-/* Counts, block bases and hints of material (a, b) into mi, whose n_pos,
- * split and blocks are set: 0, or -1 when out of memory (nothing kept). */
+/* The hints of mi, whose lines are set. */
+static void index_hints(mat_index *mi)
+{
+    uint64_t h = 0;
+    for (uint64_t k = 0; k < mi->lines; k++) {
+        uint64_t next = k + 1 < mi->lines ? mi->line[k + 1].base : mi->states;
+        while (h < mi->n_hint && (h << HINT_SHIFT) < next)
+            mi->hint[h++] = (uint32_t)k;
+    }
+    while (h < mi->n_hint)
+        mi->hint[h++] = (uint32_t)(mi->lines - 1);
+}
+
+/* Counts, line bases and hints of material (a, b) into mi, whose n_pos,
+ * split and lines are set: 0, or -1 when out of memory (nothing kept). */
 static int index_make(const game *g, mat_index *mi, int a, int b)
 {
-    uint64_t blocks = mi->blocks, total = 0;
-    /* Padded to whole blocks: count_sum reads whole words. */
-    mi->count = calloc(blocks * BLOCK, 1);
-    mi->base = malloc((blocks + 1) * sizeof *mi->base);
-    if (mi->count && mi->base) {
+    uint64_t total = 0;
+    mi->line = aligned_alloc(sizeof(index_line), mi->lines * sizeof(index_line));
+    if (mi->line) {
+        memset(mi->line, 0, mi->lines * sizeof(index_line));
         count_all(g, mi, a, b);
-        for (uint64_t k = 0; k < blocks; k++) {
-            mi->base[k] = total;
-            total += count_sum(mi->count + k * BLOCK, BLOCK);
+        for (uint64_t k = 0; k < mi->lines; k++) {
+            mi->line[k].base = total;
+            total += count_sum(mi->line[k].count, LINE);
         }
-        mi->base[blocks] = total;
+        mi->states = total;
         mi->n_hint = (total >> HINT_SHIFT) + 1;
         mi->hint = malloc(mi->n_hint * sizeof *mi->hint);
     }
     if (!mi->hint) {
-        free(mi->count);
-        free(mi->base);
-        mi->count = NULL;
-        mi->base = NULL;
+        free(mi->line);
+        mi->line = NULL;
         return -1;
     }
-    uint64_t h = 0;
-    for (uint64_t k = 0; k < blocks; k++)
-        while (h < mi->n_hint && (h << HINT_SHIFT) < mi->base[k + 1])
-            mi->hint[h++] = (uint32_t)k;
-    while (h < mi->n_hint)
-        mi->hint[h++] = (uint32_t)(blocks - 1);
+    index_hints(mi);
     return 0;
 }
 
@@ -216,17 +232,17 @@ static int index_make(const game *g, mat_index *mi, int a, int b)
  * of a sample of its positions agree; else it is made again. */
 
 #define INDEX_MAGIC "PNSOIDX1"
-#define INDEX_VERSION 1  /* the state order; a file of another is made again */
+#define INDEX_VERSION 2  /* the state order and layout (2: lines); a file of another is made again */
 #define INDEX_SAMPLE 4096
 
 typedef struct {
     char magic[8];
     uint32_t version, w, h, a, b, block, hint_shift, reserved0;
-    uint64_t n_pos, blocks, states, n_hint;
+    uint64_t n_pos, lines, states, n_hint;
     uint64_t data_sum;   /* XXH3 of the arrays that follow */
     uint64_t header_sum; /* XXH3 of this header with this field zero */
     char reserved[40];
-} index_header;          /* 128 bytes, then count, base and hint */
+} index_header;          /* 128 bytes, then the lines and the hints */
 _Static_assert(sizeof(index_header) == 128, "index_header is 128 bytes on disk");
 
 static void index_path(const struct ostle_tb *t, int a, int b, char *buf, size_t len)
@@ -251,10 +267,10 @@ static index_header header_of(const struct ostle_tb *t, const mat_index *mi, int
     h.h = (uint32_t)t->r.h;
     h.a = (uint32_t)a;
     h.b = (uint32_t)b;
-    h.block = BLOCK;
+    h.block = LINE;
     h.hint_shift = HINT_SHIFT;
     h.n_pos = mi->n_pos;
-    h.blocks = mi->blocks;
+    h.lines = mi->lines;
     return h;
 }
 
@@ -269,9 +285,9 @@ static int index_read(const game *g, mat_index *mi, int a, int b)
     if (fd < 0)
         return 0;
     struct stat st;
-    size_t counts = mi->blocks * BLOCK, bases = (mi->blocks + 1) * sizeof *mi->base;
+    size_t lines = mi->lines * sizeof(index_line);
     void *map = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > sizeof(index_header) + counts + bases)
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > sizeof(index_header) + lines)
         map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
@@ -285,20 +301,20 @@ static int index_read(const game *g, mat_index *mi, int a, int b)
     const unsigned char *data = (const unsigned char *)map + sizeof h;
     size_t len = (size_t)st.st_size - sizeof h;
     int ok = memcmp(&h, &want, sizeof h) == 0 && h.header_sum == header_sum(h) &&
-             h.n_hint == (h.states >> HINT_SHIFT) + 1 && len == counts + bases + h.n_hint * sizeof *mi->hint &&
+             h.n_hint == (h.states >> HINT_SHIFT) + 1 && len == lines + h.n_hint * sizeof *mi->hint &&
              XXH3_64bits(data, len) == h.data_sum;
     mat_index m = *mi;
-    m.count = (uint8_t *)data;
-    m.base = (uint64_t *)(data + counts);
-    m.hint = (uint32_t *)(data + counts + bases);
+    m.line = (index_line *)data;  /* 64-aligned: the header is 128 bytes */
+    m.hint = (uint32_t *)(data + lines);
     m.n_hint = h.n_hint;
-    ok = ok && m.base[m.blocks] == h.states;
+    m.states = h.states;
+    ok = ok && m.line[m.lines - 1].base + count_sum(m.line[m.lines - 1].count, LINE) == h.states;
     /* The checksum catches damage; a sample recounted catches a file made
      * by an older state order of the same size. */
     uint64_t step = m.n_pos > INDEX_SAMPLE ? m.n_pos / INDEX_SAMPLE : 1;
     for (uint64_t p = 0; ok && p < m.n_pos; p += step) {
         uint64_t q = p + (p * 0x9E3779B97F4A7C15ULL >> 40) % step;
-        ok = q >= m.n_pos || m.count[q] == states_at(g, &m, a, b, q);
+        ok = q >= m.n_pos || count_of(&m, q) == states_at(g, &m, a, b, q);
     }
     if (!ok) {
         munmap(map, (size_t)st.st_size);
@@ -321,21 +337,19 @@ static void index_write(const game *g, const mat_index *mi, int a, int b)
     if (game_file_create(&out, path, "wb", NULL, 0) != 0)
         return;
     FILE *f = out.f;
-    size_t counts = mi->blocks * BLOCK, bases = (mi->blocks + 1) * sizeof *mi->base,
-           hints = mi->n_hint * sizeof *mi->hint;
+    size_t lines = mi->lines * sizeof(index_line), hints = mi->n_hint * sizeof *mi->hint;
     index_header h = header_of(t, mi, a, b);
-    h.states = mi->base[mi->blocks];
+    h.states = mi->states;
     h.n_hint = mi->n_hint;
     XXH3_state_t sum;
     XXH3_INITSTATE(&sum);
     XXH3_64bits_reset(&sum);
-    XXH3_64bits_update(&sum, mi->count, counts);
-    XXH3_64bits_update(&sum, mi->base, bases);
+    XXH3_64bits_update(&sum, mi->line, lines);
     XXH3_64bits_update(&sum, mi->hint, hints);
     h.data_sum = XXH3_64bits_digest(&sum);
     h.header_sum = header_sum(h);
-    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(mi->count, 1, counts, f) == counts &&
-             fwrite(mi->base, 1, bases, f) == bases && fwrite(mi->hint, 1, hints, f) == hints;
+    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(mi->line, 1, lines, f) == lines &&
+             fwrite(mi->hint, 1, hints, f) == hints;
     game_file_commit(&out, ok, NULL, 0);
 }
 
@@ -365,7 +379,7 @@ static const mat_index *index_of(const game *g, int mat)
     if (!mi && (mi = calloc(1, sizeof *mi)) != NULL) {
         mi->split = rank_ostle_size(&t->r, a, b);
         mi->n_pos = mi->split + (a < b ? rank_ostle_size(&t->r, b, a) : 0);
-        mi->blocks = mi->n_pos / BLOCK + 1;
+        mi->lines = mi->n_pos / LINE + 1;
         int filed = t->file_prefix[0] && mi->n_pos >= t->file_min;
         if (filed && index_read(g, mi, a, b)) {
             /* mapped */
@@ -424,8 +438,7 @@ static void locate_start(const game *g, const game_state *s, pos_ref *pr)
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     pr->mi = mi;
     pr->pos = a == lo ? j : mi->split + j;
-    __builtin_prefetch(&mi->base[pr->pos / BLOCK]);
-    __builtin_prefetch(&mi->count[pr->pos & ~(uint64_t)(BLOCK - 1)]);
+    __builtin_prefetch(&mi->line[pr->pos / LINE]);
     pr->n = -1;
     pr->nk = 0;
     for (; syms; syms &= syms - 1)
@@ -439,7 +452,7 @@ static void locate_start(const game *g, const game_state *s, pos_ref *pr)
 static void locate_finish(pos_ref *pr)
 {
     pr->first = first_state(pr->mi, pr->pos);
-    pr->states = pr->mi->count[pr->pos];
+    pr->states = (int)count_of(pr->mi, pr->pos);
 }
 
 static void locate(const game *g, const game_state *s, pos_ref *pr)
@@ -484,17 +497,17 @@ static uint64_t ostle_index(const game *g, const game_state *s)
 static uint64_t position_of(const mat_index *mi, uint64_t index, uint64_t *first)
 {
     uint64_t h = index >> HINT_SHIFT;
-    uint64_t lo = mi->hint[h], hi = h + 1 < mi->n_hint ? (uint64_t)mi->hint[h + 1] + 1 : mi->blocks;
+    uint64_t lo = mi->hint[h], hi = h + 1 < mi->n_hint ? (uint64_t)mi->hint[h + 1] + 1 : mi->lines;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (mi->base[mid] <= index)
+        if (mi->line[mid].base <= index)
             lo = mid;
         else
             hi = mid;
     }
-    uint64_t p = lo * BLOCK, at = mi->base[lo];
-    while (at + mi->count[p] <= index)
-        at += mi->count[p++];
+    uint64_t p = lo * LINE, at = mi->line[lo].base;
+    while (at + count_of(mi, p) <= index)
+        at += count_of(mi, p++);
     *first = at;
     return p;
 }
@@ -519,7 +532,7 @@ static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_sta
         last_position.tb = t->serial;
         last_position.mat = mat;
         last_position.first = first;
-        last_position.end = first + mi->count[p];
+        last_position.end = first + count_of(mi, p);
         last_position.nf = -1;
     }
     *s = last_position.board;
@@ -541,14 +554,14 @@ static void ostle_each(const game *g, int mat, uint64_t first, uint64_t end,
     const struct ostle_tb *t = geom(g)->tb;
     const mat_index *mi = index_of(g, mat);
     uint64_t at, e = first;
-    for (uint64_t p = position_of(mi, first, &at); e < end; at += mi->count[p++]) {
-        if (!mi->count[p])
+    for (uint64_t p = position_of(mi, first, &at); e < end; at += count_of(mi, p++)) {
+        if (!count_of(mi, p))
             continue;  /* not canonical: no states */
         game_state board;
         board_of(t, mat / 8, mat % 8, mi, p, &board);
         pos_ref pr;
         locate(g, &board, &pr);
-        for (; e < at + mi->count[p] && e < end; e++) {
+        for (; e < at + count_of(mi, p) && e < end; e++) {
             uint64_t slot = e - at;
             if (slot == 0) {
                 fn(ctx, e, &board, 0);
@@ -615,7 +628,7 @@ static int ostle_material_parse(const game *g, const char *name)
 static uint64_t ostle_size(const game *g, int mat)
 {
     const mat_index *mi = index_of(g, mat);
-    return mi ? mi->base[mi->blocks] : 0;
+    return mi ? mi->states : 0;
 }
 
 /* Sorts v[0..n) and drops repeats; returns the new count.  Lists are a few
@@ -693,7 +706,7 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     for (int j = 0; j < np; j++) {
         if (at[j].nk == 1) {
             run[nr].first = first_state(at[j].mi, at[j].pos);
-            run[nr++].len = at[j].mi->count[at[j].pos];
+            run[nr++].len = (int)count_of(at[j].mi, at[j].pos);
             continue;
         }
         locate(g, &from[j], &pr);
