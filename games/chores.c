@@ -41,17 +41,24 @@ static void *fan_worker(void *arg)
     }
 }
 
+enum { MAX_THREADS = 256 };
+
+/* A thread count asked for (<= 0: one per processor) within what a fan-out
+ * starts. */
+static int thread_count(int threads)
+{
+    if (threads <= 0)
+        threads = game_default_threads();
+    return threads > MAX_THREADS ? MAX_THREADS : threads;
+}
+
 /* Automatic chunks are 64-aligned so that threads never share a cache line
  * of a byte array they write by index; small enough to balance, large
  * enough to amortise the atomic. */
 void game_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx, uint64_t first, uint64_t end),
                    void *ctx)
 {
-    enum { MAX_THREADS = 256 };
-    if (threads <= 0)
-        threads = game_default_threads();
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
+    threads = thread_count(threads);
     fan_out j = { fn, ctx, n, chunk, 0 };
     if (chunk == 0) {
         j.chunk = n / ((uint64_t)threads * 256);
@@ -104,11 +111,7 @@ static void *team_member(void *arg)
 
 void game_team_run(int threads, void (*fn)(void *ctx, game_team *t, int member), void *ctx)
 {
-    enum { MAX_THREADS = 256 };
-    if (threads <= 0)
-        threads = game_default_threads();
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
+    threads = thread_count(threads);
     game_team t = { .fn = fn, .ctx = ctx };
     pthread_mutex_init(&t.lock, NULL);
     pthread_cond_init(&t.opened, NULL);

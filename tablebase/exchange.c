@@ -1,5 +1,6 @@
 /* tablebase/exchange.c - the rounds of a pass between owners, in one
- * process: each owner a thread, each round two fan-outs (send, apply). */
+ * process: a team of threads plays the owners, each round's sending and
+ * applying ended by a barrier. */
 #include "exchange.h"
 #include "tb_internal.h"
 
@@ -60,7 +61,7 @@ void tb_exchange_free(tb_exchange *x)
     free(x);
 }
 
-/* Owner o's part of a round's sending. */
+/* Sender o's part of a round's sending. */
 static void send_one(tb_exchange *x, int o)
 {
     tb_outbox *out = &x->out[o];

@@ -2,9 +2,9 @@
  * owners of index ranges that send each other updates.
  *
  * The index space is cut into blocks of 2^shift entries (TB_OWN_SHIFT
- * unless a test asks for fewer) dealt
- * round-robin to the owners (balanced whatever the frontier's shape, and a
- * block's cells stay in one owner's cache).  A pass runs in rounds: every
+ * unless a test asks for fewer) dealt round-robin to the owners (balanced
+ * whatever the frontier's shape, and a block's cells stay in one owner's
+ * cache).  A pass runs in rounds: every
  * sender (one per owner) resolves frontier positions and puts the updates
  * they make (an index each) into one outbox per owner, until a box is
  * nearly full or it has nothing left; then every owner applies the updates
@@ -29,7 +29,6 @@ typedef struct {
     uint64_t *box;
     uint64_t len[TB_MAX_OWNERS];
 } tb_outbox;
-
 
 /* Whether every box takes k more updates. */
 static inline int tb_outbox_room(const tb_outbox *o, uint64_t k) { return o->most + k <= o->cap; }

@@ -628,8 +628,8 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
     uint64_t *wins = tb_alloc_big(b->words * 8), *losses = tb_alloc_big(b->words * 8);
     uint64_t *new_wins = tb_alloc_big(b->words * 8);
     b->owners = b->threads < TB_MAX_OWNERS ? b->threads : TB_MAX_OWNERS;
-    b->own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
-    b->ex = tb_exchange_new(b->owners, b->own_shift, n, GAME_MAX_PREDECESSORS);
+    int own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
+    b->ex = tb_exchange_new(b->owners, own_shift, n, GAME_MAX_PREDECESSORS);
     int rc = -1;
     if (!b->c || !b->pending || !wins || !losses || !new_wins || !b->ex) {
         game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);

@@ -24,7 +24,7 @@ typedef struct tb_builder {
     tb_set *smaller;
     uint64_t *in, *out;      /* the frontier bitmaps a pass reads (and clears) and sets */
     uint64_t resolved;       /* positions set in out by the pass */
-    int owners, own_shift;   /* of index ranges, one per thread, blocks of 2^own_shift (exchange.h) */
+    int owners;              /* of index ranges, one per thread (exchange.h) */
     tb_exchange *ex;
     uint64_t next_block;     /* the first frontier block no sender has claimed */
     uint64_t cursor[TB_MAX_OWNERS], cursor_end[TB_MAX_OWNERS];  /* each sender's words left in its block */
