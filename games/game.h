@@ -54,6 +54,70 @@ typedef struct {
 typedef struct game game;
 typedef struct game_solver game_solver;  /* a game's exact endgame solver */
 
+/* A sparse state index, for a game whose positions have several states each
+ * (Ostle: rule 8 forbids one move): position p of a material has count(p)
+ * states (0 for a position that is not its own least image), numbered
+ * first(p) .. first(p) + count(p) - 1 in position order.  Lines of 56
+ * positions, each one cache line (a 64-bit base and 56 counts), so that
+ * placing a position costs one miss: 1.14 bytes per position.  games/sindex.c
+ * makes one in memory; tablebase/ keeps them in files beside the tables
+ * (game_tb_ops.index_source). */
+#define GAME_SINDEX_LINE 56
+#define GAME_SINDEX_HINT_SHIFT 8
+typedef struct {
+    uint64_t base;                     /* the first state of the line's first position */
+    uint8_t count[GAME_SINDEX_LINE];   /* states of each position */
+} game_sindex_line;
+typedef struct game_sindex {
+    const game_sindex_line *line;      /* positions / 56 + 1 lines, the last padded with zero counts */
+    const uint32_t *hint;              /* the line of state h << GAME_SINDEX_HINT_SHIFT, for each h */
+    uint64_t positions, lines, states, hints;
+    void (*drop)(struct game_sindex *ix);  /* frees it, whoever made it */
+    void *mem;                         /* the maker's, for drop (e.g. a mapped file) */
+    size_t mem_len;
+} game_sindex;
+
+/* The sum of the first n counts of c (a word at a time: each count is below
+ * 256, so 16-bit lanes hold the pair sums). */
+static inline uint64_t game_sindex_sum(const uint8_t *c, unsigned n)
+{
+    uint64_t sum = 0;
+    unsigned at = 0;
+    for (; at + 8 <= n; at += 8) {
+        uint64_t x;
+        __builtin_memcpy(&x, c + at, 8);
+        x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
+        sum += (x * 0x0001000100010001ULL) >> 48;
+    }
+    for (; at < n; at++)
+        sum += c[at];
+    return sum;
+}
+/* The number of states of position p. */
+static inline unsigned game_sindex_count(const game_sindex *ix, uint64_t p)
+{
+    return ix->line[p / GAME_SINDEX_LINE].count[p % GAME_SINDEX_LINE];
+}
+/* The first state of position p. */
+static inline uint64_t game_sindex_first(const game_sindex *ix, uint64_t p)
+{
+    const game_sindex_line *l = &ix->line[p / GAME_SINDEX_LINE];
+    return l->base + game_sindex_sum(l->count, (unsigned)(p % GAME_SINDEX_LINE));
+}
+/* The position whose states hold state (< ix->states), and its first state. */
+uint64_t game_sindex_position(const game_sindex *ix, uint64_t state, uint64_t *first);
+/* Material mat's index of g, counted over every position on every core
+ * (game_tb_ops.position_states); NULL when out of memory. */
+game_sindex *game_sindex_make(const game *g, int mat);
+
+/* Where a game gets each material's state index when it first needs one. */
+typedef struct {
+    /* the index of mat for g, or NULL when out of memory */
+    game_sindex *(*make)(const game *g, int mat, void *ctx);
+    void *ctx;
+    void (*drop_ctx)(void *ctx);  /* when the source is replaced or the game closed; NULL ok */
+} game_sindex_source;
+
 /* What a retrograde builder needs of a game whose positions split into
  * materials (piece sets that moves never grow).  A material is a small
  * integer; each canonical material has a table of size() entries, one per
@@ -106,10 +170,16 @@ typedef struct game_tb_ops {
      * the materials below it; NULL if there is none.  The builder copies that
      * table instead of building it when the directory has it. */
     const char *(*same_table_as)(const game *g, int mat);
-    /* Optional: keep the index of each material of at least min_positions
-     * positions in the file "<prefix>-<material name>.pnidx", read (and
-     * checked) when there, else made and written; NULL: nothing to keep. */
-    void (*index_files)(const game *g, const char *prefix, uint64_t min_positions);
+    /* For a game whose positions have several states each (NULL for the
+     * others): its indices number states through a game_sindex per
+     * material, over positions(mat) positions of position_states(mat, p)
+     * states each (0 for a position that is not its own least image). */
+    uint64_t (*positions)(const game *g, int mat);
+    int (*position_states)(const game *g, int mat, uint64_t p);
+    /* From now on the game asks src (copied) for a material's index that it
+     * does not hold yet, instead of game_sindex_make (tablebase/ keeps them
+     * in files). */
+    void (*index_source)(const game *g, const game_sindex_source *src);
 } game_tb_ops;
 
 /* A game whose moves each fill one square and which cannot cycle (Othello)

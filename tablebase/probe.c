@@ -29,10 +29,10 @@ static tb_set *open_set(const game *g, const char *dir, int index_files)
         return NULL;
     t->g = g;
     snprintf(t->dir, sizeof t->dir, "%s", dir);
-    if (index_files && game_has_tables(g) && game_tables(g)->index_files) {
+    if (index_files && game_has_tables(g)) {
         char prefix[4200];
         tb_file_prefix(g, dir, prefix, sizeof prefix);
-        game_tables(g)->index_files(g, prefix, TB_INDEX_FILE_MIN);
+        tb_sindex_files(g, prefix, TB_INDEX_FILE_MIN);
     }
     pthread_mutex_init(&t->lock, NULL);
     return t;

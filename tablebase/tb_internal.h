@@ -70,9 +70,14 @@ void tb_set_resident(tb_set *t);
 /* "dir/<game name>": the start of the names of g's files in dir. */
 void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
 
-/* Materials from this size on keep their game index in a file beside the
- * tables (games/game.h index_files): below it the index is made in moments. */
+/* Materials from this many positions on keep their state index in a file
+ * beside the tables: below it the index is made in moments. */
 #define TB_INDEX_FILE_MIN ((uint64_t)1 << 24)
+/* Makes g (a game with state indices; others are left alone) read the
+ * index of each material of at least min_positions positions from
+ * "<prefix>-<material>.pnidx" when it checks, else make it and write that
+ * file (sindex.c). */
+void tb_sindex_files(const game *g, const char *prefix, uint64_t min_positions);
 
 /* Takes the lock that lets one process at a time write tables in dir (it
  * goes with the process, however it ends): a descriptor to close, or -1

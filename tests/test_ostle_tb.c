@@ -6,6 +6,7 @@
 #include "ref.h"
 #include "suites.h"
 #include "../tablebase/tablebase.h"
+#include "../tablebase/tb_internal.h"  /* index files from the smallest material on */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,7 +315,7 @@ static long index_mismatches(const game *ref, const char *prefix, int mat)
 {
     game *g = test_open("ostle:3x3", NULL);
     const game_tb_ops *ops = game_tables(g);
-    ops->index_files(g, prefix, 0);
+    tb_sindex_files(g, prefix, 0);
     long bad = ops->size(g, mat) != ops->size(ref, mat);
     for (uint64_t i = 0; !bad && i < ops->size(ref, mat); i++) {
         game_state a, b;
@@ -367,18 +368,22 @@ static void test_index_files(void)
 
     /* A count moved from one position to the next (same block, so the bases
      * still add up) with both checksums made right: only recounting finds it. */
+    /* the file's layout (tablebase/sindex.c): a 256-byte header whose data
+     * and header sums sit at 152 and 160, then lines of a 64-bit base and
+     * 56 counts */
+    enum { HEADER = 256, DATA_SUM = 152, HEADER_SUM = 160 };
     memcpy(bad, good, (size_t)len);
-    long p = 128;
-    while (p + 1 < len && (bad[p] == 0 || bad[p + 1] == 0 || (p - 128) % 32 == 31))
+    long p = HEADER;
+    while (p + 1 < len && (bad[p] == 0 || bad[p + 1] == 0 || (p - HEADER) % 64 < 8 || (p - HEADER) % 64 == 63))
         p++;
     CU_ASSERT_FATAL(p + 1 < len);
     bad[p]--;
     bad[p + 1]++;
-    uint64_t sum = XXH3_64bits(bad + 128, (size_t)len - 128), zero = 0;
-    memcpy(bad + 72, &sum, 8);
-    memcpy(bad + 80, &zero, 8);
-    sum = XXH3_64bits(bad, 128);
-    memcpy(bad + 80, &sum, 8);
+    uint64_t sum = XXH3_64bits(bad + HEADER, (size_t)len - HEADER), zero = 0;
+    memcpy(bad + DATA_SUM, &sum, 8);
+    memcpy(bad + HEADER_SUM, &zero, 8);
+    sum = XXH3_64bits(bad, HEADER);
+    memcpy(bad + HEADER_SUM, &sum, 8);
     put_bytes(path, bad, len);
     ino_t stale = inode_of(path);
     CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);
@@ -390,6 +395,39 @@ static void test_index_files(void)
     free(good);
     game_close(ref);
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+}
+
+/* The sparse state index against a running sum of the game's counts: every
+ * position's first state and count, and every state's position (4x4 and
+ * 3x4 tables up to eight pieces: lines, hints and their ends). */
+static void test_state_index(void)
+{
+    const char *specs[] = { "ostle:4x4", "ostle:3x4" };
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(specs[i], NULL);
+        const game_tb_ops *ops = game_tables(g);
+        int mats[16], nm = ops->materials(g, 8, mats, 16);
+        long bad = 0, states = 0;
+        for (int k = 0; k < nm; k++) {
+            game_sindex *ix = game_sindex_make(g, mats[k]);
+            CU_ASSERT_FATAL(ix != NULL);
+            uint64_t sum = 0, n = ops->positions(g, mats[k]);
+            bad += ix->positions != n;
+            for (uint64_t p = 0; p < n; p++) {
+                unsigned c = (unsigned)ops->position_states(g, mats[k], p);
+                bad += game_sindex_count(ix, p) != c || game_sindex_first(ix, p) != sum;
+                for (uint64_t x = sum, first; x < sum + c; x++)
+                    bad += game_sindex_position(ix, x, &first) != p || first != sum;
+                sum += c;
+            }
+            bad += ix->states != sum || ops->size(g, mats[k]) != sum;
+            states += (long)sum;
+            ix->drop(ix);
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT(states > 100000);
+        game_close(g);
+    }
 }
 
 /* successors() and count_successors against the distinct table entries
@@ -467,6 +505,7 @@ void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
     CU_add_test(s, "index files: made once, then mapped; damaged, truncated or stale ones made again", test_index_files);
+    CU_add_test(s, "the sparse state index against a running sum of the game's counts", test_state_index);
     CU_add_test(s, "successors, count_successors and unmoves against the children's entries, symmetric ones once", test_count_successors);
     CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
 }
