@@ -179,6 +179,17 @@ static int tb_probe_cmd(game *g, const tb_opts *o, const char *position)
     return rc;
 }
 
+/* The state of index i of material mat in the game's notation (a static
+ * buffer: one at a time). */
+static const char *state_text(const game *g, int mat, uint64_t i)
+{
+    static char text[GAME_TEXT_MAX];
+    game_state s;
+    game_tables(g)->unindex(g, mat, i, &s);
+    game_format(g, &s, text, sizeof text);
+    return text;
+}
+
 static int tb_stats_cmd(game *g, const tb_opts *o)
 {
     int mats[4096], n = game_tables(g)->materials(g, 64, mats, 4096), shown = 0;
@@ -199,6 +210,9 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                    (unsigned long long)st.wins, (unsigned long long)st.draws, (unsigned long long)st.losses, st.max_distance);
             for (int d = 1; d <= last; d++)
                 printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
+            printf("], \"longest_wins\": %llu, \"longest_win_states\": [", (unsigned long long)st.longest_wins);
+            for (int k = 0; k < st.n_longest; k++)
+                printf("%s\"%s\"", k ? ", " : "", state_text(g, mats[i], st.longest[k]));
             printf("]}\n");
         } else {
             printf("%-8s %12llu positions  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st.material,
@@ -208,6 +222,11 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
             for (int d = 1; d <= last; d++)
                 printf(" %llu", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
             printf("\n");
+            if (st.longest_wins)
+                printf("         longest win, %llu state%s (twins aside)%s\n", (unsigned long long)st.longest_wins,
+                       st.longest_wins == 1 ? "" : "s", st.longest_wins > (uint64_t)st.n_longest ? ", the first:" : ":");
+            for (int k = 0; k < st.n_longest; k++)
+                printf("           %s\n", state_text(g, mats[i], st.longest[k]));
         }
         shown++;
     }

@@ -234,6 +234,14 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
     return total;
 }
 
+/* Whether index i holds a symmetric image of a smaller index's state. */
+static int is_twin(const game *g, int mat, uint64_t i)
+{
+    game_state s;
+    game_tables(g)->unindex(g, mat, i, &s);
+    return game_tables(g)->index(g, &s) != i;
+}
+
 int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *err, size_t errlen)
 {
     char path[4200];
@@ -250,6 +258,7 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
     st->draws = f.h.draws;
     st->losses = f.h.losses;
     st->max_distance = (int)f.h.max_distance;
+    int longest = 1;
     for (uint64_t i = 0; i < f.h.entries; i++) {
         tb_entry e = tb_file_entry(&f, i);
         if (e == TB_ENTRY_BAD) {
@@ -262,6 +271,18 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
             st->win_at[d]++;
         else if (v.wdl == TB_LOSS)
             st->loss_at[d]++;
+        if (v.wdl == TB_WIN && v.distance >= longest) {
+            if (v.distance > longest) {
+                longest = v.distance;
+                st->n_longest = 0;
+                st->longest_wins = 0;
+            }
+            if (!is_twin(g, mat, i)) {
+                st->longest_wins++;
+                if (st->n_longest < TB_STATS_LONGEST)
+                    st->longest[st->n_longest++] = i;
+            }
+        }
     }
     tb_file_close(&f);
     return 0;

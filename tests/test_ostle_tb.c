@@ -256,8 +256,30 @@ static void check_board(int w, int h, int max_side)
     CU_ASSERT_EQUAL(agree, S.n);
     CU_ASSERT_EQUAL(exits_wrong, 0);
     int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
-    for (int i = 0; i < nm; i++)
+    for (int i = 0; i < nm; i++) {
         CU_ASSERT_EQUAL(test_each_mismatches(g, mats[i]), 0);
+        /* the longest wins that stats names, against a scan of every entry */
+        tb_stats st;
+        CU_ASSERT_EQUAL_FATAL(tb_table_stats(g, dir, mats[i], &st, err, sizeof err), 0);
+        int longest = 0;
+        for (int d = 1; d < 256; d++)
+            longest = st.win_at[d] ? d : longest;
+        uint64_t found = 0, listed = 0;
+        for (uint64_t x = 0; x < ops->size(g, mats[i]); x++) {
+            game_state s;
+            tb_value v;
+            ops->unindex(g, mats[i], x, &s);
+            if (ops->index(g, &s) != x || tb_probe(tb, &s, &v, err, sizeof err) != 1 || v.wdl != TB_WIN ||
+                v.distance != longest)
+                continue;
+            listed += found < TB_STATS_LONGEST && st.longest[found] == x;
+            found++;
+        }
+        CU_ASSERT(longest > 0 && found > 0);
+        CU_ASSERT_EQUAL(st.longest_wins, found);
+        CU_ASSERT_EQUAL(listed, (uint64_t)st.n_longest);
+        CU_ASSERT_EQUAL((uint64_t)st.n_longest, found < TB_STATS_LONGEST ? found : TB_STATS_LONGEST);
+    }
     CU_ASSERT(removing > 0);
     fprintf(stderr, "    %s: %ld of %d states agree with brute force (%ld draws, %ld with a forbidden move)\n", spec,
             agree, S.n, draws, ko);
