@@ -94,6 +94,7 @@ long tb_compress(const game *g, const char *dir, volatile int *stop, FILE *log, 
 
 /* --- checking and statistics ---------------------------------------------- */
 
+#define TB_STATS_LONGEST 16
 typedef struct {
     char material[32];
     uint64_t positions, wins, draws, losses;
@@ -101,11 +102,10 @@ typedef struct {
     uint64_t win_at[256], loss_at[256];  /* positions by distance (capped at 255) */
     /* The first TB_STATS_LONGEST entries (in index order, twins left out)
      * whose value is the table's longest win, and how many there are. */
-    uint64_t longest[16];
+    uint64_t longest[TB_STATS_LONGEST];
     int n_longest;
     uint64_t longest_wins;
 } tb_stats;
-#define TB_STATS_LONGEST 16
 
 /* File path of material mat's table in dir. */
 void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len);

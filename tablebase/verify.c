@@ -258,7 +258,7 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
     st->draws = f.h.draws;
     st->losses = f.h.losses;
     st->max_distance = (int)f.h.max_distance;
-    int longest = 1;
+    int longest = 0;
     for (uint64_t i = 0; i < f.h.entries; i++) {
         tb_entry e = tb_file_entry(&f, i);
         if (e == TB_ENTRY_BAD) {
@@ -271,17 +271,17 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
             st->win_at[d]++;
         else if (v.wdl == TB_LOSS)
             st->loss_at[d]++;
-        if (v.wdl == TB_WIN && v.distance >= longest) {
-            if (v.distance > longest) {
-                longest = v.distance;
-                st->n_longest = 0;
-                st->longest_wins = 0;
-            }
-            if (!is_twin(g, mat, i)) {
-                st->longest_wins++;
-                if (st->n_longest < TB_STATS_LONGEST)
-                    st->longest[st->n_longest++] = i;
-            }
+        if (v.wdl == TB_WIN && v.distance > longest)
+            longest = v.distance;
+    }
+    /* again, for the longest wins alone: a twin check on every win would
+     * cost an unindex each */
+    for (uint64_t i = 0; longest && i < f.h.entries; i++) {
+        tb_value v = tb_decode(tb_file_entry(&f, i));
+        if (v.wdl == TB_WIN && v.distance == longest && !is_twin(g, mat, i)) {
+            st->longest_wins++;
+            if (st->n_longest < TB_STATS_LONGEST)
+                st->longest[st->n_longest++] = i;
         }
     }
     tb_file_close(&f);
