@@ -13,7 +13,7 @@ static const char help[] =
     "                        [--compress large|all|none] [--only MATERIAL]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
-    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json]\n"
+    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
     "build: every missing table with at most N pieces, smaller first; progress\n"
@@ -24,14 +24,16 @@ static const char help[] =
     "  distance, positions per distance (= per retrograde ply). compress:\n"
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
-    "  builds one table and the smaller ones it needs, verifies one table.\n";
+    "  builds one table and the smaller ones it needs, verifies one table.\n"
+    "  stats --census (Ostle): each table's states by the classes that relate\n"
+    "  them to the published count of non-trivial states (docs/ostle.md).\n";
 
 typedef struct {
-    int pieces, threads, json, compress;
+    int pieces, threads, json, compress, census;
     const char *dir, *only;
 } tb_opts;
 
-enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY };
+enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -40,6 +42,7 @@ static const struct option tb_long[] = {
     { "json", no_argument, NULL, OPT_JSON },
     { "compress", required_argument, NULL, OPT_COMPRESS },
     { "only", required_argument, NULL, OPT_ONLY },
+    { "census", no_argument, NULL, OPT_CENSUS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -52,6 +55,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
     case OPT_ONLY: o->only = arg; return *arg ? 0 : -1;
+    case OPT_CENSUS: o->census = 1; return 0;
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
         return o->compress == 2 ? -1 : 0;
@@ -190,20 +194,88 @@ static const char *state_text(const game *g, int mat, uint64_t i)
     return text;
 }
 
+/* The census of one material (or the total) as a line of text or JSON;
+ * whether the classes sum to the published count. */
+static void print_census(const game *g, const uint64_t *n, int json)
+{
+    const game_census_class *c = game_tables(g)->census_classes;
+    int64_t sum = 0, direct = -1;
+    int k, at_direct = 0;
+    char terms[512] = "";
+    size_t len = 0;
+    for (k = 0; c[k].name; k++) {
+        if (c[k].sign == 1 || c[k].sign == -1) {
+            sum += c[k].sign * (int64_t)n[k];
+            len += (size_t)snprintf(terms + len, sizeof terms - len, "%s%s", len ? (c[k].sign < 0 ? " - " : " + ") : "",
+                                    c[k].name);
+        } else if (c[k].sign == 2) {
+            direct = (int64_t)n[k];
+            at_direct = k;
+        }
+    }
+    if (json) {
+        printf(", \"census\": {");
+        for (int i = 0; i < k; i++)
+            printf("%s\"%s\": %llu", i ? ", " : "", c[i].name, (unsigned long long)n[i]);
+        printf(", \"reconciles\": %s}", sum == direct ? "true" : "false");
+        return;
+    }
+    printf("         census:");
+    for (int i = 0; i < k; i++)
+        printf("%s %s %llu", i ? "," : "", c[i].name, (unsigned long long)n[i]);
+    printf("\n         %s = %lld: %s the direct count of %s\n", terms, (long long)sum,
+           sum == direct ? "equals" : "DIFFERS from", c[at_direct].name);
+}
+
 static int tb_stats_cmd(game *g, const tb_opts *o)
 {
-    int mats[4096], n = game_tables(g)->materials(g, 64, mats, 4096), shown = 0;
+    const game_tb_ops *ops = game_tables(g);
+    if (o->census && !ops->census)
+        return cli_fail(EXIT_USAGE, "tb stats: %s has no census (--census is for Ostle)", g->name);
+    int mats[4096], n = ops->materials(g, 64, mats, 4096), shown = 0;
+    uint64_t total[GAME_CENSUS_MAX] = { 0 }, all_at[256] = { 0 }, all[4] = { 0 };
+    if (o->census)
+        cli_catch_interrupt();
     for (int i = 0; i < n; i++) {
         char path[4200];
         tb_path(g, o->dir, mats[i], path, sizeof path);
-        if (access(path, F_OK) != 0)
+        uint64_t cn[GAME_CENSUS_MAX] = { 0 };
+        if (access(path, F_OK) != 0) {
+            /* a census needs the rules, not the values */
+            if (!o->census)
+                continue;
+            char name[32];
+            ops->material_name(g, mats[i], name, sizeof name);
+            if (tb_census(g, mats[i], o->threads, &cli_stop, cn) != 0)
+                return cli_fail(EXIT_INTERRUPTED, "tb stats: interrupted in the census of %s", name);
+            for (int k = 0; k < GAME_CENSUS_MAX; k++)
+                total[k] += cn[k];
+            if (o->json)
+                printf("{\"material\": \"%s\", \"table\": false", name);
+            else
+                printf("%-8s (no table in %s)\n", name, o->dir);
+            print_census(g, cn, o->json);
+            if (o->json)
+                printf("}\n");
+            shown++;
             continue;
+        }
         tb_stats st;
         char err[600];
         if (tb_table_stats(g, o->dir, mats[i], &st, err, sizeof err) != 0)
             return cli_fail(1, "tb stats: %s", err);
+        if (o->census && tb_census(g, mats[i], o->threads, &cli_stop, cn) != 0)
+            return cli_fail(EXIT_INTERRUPTED, "tb stats: interrupted in the census of %s", st.material);
         double p = st.positions ? 100.0 / (double)st.positions : 0;
         int last = st.max_distance > 255 ? 255 : st.max_distance;
+        all[0] += st.positions;
+        all[1] += st.wins;
+        all[2] += st.draws;
+        all[3] += st.losses;
+        for (int d = 0; d < 256; d++)
+            all_at[d] += st.win_at[d] + st.loss_at[d];
+        for (int k = 0; k < GAME_CENSUS_MAX; k++)
+            total[k] += cn[k];
         if (o->json) {
             printf("{\"material\": \"%s\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
                    "\"longest\": %d, \"per_ply\": [", st.material, (unsigned long long)st.positions,
@@ -213,7 +285,10 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
             printf("], \"longest_wins\": %llu, \"longest_win_states\": [", (unsigned long long)st.longest_wins);
             for (int k = 0; k < st.n_longest; k++)
                 printf("%s\"%s\"", k ? ", " : "", state_text(g, mats[i], st.longest[k]));
-            printf("]}\n");
+            printf("]");
+            if (o->census)
+                print_census(g, cn, 1);
+            printf("}\n");
         } else {
             printf("%-8s %12llu positions  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st.material,
                    (unsigned long long)st.positions, (double)st.wins * p, (double)st.draws * p, (double)st.losses * p,
@@ -227,11 +302,38 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                        st.longest_wins == 1 ? "" : "s", st.longest_wins > (uint64_t)st.n_longest ? ", the first:" : ":");
             for (int k = 0; k < st.n_longest; k++)
                 printf("           %s\n", state_text(g, mats[i], st.longest[k]));
+            if (o->census)
+                print_census(g, cn, 0);
         }
         shown++;
     }
     if (!shown)
         return cli_fail(1, "tb stats: no tables of %s in %s", g->name, o->dir);
+    if (shown > 1) {
+        int last = 255;
+        while (last > 0 && !all_at[last])
+            last--;
+        if (o->json) {
+            printf("{\"material\": \"total\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
+                   "\"per_ply\": [", (unsigned long long)all[0], (unsigned long long)all[1], (unsigned long long)all[2],
+                   (unsigned long long)all[3]);
+            for (int d = 1; d <= last; d++)
+                printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)all_at[d]);
+            printf("]");
+            if (o->census)
+                print_census(g, total, 1);
+            printf("}\n");
+        } else {
+            printf("%-8s %12llu positions  (%llu win, %llu draw, %llu loss; the tables here)\n", "total", (unsigned long long)all[0],
+                   (unsigned long long)all[1], (unsigned long long)all[2], (unsigned long long)all[3]);
+            printf("         resolved per ply:");
+            for (int d = 1; d <= last; d++)
+                printf(" %llu", (unsigned long long)all_at[d]);
+            printf("\n");
+            if (o->census)
+                print_census(g, total, 0);
+        }
+    }
     return 0;
 }
 

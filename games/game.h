@@ -121,6 +121,18 @@ typedef struct {
     void (*drop_ctx)(void *ctx);  /* when the source is replaced or the game closed; NULL ok */
 } game_sindex_source;
 
+/* A class of states in a census (game_tb_ops.census): how a published
+ * count of states relates to the table's.  The sum of sign x count over
+ * the classes of sign +1 and -1 (the table's states, what the publication
+ * leaves out, what it adds) equals the count of the class of sign 2 (its
+ * definition applied directly); sign 0: a figure beside them. */
+#define GAME_CENSUS_MAX 12
+typedef struct {
+    const char *name;  /* one word, e.g. "twins"; NULL ends the list */
+    int sign;
+    const char *what;  /* a line for the reader */
+} game_census_class;
+
 /* What a retrograde builder needs of a game whose positions split into
  * materials (piece sets that moves never grow).  A material is a small
  * integer; each canonical material has a table of size() entries, one per
@@ -183,6 +195,12 @@ typedef struct game_tb_ops {
      * does not hold yet, instead of game_sindex_make (tablebase/ keeps them
      * in files). */
     void (*index_source)(const game *g, const game_sindex_source *src);
+    /* Optional: adds into counts[k] the states of positions [first, end)
+     * of positions(mat) in class k of census_classes (a game whose tables
+     * are compared with a published count of states); safe to run at once
+     * on disjoint ranges. */
+    void (*census)(const game *g, int mat, uint64_t first, uint64_t end, uint64_t *counts);
+    const game_census_class *census_classes;
 } game_tb_ops;
 
 /* A game whose moves each fill one square and which cannot cycle (Othello)

@@ -5,6 +5,9 @@
 #define PNSOLVE_OSTLE_IMPL_H
 
 #include "game_impl.h"
+#include "../ranking/ranking.h"
+
+#include <pthread.h>
 
 #define NO_MOVE 0xFFFFu
 enum { DIR_U, DIR_D, DIR_L, DIR_R };
@@ -45,12 +48,54 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move
  * none) forbidden, so that they lead to s itself; moves[] is required. */
 int ostle_unmoves_state(const game *g, const game_state *s, game_state *out, game_move *moves);
 
+/* Positions from which one move that removes a piece (and does not end
+ * the game) leads to s's position, each once, into out[GAME_MAX_MOVES];
+ * returns the count. */
+int ostle_uncaptures(const game *g, const game_state *s, game_state *out);
+
 /* The moves that rule 8 can forbid in s's position: those some state with a
  * move into it leaves forbidden (the hole moved back; a chain pushed back
  * from its far end, which is the side to move's piece), into
  * out[GAME_MAX_MOVES]; returns the count.  The states of a position are it
  * with none or one of these forbidden: the index space of a rule-8 builder. */
 int ostle_forbiddable(const game *g, const game_state *s, game_move *out);
+
+/* What the tables keep for a board size (ostle_tb.c). */
+struct ostle_tb {
+    pthread_mutex_t lock;
+    uint64_t serial;  /* distinct for every ostle_tb a process makes, from 1 */
+    rank_ostle r;
+    game_sindex *ix[64];  /* per material, made on first use */
+    uint64_t split[64];   /* ostle_split of each material whose index is there */
+    game_sindex_source src;  /* make NULL: game_sindex_make */
+};
+
+#define OSTLE_MAT(a, b) ((a) * 8 + (b))
+/* Positions [0, split) of material (a, b) have a pieces on the side to move. */
+static inline uint64_t ostle_split(const struct ostle_tb *t, int mat)
+{
+    return rank_ostle_size(&t->r, mat / 8, mat % 8);
+}
+
+/* ostle_sym.c: the board of position p of material mat into s (side 0 to
+ * move, nothing forbidden). */
+void ostle_board(const game *g, int mat, uint64_t p, game_state *s);
+/* The same; 1 if p is its own least index (a canonical position, whose
+ * states the table holds), 0 for a twin position. */
+int ostle_board_canonical(const game *g, int mat, uint64_t p, game_state *s);
+/* Image of move f (a square and a direction whose step stays on the board)
+ * under symmetry k; NO_MOVE if there is none. */
+unsigned ostle_map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsigned f);
+/* A state's symmetry class as a number: equal exactly when the states
+ * share a table entry (colour-free: the side to move's set first). */
+uint64_t ostle_orbit_key(const game *g, const game_state *s);
+/* Sorts v[0..n) and drops repeats; returns the new count. */
+int ostle_distinct(uint64_t *v, int n);
+
+/* ostle_census.c: the states of positions [first, end) of mat by the
+ * classes of ostle_census_classes (game_tb_ops.census). */
+void ostle_census(const game *g, int mat, uint64_t first, uint64_t end, uint64_t *counts);
+extern const game_census_class ostle_census_classes[];
 
 /* The tables' operations (ostle_tb.c) and what they keep. */
 extern const game_tb_ops ostle_tb_ops;

@@ -22,17 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAT(a, b) ((a) * 8 + (b))
-
-struct ostle_tb {
-    pthread_mutex_t lock;
-    uint64_t serial;  /* distinct for every ostle_tb a process makes, from 1 */
-    rank_ostle r;
-    game_sindex *ix[64];  /* per material, made on first use */
-    uint64_t split[64];   /* split_of each material whose index is there */
-    game_sindex_source src;  /* make NULL: game_sindex_make */
-};
-
 struct ostle_tb *ostle_tb_new(int w, int h)
 {
     struct ostle_tb *t = calloc(1, sizeof *t);
@@ -71,43 +60,21 @@ static int is_material(const ostle_geom *gm, int mat)
     return mat >= 0 && mat < 64 && mat / 8 <= mat % 8 && side_pieces(gm, mat / 8) && side_pieces(gm, mat % 8);
 }
 
-/* Positions [0, split) of material (a, b) have a pieces on the side to move. */
-static uint64_t split_of(const struct ostle_tb *t, int mat) { return rank_ostle_size(&t->r, mat / 8, mat % 8); }
-
-/* The board of position i of material mat: side 0 to move. */
-static void board_of(const struct ostle_tb *t, int mat, uint64_t i, game_state *s)
-{
-    uint64_t split = split_of(t, mat);
-    int a = mat / 8, b = mat % 8;
-    int mover = i < split ? a : b, other = i < split ? b : a;
-    unsigned hole;
-    uint32_t ms, os;
-    rank_ostle_unindex(&t->r, mover, other, i < split ? i : i - split, &hole, &ms, &os);
-    memset(s, 0, sizeof *s);
-    s->w[0] = ms;
-    s->w[1] = os;
-    set_meta(s, hole, 0, NO_MOVE);
-}
-
 static uint64_t ostle_positions(const game *g, int mat)
 {
     const struct ostle_tb *t = geom(g)->tb;
     if (!is_material(geom(g), mat))
         return 0;
-    return split_of(t, mat) + (mat / 8 < mat % 8 ? rank_ostle_size(&t->r, mat % 8, mat / 8) : 0);
+    return ostle_split(t, mat) + (mat / 8 < mat % 8 ? rank_ostle_size(&t->r, mat % 8, mat / 8) : 0);
 }
 
 /* The states of position p: none for a twin position (not its own least
  * index), else the one with nothing forbidden and one per forbiddable move. */
 static int ostle_position_states(const game *g, int mat, uint64_t p)
 {
-    const struct ostle_tb *t = geom(g)->tb;
     game_state s;
     game_move f[GAME_MAX_MOVES];
-    board_of(t, mat, p, &s);
-    uint64_t split = split_of(t, mat);
-    int own = rank_ostle_index(&t->r, hole_of(&s), (uint32_t)s.w[0], (uint32_t)s.w[1]) == (p < split ? p : p - split);
-    return own ? 1 + ostle_forbiddable(g, &s, f) : 0;
+    return ostle_board_canonical(g, mat, p, &s) ? 1 + ostle_forbiddable(g, &s, f) : 0;
 }
 
 static void ostle_index_source(const game *g, const game_sindex_source *src)
@@ -133,23 +100,12 @@ static const game_sindex *index_of(const game *g, int mat)
     ix = t->ix[mat];
     if (!ix) {
         ix = t->src.make ? t->src.make(g, mat, t->src.ctx) : game_sindex_make(g, mat);
-        t->split[mat] = split_of(t, mat);
+        t->split[mat] = ostle_split(t, mat);
         if (ix)
             __atomic_store_n(&t->ix[mat], ix, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&t->lock);
     return ix;
-}
-
-/* Image of move f (a square and a direction whose step stays on the board)
- * under symmetry k. */
-static unsigned map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsigned f)
-{
-    unsigned from = r->map[k][f >> 2], to = r->map[k][gm->step[f >> 2][f & 3]];
-    for (unsigned d = 0; d < 4; d++)
-        if (gm->step[from][d] == (int)to)
-            return from * 4 + d;
-    return NO_MOVE;
 }
 
 /* A position's place in its table: where its states start, its canonical
@@ -177,11 +133,11 @@ static void locate_start(const game *g, const game_state *s, pos_ref *pr)
     uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side], c[3];
     int a = __builtin_popcount(ms), b = __builtin_popcount(os);
     int lo = a < b ? a : b, hi = a < b ? b : a;
-    const game_sindex *ix = index_of(g, MAT(lo, hi));
+    const game_sindex *ix = index_of(g, OSTLE_MAT(lo, hi));
     unsigned syms;
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     pr->ix = ix;
-    pr->pos = a == lo ? j : t->split[MAT(lo, hi)] + j;
+    pr->pos = a == lo ? j : t->split[OSTLE_MAT(lo, hi)] + j;
     __builtin_prefetch(&ix->line[pr->pos / GAME_SINDEX_LINE]);
     pr->n = -1;
     pr->nk = 0;
@@ -222,7 +178,7 @@ static uint64_t state_entry(const game *g, pos_ref *pr, unsigned f)
     const ostle_geom *gm = geom(g);
     int best = pr->n;
     for (int q = 0; q < pr->nk; q++) {
-        unsigned fk = map_move(gm, &gm->tb->r, pr->k[q], f);
+        unsigned fk = ostle_map_move(gm, &gm->tb->r, pr->k[q], f);
         for (int x = 0; x < best; x++)
             if (pr->list[x] == fk)
                 best = x;
@@ -253,7 +209,7 @@ static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_sta
         index >= last_position.end) {
         const game_sindex *ix = index_of(g, mat);
         uint64_t first, p = game_sindex_position(ix, index, &first);
-        board_of(t, mat, p, &last_position.board);
+        ostle_board(g, mat, p, &last_position.board);
         last_position.tb = t->serial;
         last_position.mat = mat;
         last_position.first = first;
@@ -276,14 +232,13 @@ static void ostle_each(const game *g, int mat, uint64_t first, uint64_t end,
 {
     if (first >= end)
         return;
-    const struct ostle_tb *t = geom(g)->tb;
     const game_sindex *ix = index_of(g, mat);
     uint64_t at, e = first;
     for (uint64_t p = game_sindex_position(ix, first, &at); e < end; at += game_sindex_count(ix, p++)) {
         if (!game_sindex_count(ix, p))
             continue;  /* not canonical: no states */
         game_state board;
-        board_of(t, mat, p, &board);
+        ostle_board(g, mat, p, &board);
         pos_ref pr;
         locate(g, &board, &pr);
         for (; e < at + game_sindex_count(ix, p) && e < end; e++) {
@@ -309,7 +264,7 @@ static int ostle_materials(const game *g, int max_pieces, int *out, int cap)
     for (int total = 2 * (gm->lose_at + 1); total <= max_pieces; total++)
         for (int a = gm->lose_at + 1; 2 * a <= total; a++)
             if (side_pieces(gm, total - a) && n < cap)
-                out[n++] = MAT(a, total - a);
+                out[n++] = OSTLE_MAT(a, total - a);
     return n;
 }
 
@@ -318,9 +273,9 @@ static int ostle_material_deps(const game *g, int mat, int *out)
     const ostle_geom *gm = geom(g);
     int a = mat / 8, b = mat % 8, n = 0;
     if (side_pieces(gm, a - 1))
-        out[n++] = MAT(a - 1, b);
+        out[n++] = OSTLE_MAT(a - 1, b);
     if (side_pieces(gm, b - 1) && a != b)
-        out[n++] = a <= b - 1 ? MAT(a, b - 1) : MAT(b - 1, a);
+        out[n++] = a <= b - 1 ? OSTLE_MAT(a, b - 1) : OSTLE_MAT(b - 1, a);
     return n;
 }
 
@@ -330,7 +285,7 @@ static int ostle_material_of(const game *g, const game_state *s)
     int a = __builtin_popcountll(s->w[0]), b = __builtin_popcountll(s->w[1]);
     if (!side_pieces(gm, a) || !side_pieces(gm, b))
         return -1;
-    return a < b ? MAT(a, b) : MAT(b, a);
+    return a < b ? OSTLE_MAT(a, b) : OSTLE_MAT(b, a);
 }
 
 static int ostle_material_pieces(const game *g, int mat) { (void)g; return mat / 8 + mat % 8; }
@@ -347,31 +302,13 @@ static int ostle_material_parse(const game *g, const char *name)
     char extra;
     if (sscanf(name, "%d+%d%c", &a, &b, &extra) != 2 || a > b || !side_pieces(geom(g), a) || !side_pieces(geom(g), b))
         return -1;
-    return MAT(a, b);
+    return OSTLE_MAT(a, b);
 }
 
 static uint64_t ostle_size(const game *g, int mat)
 {
     const game_sindex *ix = index_of(g, mat);
     return ix ? ix->states : 0;
-}
-
-/* Sorts v[0..n) and drops repeats; returns the new count.  Lists are a few
- * dozen long: insertion sort beats qsort's calls through a pointer. */
-static int distinct(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i;
-        for (; j > 0 && v[j - 1] > x; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
-    }
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (!m || v[m - 1] != v[i])
-            v[m++] = v[i];
-    return m;
 }
 
 /* The entries of the states of un-move j's position (located in pr) that
@@ -383,7 +320,7 @@ static int states_allowing(const game *g, pos_ref *pr, const game_state *from, g
         /* One symmetry onto the canonical board: its forbiddable moves are
          * the images of this position's, slot by slot (in order). */
         locate_rest(g, pr);
-        unsigned barred = map_move(geom(g), &geom(g)->tb->r, pr->k[0], mv);
+        unsigned barred = ostle_map_move(geom(g), &geom(g)->tb->r, pr->k[0], mv);
         pred[n++] = pr->first;
         for (int x = 0; x < pr->n; x++)
             if (pr->list[x] != barred)
@@ -397,7 +334,7 @@ static int states_allowing(const game *g, pos_ref *pr, const game_state *from, g
         if (forbid != mv)
             pred[n++] = state_entry(g, pr, forbid);
     }
-    return distinct(pred, n);
+    return ostle_distinct(pred, n);
 }
 
 /* States from which a move that removes nothing leads to state s: the
@@ -456,28 +393,6 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     return n;
 }
 
-/* A state's symmetry class as a number: the least image, over the
- * symmetries that put the hole on its class's square, of the two sets and
- * the forbidden move.  Equal exactly when the states share a table entry,
- * and far cheaper than the entry (no ranks, no index arrays). */
-static uint64_t orbit_key(const game *g, const game_state *s)
-{
-    const ostle_geom *gm = geom(g);
-    const rank_ostle *r = &gm->tb->r;
-    int side = side_of(s);
-    unsigned hole = hole_of(s), f = forbidden_of(s), cls = (unsigned)r->cls[hole];
-    uint64_t best = UINT64_MAX;
-    for (int k = 0; k < r->nsym; k++) {
-        if (r->map[k][hole] != r->rep[cls])
-            continue;
-        uint64_t fk = f == NO_MOVE ? 0x7F : map_move(gm, r, k, f);
-        uint64_t key = rank_ostle_image(r, k, (uint32_t)s->w[side]) | (uint64_t)rank_ostle_image(r, k, (uint32_t)s->w[!side]) << 25 | fk << 50;
-        if (key < best)
-            best = key;
-    }
-    return best | (uint64_t)cls << 57;
-}
-
 /* key() of each child of s that keeps every piece, distinct, into out;
  * returns how many. */
 static int staying_children(const game *g, const game_state *s, uint64_t (*key)(const game *, const game_state *),
@@ -492,7 +407,7 @@ static int staying_children(const game *g, const game_state *s, uint64_t (*key)(
         if ((uint64_t)__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
             out[k++] = key(g, &c);
     }
-    return distinct(out, k);
+    return ostle_distinct(out, k);
 }
 
 static int ostle_successors_states(const game *g, const game_state *s, uint64_t *succ)
@@ -503,7 +418,7 @@ static int ostle_successors_states(const game *g, const game_state *s, uint64_t 
 static int ostle_count_successors(const game *g, const game_state *s)
 {
     uint64_t key[GAME_MAX_MOVES];
-    return staying_children(g, s, orbit_key, key);
+    return staying_children(g, s, ostle_orbit_key, key);
 }
 
 /* The moves that remove a piece: a piece move whose chain of pieces runs
@@ -546,4 +461,6 @@ const game_tb_ops ostle_tb_ops = {
     .positions = ostle_positions,
     .position_states = ostle_position_states,
     .index_source = ostle_index_source,
+    .census = ostle_census,
+    .census_classes = ostle_census_classes,
 };

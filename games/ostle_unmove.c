@@ -81,6 +81,64 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move
     return n + pushes(gm, s, 0, out + n, moves ? moves + n : NULL);
 }
 
+/* The positions one piece larger from which a move of the mover's that
+ * removed a piece (the mover's own or the other's: off the board or into
+ * the hole) leads to s's position: the mover's piece stepped from an empty
+ * square sq, alone off the board or into the hole, or pushing a chain whose
+ * last piece fell.  A side never has more pieces than the board is wide.
+ * Several moves may lead from one position (a piece that fell alone, or a
+ * chain of the mover's own that lost its last piece, is the same position
+ * with a piece of the mover's on sq), kept once. */
+/* Adds q to out[0..n) unless it is there; returns the new count. */
+static int add_new(game_state *out, int n, const game_state *q)
+{
+    for (int i = 0; i < n; i++)
+        if (out[i].w[0] == q->w[0] && out[i].w[1] == q->w[1])
+            return n;  /* same hole and side: the sets decide */
+    out[n] = *q;
+    return n + 1;
+}
+
+int ostle_uncaptures(const game *g, const game_state *s, game_state *out)
+{
+    const ostle_geom *gm = geom(g);
+    unsigned hole = hole_of(s);
+    int mover = !side_of(s), n = 0;
+    uint64_t occ = s->w[0] | s->w[1];
+    int room[2] = { __builtin_popcountll(s->w[0]) < gm->w, __builtin_popcountll(s->w[1]) < gm->w };
+    for (int sq = 0; sq < gm->cells; sq++) {
+        if ((unsigned)sq == hole || ((occ >> sq) & 1))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            game_state q;
+            int at = gm->step[sq][d];
+            if (at < 0 || (unsigned)at == hole) {
+                if (room[mover]) {
+                    q = *s;
+                    q.w[mover] |= 1ULL << sq;
+                    set_meta(&q, hole, mover, NO_MOVE);
+                    n = add_new(out, n, &q);
+                }
+                continue;
+            }
+            if (!((s->w[mover] >> at) & 1))
+                continue;
+            while (gm->step[at][d] >= 0 && (unsigned)gm->step[at][d] != hole && ((occ >> gm->step[at][d]) & 1))
+                at = gm->step[at][d];
+            int beyond = gm->step[at][d];
+            if (beyond >= 0 && (unsigned)beyond != hole)
+                continue;  /* the chain stopped before an empty square: nothing fell */
+            for (int c = 0; c < 2; c++)
+                if (room[c]) {
+                    push_back(gm, s, sq, d, at, mover, &q);
+                    q.w[c] |= 1ULL << at;
+                    n = add_new(out, n, &q);
+                }
+        }
+    }
+    return n;
+}
+
 /* A move leaves forbidden its reversal when that is a move: a hole move
  * always, a push when its chain's last piece is the opponent's (who may not
  * push it straight back).  So a forbidden move names at most one move into

@@ -107,6 +107,10 @@ typedef struct {
     uint64_t longest_wins;
 } tb_stats;
 
+/* The states of material mat counted by the game's census classes
+ * (game_tb_ops.census) on threads threads (<= 0: every core) into counts:
+ * 0, 1 if *stop ended it early (counts partial), -1 if g has no census. */
+int tb_census(const game *g, int mat, int threads, volatile int *stop, uint64_t counts[GAME_CENSUS_MAX]);
 /* File path of material mat's table in dir. */
 void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len);
 /* Statistics of one table file: 0, or -1 with err naming the problem. */

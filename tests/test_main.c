@@ -129,13 +129,23 @@ int main(int argc, char **argv)
     if (argc == 1)
         CU_basic_run_tests();
     for (int i = 1; i < argc; i++) {
-        CU_pSuite s = CU_get_suite(argv[i]);
-        if (!s) {
-            fprintf(stderr, "run-tests: no suite '%s'\n", argv[i]);
+        /* "suite" runs a suite, "suite/test name" one of its tests */
+        char name[256];
+        snprintf(name, sizeof name, "%s", argv[i]);
+        char *test = strchr(name, '/');
+        if (test)
+            *test++ = 0;
+        CU_pSuite s = CU_get_suite(name);
+        CU_pTest t = s && test ? CU_get_test(s, test) : NULL;
+        if (!s || (test && !t)) {
+            fprintf(stderr, "run-tests: no %s '%s'\n", s ? "test" : "suite", s ? test : name);
             CU_cleanup_registry();
             return 2;
         }
-        CU_basic_run_suite(s);
+        if (t)
+            CU_basic_run_test(s, t);
+        else
+            CU_basic_run_suite(s);
     }
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();

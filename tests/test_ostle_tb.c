@@ -56,6 +56,17 @@ static int state_id(state_set *S, const char *pos, const char *prev, int create)
     return S->n++;
 }
 
+static void state_set_free(state_set *S)
+{
+    state_entry *e, *tmp;
+    HASH_ITER(hh, S->map, e, tmp) {
+        HASH_DEL(S->map, e);
+        free(e);
+    }
+    free(S->pos);
+    free(S->prev);
+}
+
 static int pieces(const char *pos, char p)
 {
     int n = 0;
@@ -286,13 +297,7 @@ static void check_board(int w, int h, int max_side)
     CU_ASSERT(draws > 0 && ko > 0);  /* the sample has draws and states with a forbidden move */
     tb_close(tb);
     free(val);
-    state_entry *e, *tmp;
-    HASH_ITER(hh, S.map, e, tmp) {
-        HASH_DEL(S.map, e);
-        free(e);
-    }
-    free(S.pos);
-    free(S.prev);
+    state_set_free(&S);
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
     game_close(g);
 }
@@ -523,11 +528,164 @@ static void test_count_successors(void)
     CU_ASSERT(merged > 0);  /* symmetric children do occur and are counted once */
 }
 
+/* The Ostle paper's Algorithm 6, literally, over the reference rules: its
+ * positions are the canonical ones (least text over the board's symmetries,
+ * colours swapped so that Black moves); for each of them and each move, a
+ * child that is neither over nor a checkmate (a position with a winning
+ * move) marks the state of its canonical position whose forbidden move is
+ * the first move back into the parent's class, or its state with nothing
+ * forbidden if no move goes back.  The number of marks must be the engine's
+ * census of non-trivial states, and the positions its canonical positions. */
+typedef struct {
+    char key[REF_TEXT + 16];
+    UT_hash_handle hh;
+} text_entry;
+
+static int text_add(text_entry **set, const char *key)
+{
+    text_entry *e;
+    HASH_FIND_STR(*set, key, e);
+    if (e)
+        return 0;
+    e = calloc(1, sizeof *e);
+    snprintf(e->key, sizeof e->key, "%s", key);
+    HASH_ADD_STR(*set, key, e);
+    return 1;
+}
+
+static void text_free(text_entry **set)
+{
+    text_entry *e, *t;
+    HASH_ITER(hh, *set, e, t) {
+        HASH_DEL(*set, e);
+        free(e);
+    }
+}
+
+/* The least text of pos's images (reference form), with Black to move. */
+static void canonical_text(int w, int h, const char *pos, char *out)
+{
+    char g[5][5];
+    memset(g, '.', sizeof g);
+    int r = h - 1, c = 0;
+    const char *t = pos;
+    for (; *t != ' '; t++) {
+        if (*t == '/') { r--; c = 0; }
+        else if (*t >= '1' && *t <= '9') c += *t - '0';
+        else g[r][c++] = *t;
+    }
+    int swap = t[1] == 'w';
+    out[0] = 0;
+    for (int k = 0; k < (w == h ? 8 : 4); k++) {
+        char img[5][5];
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int sx = k & 1 ? w - 1 - x : x, sy = k & 2 ? h - 1 - y : y;
+                char p = k & 4 ? g[sx][sy] : g[sy][sx];
+                img[y][x] = swap && p == 'B' ? 'W' : swap && p == 'W' ? 'B' : p;
+            }
+        char text[REF_TEXT];
+        int n = 0;
+        for (int y = h - 1; y >= 0; y--) {
+            int e = 0;
+            for (int x = 0; x < w; x++) {
+                if (img[y][x] == '.') { e++; continue; }
+                if (e) text[n++] = (char)('0' + e);
+                e = 0;
+                text[n++] = img[y][x];
+            }
+            if (e) text[n++] = (char)('0' + e);
+            if (y) text[n++] = '/';
+        }
+        strcpy(text + n, " b");
+        if (!out[0] || strcmp(text, out) < 0)
+            strcpy(out, text);
+    }
+}
+
+static int side_won(const char *pos, char result)
+{
+    return result == (pos[strlen(pos) - 1] == 'b' ? '0' : '1');
+}
+
+static void check_census(int w, int h, int max_side)
+{
+    state_set S = { 0 };
+    all_positions(w, h, max_side, &S);
+    text_entry *P = NULL, *marks = NULL;
+    for (int i = 0; i < S.n; i++) {
+        char c[REF_TEXT];
+        canonical_text(w, h, S.pos[i], c);
+        text_add(&P, c);
+    }
+    ref_child kids[REF_MAX], back[REF_MAX], grand[REF_MAX];
+    char result;
+    for (text_entry *p = P; p; p = p->hh.next) {
+        int n = ref_ostle_children(w, h, p->key, NULL, kids, &result);
+        for (int m = 0; m < n; m++) {
+            const char *s = kids[m].after;
+            int nb = ref_ostle_children(w, h, s, NULL, back, &result);
+            if (result != 'o')
+                continue;  /* the game is over: not a position of P */
+            int checkmate = 0;
+            for (int j = 0; j < nb && !checkmate; j++) {
+                ref_ostle_children(w, h, back[j].after, NULL, grand, &result);
+                checkmate = side_won(s, result);
+            }
+            if (checkmate)
+                continue;
+            char pi[REF_TEXT], mark[REF_TEXT + 16], cj[REF_TEXT];
+            canonical_text(w, h, s, pi);
+            nb = ref_ostle_children(w, h, pi, NULL, back, &result);
+            int j = 0;
+            for (; j < nb; j++) {
+                canonical_text(w, h, back[j].after, cj);
+                if (strcmp(cj, p->key) == 0)
+                    break;
+            }
+            snprintf(mark, sizeof mark, "%s|%d", pi, j < nb ? j % 100 : -1);
+            text_add(&marks, mark);
+        }
+    }
+    char spec[32];
+    snprintf(spec, sizeof spec, "ostle:%dx%d", w, h);
+    game *g = test_open(spec, NULL);
+    const game_tb_ops *ops = game_tables(g);
+    int mats[64], nm = ops->materials(g, 2 * max_side, mats, 64);
+    uint64_t total[GAME_CENSUS_MAX] = { 0 };
+    for (int i = 0; i < nm; i++) {
+        uint64_t cn[GAME_CENSUS_MAX] = { 0 };
+        CU_ASSERT_EQUAL_FATAL(tb_census(g, mats[i], 2, NULL, cn), 0);
+        int64_t sum = 0;
+        for (int k = 0; ops->census_classes[k].name; k++) {
+            int sign = ops->census_classes[k].sign;
+            sum += sign == 1 || sign == -1 ? sign * (int64_t)cn[k] : 0;
+            total[k] += cn[k];
+        }
+        CU_ASSERT_EQUAL(sum, (int64_t)cn[7]);  /* the classes sum to the direct count */
+        CU_ASSERT_EQUAL(cn[1], ops->size(g, mats[i]));
+    }
+    CU_ASSERT_EQUAL(total[0], HASH_COUNT(P));
+    CU_ASSERT_EQUAL(total[7], HASH_COUNT(marks));
+    CU_ASSERT(total[2] > 0 && total[3] > 0 && total[4] > 0);  /* the classes are not all empty */
+    text_free(&P);
+    text_free(&marks);
+    game_close(g);
+    state_set_free(&S);
+}
+
+static void test_ostle_census(void)
+{
+    check_census(3, 3, 3);
+    check_census(3, 4, 3);
+}
+
 void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
     CU_add_test(s, "index files: made once, then mapped; damaged, truncated or stale ones made again", test_index_files);
     CU_add_test(s, "the sparse state index against a running sum of the game's counts", test_state_index);
     CU_add_test(s, "successors, count_successors and unmoves against the children's entries, symmetric ones once", test_count_successors);
+    CU_add_test(s, "the census of states against the Ostle paper's Algorithm 6 on 3x3 and 3x4", test_ostle_census);
     CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
 }

@@ -381,6 +381,82 @@ static void test_ostle_unmoves(void)
     }
 }
 
+/* Ostle's un-captures against the move generator, both ways, on random
+ * boards (random games seldom push a chain into the hole): every
+ * predecessor has one piece more and a move to the position, and every move
+ * of a board that removes a piece without ending the game leads to a
+ * position that lists it. */
+static int has_move_to(const game *g, const game_state *from, const game_state *to)
+{
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, from, mv);
+    for (int m = 0; m < n; m++) {
+        game_state c = *from;
+        game_play(g, &c, mv[m]);
+        if (same_position(&c, to))
+            return 1;
+    }
+    return 0;
+}
+
+/* A random live board: each side between lose_at + 1 and w pieces. */
+static void random_ostle_board(const game *g, unsigned long long *seed, game_state *s)
+{
+    const ostle_geom *gm = geom(g);
+    for (;;) {
+        memset(s, 0, sizeof *s);
+        unsigned hole = (unsigned)(ref_rand(seed) % (unsigned)gm->cells);
+        for (int sq = 0; sq < gm->cells; sq++)
+            if ((unsigned)sq != hole && ref_rand(seed) % 3)
+                s->w[ref_rand(seed) & 1] |= 1ULL << sq;
+        int a = __builtin_popcountll(s->w[0]), b = __builtin_popcountll(s->w[1]);
+        if (a > gm->lose_at && b > gm->lose_at && a <= gm->w && b <= gm->w) {
+            set_meta(s, hole, (int)(ref_rand(seed) & 1), NO_MOVE);
+            return;
+        }
+    }
+}
+
+static void test_ostle_uncaptures(void)
+{
+    const char *specs[] = { "ostle", "ostle:4x4", "ostle:3x4" };
+    unsigned long long seed = 5;
+    for (int i = 0; i < 3; i++) {
+        game *g = test_open(specs[i], NULL);
+        long back = 0, forth = 0;
+        for (int k = 0; k < 20000; k++) {
+            game_state s;
+            random_ostle_board(g, &seed, &s);
+            int pieces = __builtin_popcountll(s.w[0] | s.w[1]);
+            game_state pred[GAME_MAX_MOVES];
+            int np = ostle_uncaptures(g, &s, pred);
+            for (int j = 0; j < np; j++, back++) {
+                CU_ASSERT_EQUAL(__builtin_popcountll(pred[j].w[0] | pred[j].w[1]), pieces + 1);
+                CU_ASSERT(has_move_to(g, &pred[j], &s));
+                for (int q = 0; q < j; q++)
+                    CU_ASSERT(!same_position(&pred[q], &pred[j]));
+            }
+            game_move mv[GAME_MAX_MOVES];
+            int n = game_moves(g, &s, mv);
+            for (int m = 0; m < n; m++) {
+                game_state c = s;
+                game_play(g, &c, mv[m]);
+                if (__builtin_popcountll(c.w[0] | c.w[1]) == pieces || game_result_of(g, &c) != GAME_ONGOING)
+                    continue;
+                set_meta(&c, hole_of(&c), side_of(&c), NO_MOVE);
+                np = ostle_uncaptures(g, &c, pred);
+                int found = 0;
+                for (int j = 0; j < np && !found; j++)
+                    found = same_position(&pred[j], &s);
+                CU_ASSERT(found);
+                forth++;
+            }
+        }
+        CU_ASSERT(back > 20000 && forth > 20000);
+        game_close(g);
+    }
+}
+
 /* Rule 8's possible forbidden moves of a position, both ways: every move
  * into the position (from every predecessor, by every move that removes
  * nothing) leaves none or one of them forbidden, and each of them is left
@@ -576,6 +652,7 @@ void suite_rules(void)
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
     CU_add_test(s, "ostle un-moves against the move generator", test_ostle_unmoves);
     CU_add_test(s, "ostle rule-8 forbiddable moves against every move into the position", test_ostle_forbiddable);
+    CU_add_test(s, "ostle un-captures against the move generator", test_ostle_uncaptures);
     CU_add_test(s, "ostle un-moves into a state against the forward moves; forbiddable moves against a naive walk",
                 test_ostle_unmoves_state);
     CU_add_test(s, "ostle game ends", test_ostle_ends);
