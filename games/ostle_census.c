@@ -26,6 +26,8 @@
  * tests/test_ostle_tb.c. */
 #include "ostle_impl.h"
 
+_Static_assert(5 + 6 * 9 <= 64, "a signature holds nine orbits of squares");
+
 enum { C_POSITIONS, C_STATES, C_TWINS, C_CHECKMATE, C_UNREACHED, C_MERGED, C_PAPER_ONLY, C_PAPER };
 
 const game_census_class ostle_census_classes[] = {
@@ -48,6 +50,20 @@ static uint64_t position_key(const game *g, const game_state *s)
     return ostle_orbit_key(g, &p);
 }
 
+/* A cheap invariant of a position's class: the hole's orbit and how many
+ * pieces of each side stand on each orbit of squares.  Different
+ * signatures, different classes; the class keys (eight images each) are
+ * made only where signatures meet, which they seldom do. */
+static uint64_t signature(const rank_ostle *r, const uint32_t *orbit, const game_state *s)
+{
+    int side = side_of(s);
+    uint32_t own = (uint32_t)s->w[side], opp = (uint32_t)s->w[!side];
+    uint64_t sig = (uint64_t)r->cls[hole_of(s)];
+    for (int c = 0; c < r->nclass; c++)
+        sig |= (uint64_t)(__builtin_popcount(own & orbit[c]) | __builtin_popcount(opp & orbit[c]) << 3) << (5 + 6 * c);
+    return sig;
+}
+
 static int member(const uint64_t *v, int n, uint64_t x)
 {
     for (int i = 0; i < n; i++)
@@ -56,53 +72,102 @@ static int member(const uint64_t *v, int n, uint64_t x)
     return 0;
 }
 
-/* The counts of one canonical position x (side 0 to move). */
-static void census_position(const game *g, const game_state *x, uint64_t *n)
+/* Whether a symmetry other than the identity maps x onto itself. */
+static int symmetric(const rank_ostle *r, const game_state *x)
 {
+    unsigned hole = hole_of(x);
+    for (int k = 1; k < r->nsym; k++)
+        if (r->map[k][hole] == hole && rank_ostle_image(r, k, (uint32_t)x->w[0]) == (uint32_t)x->w[0] &&
+            rank_ostle_image(r, k, (uint32_t)x->w[1]) == (uint32_t)x->w[1])
+            return 1;
+    return 0;
+}
+
+typedef struct {
+    const game *g;
+    const rank_ostle *r;
+    uint32_t orbit[9];  /* the squares of each hole class */
+} census_ctx;
+
+/* The counts of one canonical position x (side 0 to move). */
+static void census_position(const census_ctx *cx, const game_state *x, uint64_t *n)
+{
+    const game *g = cx->g;
     game_move f[GAME_MAX_MOVES], mv[GAME_MAX_MOVES];
-    uint64_t slot[GAME_MAX_MOVES], back[GAME_MAX_MOVES], out[GAME_MAX_MOVES], extra[GAME_MAX_MOVES];
-    int nf = ostle_forbiddable(g, x, f);
+    game_state kid[GAME_MAX_MOVES], back[GAME_MAX_MOVES], pred[GAME_MAX_MOVES];
+    uint64_t key[GAME_MAX_MOVES], kid_sig[GAME_MAX_MOVES], kid_key[GAME_MAX_MOVES], back_key[GAME_MAX_MOVES];
+    uint64_t extra[GAME_MAX_MOVES];
+    int nf = ostle_forbiddable(g, x, f), sym = symmetric(cx->r, x);
     n[C_POSITIONS]++;
     n[C_STATES] += 1 + (uint64_t)nf;
-    for (int i = 0; i < nf; i++) {
-        game_state s = *x;
-        set_meta(&s, hole_of(x), 0, f[i]);
-        slot[i] = ostle_orbit_key(g, &s);
+    int entries = nf;
+    if (sym) {
+        for (int i = 0; i < nf; i++) {
+            game_state s = *x;
+            set_meta(&s, hole_of(x), 0, f[i]);
+            key[i] = ostle_orbit_key(g, &s);
+        }
+        entries = ostle_distinct(key, nf);
+        n[C_TWINS] += (uint64_t)(nf - entries);
     }
-    int entries = ostle_distinct(slot, nf);
-    n[C_TWINS] += (uint64_t)(nf - entries);
-    /* the classes x moves into, keeping every piece; and whether a move wins */
-    int pieces = __builtin_popcountll(x->w[0] | x->w[1]), no = 0, wins = 0;
+    /* the positions x moves to, keeping every piece; and whether a move wins */
+    int pieces = __builtin_popcountll(x->w[0] | x->w[1]), nk = 0, wins = 0;
     int nm = game_moves(g, x, mv);
     for (int i = 0; i < nm; i++) {
         game_state c = *x;
         game_play(g, &c, mv[i]);
-        if (__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
-            out[no++] = position_key(g, &c);
-        else
+        if (__builtin_popcountll(c.w[0] | c.w[1]) == pieces) {
+            kid_sig[nk] = signature(cx->r, cx->orbit, &c);
+            kid[nk++] = c;
+        } else {
             wins |= game_result_of(g, &c) == GAME_WIN0;
+        }
     }
     if (wins) {
         n[C_CHECKMATE] += 1 + (uint64_t)entries;
         return;
     }
-    no = ostle_distinct(out, no);
+    /* the classes of the moves that undo a move into x */
+    int nb = nf, clash = sym;
     for (int i = 0; i < nf; i++) {
-        game_state c = *x;
-        game_play(g, &c, f[i]);
-        back[i] = position_key(g, &c);
+        back[i] = *x;
+        game_play(g, &back[i], f[i]);
+        key[i] = signature(cx->r, cx->orbit, &back[i]);
+        for (int j = 0; j < i && !clash; j++)
+            clash = key[j] == key[i];
     }
-    int nb = ostle_distinct(back, nf);
+    int keyed_back = 0, keyed_kids = 0;
+    if (clash) {
+        for (int i = 0; i < nf; i++)
+            back_key[i] = position_key(g, &back[i]);
+        nb = ostle_distinct(back_key, nf);
+        keyed_back = 1;
+    }
     n[C_MERGED] += (uint64_t)(entries - nb);
     /* moves into x that leave nothing forbidden: x with nothing forbidden
      * is the paper's too unless x can move back into each one's class */
-    game_state pred[GAME_MAX_MOVES];
     int np = ostle_unmoves_state(g, x, pred, mv), ne = 0, unrestricted = 0;
     for (int j = 0; j < np; j++) {
-        uint64_t k = position_key(g, &pred[j]);
-        if (!member(out, no, k))
+        uint64_t sig = signature(cx->r, cx->orbit, &pred[j]);
+        if (!member(kid_sig, nk, sig)) {
             unrestricted = 1;
-        else if (!member(back, nb, k))
+            continue;
+        }
+        if (!keyed_kids) {
+            for (int i = 0; i < nk; i++)
+                kid_key[i] = position_key(g, &kid[i]);
+            keyed_kids = 1;
+        }
+        if (!keyed_back) {
+            for (int i = 0; i < nf; i++)
+                back_key[i] = position_key(g, &back[i]);
+            nb = ostle_distinct(back_key, nf);
+            keyed_back = 1;
+        }
+        uint64_t k = position_key(g, &pred[j]);
+        if (!member(kid_key, nk, k))
+            unrestricted = 1;
+        else if (!member(back_key, nb, k))
             extra[ne++] = k;
     }
     ne = ostle_distinct(extra, ne);
@@ -115,9 +180,12 @@ static void census_position(const game *g, const game_state *x, uint64_t *n)
 
 void ostle_census(const game *g, int mat, uint64_t first, uint64_t end, uint64_t *counts)
 {
+    census_ctx cx = { .g = g, .r = &geom(g)->tb->r };
+    for (int sq = 0; sq < cx.r->cells; sq++)
+        cx.orbit[cx.r->cls[sq]] |= 1u << sq;
     for (uint64_t p = first; p < end; p++) {
         game_state x;
         if (ostle_board_canonical(g, mat, p, &x))
-            census_position(g, &x, counts);
+            census_position(&cx, &x, counts);
     }
 }
