@@ -85,7 +85,15 @@ void ostle_board(const game *g, int mat, uint64_t p, game_state *s);
 int ostle_board_canonical(const game *g, int mat, uint64_t p, game_state *s);
 /* Image of move f (a square and a direction whose step stays on the board)
  * under symmetry k; NO_MOVE if there is none. */
-unsigned ostle_map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsigned f);
+static inline unsigned ostle_map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsigned f)
+{
+    unsigned from = r->map[k][f >> 2], to = r->map[k][gm->step[f >> 2][f & 3]];
+    for (unsigned d = 0; d < 4; d++)
+        if (gm->step[from][d] == (int)to)
+            return from * 4 + d;
+    return NO_MOVE;
+}
+
 /* A state's symmetry class as a number: equal exactly when the states
  * share a table entry (colour-free: the side to move's set first). */
 uint64_t ostle_orbit_key(const game *g, const game_state *s);

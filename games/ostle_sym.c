@@ -28,15 +28,6 @@ int ostle_board_canonical(const game *g, int mat, uint64_t p, game_state *s)
     return rank_ostle_index(&t->r, hole_of(s), (uint32_t)s->w[0], (uint32_t)s->w[1]) == (p < split ? p : p - split);
 }
 
-unsigned ostle_map_move(const ostle_geom *gm, const rank_ostle *r, int k, unsigned f)
-{
-    unsigned from = r->map[k][f >> 2], to = r->map[k][gm->step[f >> 2][f & 3]];
-    for (unsigned d = 0; d < 4; d++)
-        if (gm->step[from][d] == (int)to)
-            return from * 4 + d;
-    return NO_MOVE;
-}
-
 /* Lists are a few dozen long: insertion sort beats qsort's calls through a
  * pointer. */
 int ostle_distinct(uint64_t *v, int n)
