@@ -239,17 +239,22 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     for (int i = 0; i < n; i++) {
         char path[4200];
         tb_path(g, o->dir, mats[i], path, sizeof path);
+        int have = access(path, F_OK) == 0;
+        if (!have && !o->census)
+            continue;
+        char name[32], err[600];
+        ops->material_name(g, mats[i], name, sizeof name);
+        tb_stats st;
+        if (have && tb_table_stats(g, o->dir, mats[i], &st, err, sizeof err) != 0)
+            return cli_fail(1, "tb stats: %s", err);
         uint64_t cn[GAME_CENSUS_MAX] = { 0 };
-        if (access(path, F_OK) != 0) {
-            /* a census needs the rules, not the values */
-            if (!o->census)
-                continue;
-            char name[32];
-            ops->material_name(g, mats[i], name, sizeof name);
-            if (tb_census(g, mats[i], o->threads, &cli_stop, cn) != 0)
-                return cli_fail(EXIT_INTERRUPTED, "tb stats: interrupted in the census of %s", name);
-            for (int k = 0; k < GAME_CENSUS_MAX; k++)
-                total[k] += cn[k];
+        /* a census needs the rules, not the values: it counts a material without a table too */
+        if (o->census && tb_census(g, mats[i], o->threads, &cli_stop, cn) != 0)
+            return cli_fail(EXIT_INTERRUPTED, "tb stats: interrupted in the census of %s", name);
+        for (int k = 0; k < GAME_CENSUS_MAX; k++)
+            total[k] += cn[k];
+        shown++;
+        if (!have) {
             if (o->json)
                 printf("{\"material\": \"%s\", \"table\": false", name);
             else
@@ -257,15 +262,8 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
             print_census(g, cn, o->json);
             if (o->json)
                 printf("}\n");
-            shown++;
             continue;
         }
-        tb_stats st;
-        char err[600];
-        if (tb_table_stats(g, o->dir, mats[i], &st, err, sizeof err) != 0)
-            return cli_fail(1, "tb stats: %s", err);
-        if (o->census && tb_census(g, mats[i], o->threads, &cli_stop, cn) != 0)
-            return cli_fail(EXIT_INTERRUPTED, "tb stats: interrupted in the census of %s", st.material);
         double p = st.positions ? 100.0 / (double)st.positions : 0;
         int last = st.max_distance > 255 ? 255 : st.max_distance;
         all[0] += st.positions;
@@ -274,8 +272,6 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
         all[3] += st.losses;
         for (int d = 0; d < 256; d++)
             all_at[d] += st.win_at[d] + st.loss_at[d];
-        for (int k = 0; k < GAME_CENSUS_MAX; k++)
-            total[k] += cn[k];
         if (o->json) {
             printf("{\"material\": \"%s\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
                    "\"longest\": %d, \"per_ply\": [", st.material, (unsigned long long)st.positions,
@@ -305,7 +301,6 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
             if (o->census)
                 print_census(g, cn, 0);
         }
-        shown++;
     }
     if (!shown)
         return cli_fail(1, "tb stats: no tables of %s in %s", g->name, o->dir);

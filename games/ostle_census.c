@@ -64,6 +64,14 @@ static uint64_t signature(const rank_ostle *r, const uint32_t *orbit, const game
     return sig;
 }
 
+/* The distinct classes of positions ps[0..n) into key; returns how many. */
+static int classes(const game *g, const game_state *ps, int n, uint64_t *key)
+{
+    for (int i = 0; i < n; i++)
+        key[i] = position_key(g, &ps[i]);
+    return ostle_distinct(key, n);
+}
+
 static int member(const uint64_t *v, int n, uint64_t x)
 {
     for (int i = 0; i < n; i++)
@@ -127,45 +135,37 @@ static void census_position(const census_ctx *cx, const game_state *x, uint64_t 
         n[C_CHECKMATE] += 1 + (uint64_t)entries;
         return;
     }
-    /* the classes of the moves that undo a move into x */
-    int nb = nf, clash = sym;
+    /* the classes of the moves that undo a move into x: keyed only if
+     * their signatures meet (or x is symmetric), or a predecessor's needs them */
+    uint64_t back_sig[GAME_MAX_MOVES];
+    int clash = sym;
     for (int i = 0; i < nf; i++) {
         back[i] = *x;
         game_play(g, &back[i], f[i]);
-        key[i] = signature(cx->r, cx->orbit, &back[i]);
+        back_sig[i] = signature(cx->r, cx->orbit, &back[i]);
         for (int j = 0; j < i && !clash; j++)
-            clash = key[j] == key[i];
+            clash = back_sig[j] == back_sig[i];
     }
-    int keyed_back = 0, keyed_kids = 0;
-    if (clash) {
-        for (int i = 0; i < nf; i++)
-            back_key[i] = position_key(g, &back[i]);
-        nb = ostle_distinct(back_key, nf);
-        keyed_back = 1;
-    }
+    int nb = nf, back_keyed = clash;  /* distinct signatures, distinct classes */
+    if (clash)
+        nb = classes(g, back, nf, back_key);
     n[C_MERGED] += (uint64_t)(entries - nb);
     /* moves into x that leave nothing forbidden: x with nothing forbidden
      * is the paper's too unless x can move back into each one's class */
-    int np = ostle_unmoves_state(g, x, pred, mv), ne = 0, unrestricted = 0;
+    int np = ostle_unmoves_state(g, x, pred, mv), ne = 0, unrestricted = 0, nkk = -1;
     for (int j = 0; j < np; j++) {
-        uint64_t sig = signature(cx->r, cx->orbit, &pred[j]);
-        if (!member(kid_sig, nk, sig)) {
+        if (!member(kid_sig, nk, signature(cx->r, cx->orbit, &pred[j]))) {
             unrestricted = 1;
             continue;
         }
-        if (!keyed_kids) {
-            for (int i = 0; i < nk; i++)
-                kid_key[i] = position_key(g, &kid[i]);
-            keyed_kids = 1;
-        }
-        if (!keyed_back) {
-            for (int i = 0; i < nf; i++)
-                back_key[i] = position_key(g, &back[i]);
-            nb = ostle_distinct(back_key, nf);
-            keyed_back = 1;
+        if (nkk < 0)
+            nkk = classes(g, kid, nk, kid_key);
+        if (!back_keyed) {
+            classes(g, back, nf, back_key);  /* nf distinct ones, as counted */
+            back_keyed = 1;
         }
         uint64_t k = position_key(g, &pred[j]);
-        if (!member(kid_key, nk, k))
+        if (!member(kid_key, nkk, k))
             unrestricted = 1;
         else if (!member(back_key, nb, k))
             extra[ne++] = k;

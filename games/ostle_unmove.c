@@ -81,14 +81,6 @@ int ostle_unmoves(const game *g, const game_state *s, game_state *out, game_move
     return n + pushes(gm, s, 0, out + n, moves ? moves + n : NULL);
 }
 
-/* The positions one piece larger from which a move of the mover's that
- * removed a piece (the mover's own or the other's: off the board or into
- * the hole) leads to s's position: the mover's piece stepped from an empty
- * square sq, alone off the board or into the hole, or pushing a chain whose
- * last piece fell.  A side never has more pieces than the board is wide.
- * Several moves may lead from one position (a piece that fell alone, or a
- * chain of the mover's own that lost its last piece, is the same position
- * with a piece of the mover's on sq), kept once. */
 /* Adds q to out[0..n) unless it is there; returns the new count. */
 static int add_new(game_state *out, int n, const game_state *q)
 {
@@ -99,6 +91,14 @@ static int add_new(game_state *out, int n, const game_state *q)
     return n + 1;
 }
 
+/* The positions one piece larger from which a move of the mover's that
+ * removed a piece (the mover's own or the other's: off the board or into
+ * the hole) leads to s's position: the mover's piece stepped from an empty
+ * square sq, alone off the board or into the hole, or pushing a chain whose
+ * last piece fell.  A side never has more pieces than the board is wide.
+ * Several moves may lead from one position (a piece that fell alone, or a
+ * chain of the mover's own that lost its last piece, is the same position
+ * with a piece of the mover's on sq), kept once. */
 int ostle_uncaptures(const game *g, const game_state *s, game_state *out)
 {
     const ostle_geom *gm = geom(g);

@@ -24,6 +24,10 @@ void ref_jungle_jfen(const char grid[49], int side, char *out);
  * forbidden-move field); prev is the position before the opponent's last move
  * (same form) or NULL.  Children are in the same form. */
 int ref_ostle_children(int w, int h, const char *pos, const char *prev, ref_child *out, char *result);
+/* The least text (as above) among pos's images under the board's symmetries
+ * (8 on a square board, else 4), colours swapped first if White is to move,
+ * so that Black moves: the Ostle paper's canonical position. */
+void ref_ostle_canonical(int w, int h, const char *pos, char *out);
 
 /* Othello: children of a "WxH:rows S" position; a pass is the move "pass". */
 int ref_othello_children(const char *pos, ref_child *out, char *result, int *score);

@@ -102,3 +102,25 @@ int ref_ostle_children(int w, int h, const char *pos, const char *prev, ref_chil
     *result = 'o';
     return n;
 }
+
+void ref_ostle_canonical(int w, int h, const char *pos, char *out)
+{
+    board b;
+    read_pos(w, h, pos, &b);
+    int swap = b.side == 'w';
+    out[0] = 0;
+    for (int k = 0; k < (w == h ? 8 : 4); k++) {
+        board a = b;
+        a.side = 'b';
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int sx = k & 1 ? w - 1 - x : x, sy = k & 2 ? h - 1 - y : y;
+                char p = k & 4 ? b.g[sx][sy] : b.g[sy][sx];
+                a.g[y][x] = swap && p == 'B' ? 'W' : swap && p == 'W' ? 'B' : p;
+            }
+        char text[REF_TEXT];
+        write_pos(&a, text);
+        if (!out[0] || strcmp(text, out) < 0)
+            strcpy(out, text);
+    }
+}

@@ -562,47 +562,6 @@ static void text_free(text_entry **set)
     }
 }
 
-/* The least text of pos's images (reference form), with Black to move. */
-static void canonical_text(int w, int h, const char *pos, char *out)
-{
-    char g[5][5];
-    memset(g, '.', sizeof g);
-    int r = h - 1, c = 0;
-    const char *t = pos;
-    for (; *t != ' '; t++) {
-        if (*t == '/') { r--; c = 0; }
-        else if (*t >= '1' && *t <= '9') c += *t - '0';
-        else g[r][c++] = *t;
-    }
-    int swap = t[1] == 'w';
-    out[0] = 0;
-    for (int k = 0; k < (w == h ? 8 : 4); k++) {
-        char img[5][5];
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                int sx = k & 1 ? w - 1 - x : x, sy = k & 2 ? h - 1 - y : y;
-                char p = k & 4 ? g[sx][sy] : g[sy][sx];
-                img[y][x] = swap && p == 'B' ? 'W' : swap && p == 'W' ? 'B' : p;
-            }
-        char text[REF_TEXT];
-        int n = 0;
-        for (int y = h - 1; y >= 0; y--) {
-            int e = 0;
-            for (int x = 0; x < w; x++) {
-                if (img[y][x] == '.') { e++; continue; }
-                if (e) text[n++] = (char)('0' + e);
-                e = 0;
-                text[n++] = img[y][x];
-            }
-            if (e) text[n++] = (char)('0' + e);
-            if (y) text[n++] = '/';
-        }
-        strcpy(text + n, " b");
-        if (!out[0] || strcmp(text, out) < 0)
-            strcpy(out, text);
-    }
-}
-
 static int side_won(const char *pos, char result)
 {
     return result == (pos[strlen(pos) - 1] == 'b' ? '0' : '1');
@@ -615,7 +574,7 @@ static void check_census(int w, int h, int max_side)
     text_entry *P = NULL, *marks = NULL;
     for (int i = 0; i < S.n; i++) {
         char c[REF_TEXT];
-        canonical_text(w, h, S.pos[i], c);
+        ref_ostle_canonical(w, h, S.pos[i], c);
         text_add(&P, c);
     }
     ref_child kids[REF_MAX], back[REF_MAX], grand[REF_MAX];
@@ -635,11 +594,11 @@ static void check_census(int w, int h, int max_side)
             if (checkmate)
                 continue;
             char pi[REF_TEXT], mark[REF_TEXT + 16], cj[REF_TEXT];
-            canonical_text(w, h, s, pi);
+            ref_ostle_canonical(w, h, s, pi);
             nb = ref_ostle_children(w, h, pi, NULL, back, &result);
             int j = 0;
             for (; j < nb; j++) {
-                canonical_text(w, h, back[j].after, cj);
+                ref_ostle_canonical(w, h, back[j].after, cj);
                 if (strcmp(cj, p->key) == 0)
                     break;
             }

@@ -334,6 +334,19 @@ static int same_position(const game_state *a, const game_state *b)
     return a->w[0] == b->w[0] && a->w[1] == b->w[1] && (a->w[2] & 0x1FF) == (b->w[2] & 0x1FF);
 }
 
+static int has_move_to(const game *g, const game_state *from, const game_state *to)
+{
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, from, mv);
+    for (int m = 0; m < n; m++) {
+        game_state c = *from;
+        game_play(g, &c, mv[m]);
+        if (same_position(&c, to))
+            return 1;
+    }
+    return 0;
+}
+
 static void test_ostle_unmoves(void)
 {
     const char *specs[] = { "ostle", "ostle:4x4" };
@@ -351,15 +364,8 @@ static void test_ostle_unmoves(void)
             game_state pred[GAME_MAX_MOVES];
             int np = ostle_unmoves(g, &s, pred, NULL);
             for (int j = 0; j < np; j++) {  /* each predecessor leads here */
-                game_state p = pred[j];
-                CU_ASSERT_EQUAL(__builtin_popcountll(p.w[0] | p.w[1]), pieces);
-                int n = game_moves(g, &p, mv), found = 0;
-                for (int m = 0; m < n && !found; m++) {
-                    game_state c = p;
-                    game_play(g, &c, mv[m]);
-                    found = same_position(&c, &s);
-                }
-                CU_ASSERT(found);
+                CU_ASSERT_EQUAL(__builtin_popcountll(pred[j].w[0] | pred[j].w[1]), pieces);
+                CU_ASSERT(has_move_to(g, &pred[j], &s));
                 checked++;
             }
             int n = game_moves(g, &s, mv);  /* each child that keeps all pieces lists s */
@@ -386,19 +392,6 @@ static void test_ostle_unmoves(void)
  * predecessor has one piece more and a move to the position, and every move
  * of a board that removes a piece without ending the game leads to a
  * position that lists it. */
-static int has_move_to(const game *g, const game_state *from, const game_state *to)
-{
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(g, from, mv);
-    for (int m = 0; m < n; m++) {
-        game_state c = *from;
-        game_play(g, &c, mv[m]);
-        if (same_position(&c, to))
-            return 1;
-    }
-    return 0;
-}
-
 /* A random live board: each side between lose_at + 1 and w pieces. */
 static void random_ostle_board(const game *g, unsigned long long *seed, game_state *s)
 {
