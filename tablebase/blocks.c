@@ -10,9 +10,11 @@
  */
 #include "tb_internal.h"
 
+#include <Judy.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zstd.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -140,24 +142,75 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
     return tb_entry_in(c->data[slot], f->h.entry_bytes, i & ((1ULL << f->h.block_log2) - 1));
 }
 
+/* Entry e in one byte: the 1-byte file form, TB_NARROW_WIDE for what it
+ * cannot hold (and for its own code, loss in 127). */
+static unsigned char narrow(tb_entry e)
+{
+    unsigned d = e >> 1;
+    if (e == 0)
+        return 0;
+    if (d >= 127)
+        return TB_NARROW_WIDE;
+    return (unsigned char)((e & 1) ? d : 128 + d);
+}
+
 int tb_file_decode_all(tb_file *f)
 {
     if (f->data)
         return 0;
-    size_t len = (size_t)(f->h.entries * f->h.entry_bytes);
-    unsigned char *all = tb_alloc_big(len);
-    if (!all)
-        return -1;
-    uint64_t blocks = tb_blocks_of(f->h.entries);
+    size_t len = (size_t)f->h.entries;
+    unsigned char *all = tb_alloc_big(len), *block = malloc((size_t)f->h.entry_bytes << f->h.block_log2);
     ZSTD_DCtx *dc = ZSTD_createDCtx();
-    for (uint64_t b = 0; b < blocks; b++)
-        if (!dc || decode(dc, f, b, all + (b << f->h.block_log2) * f->h.entry_bytes) != 0) {
-            ZSTD_freeDCtx(dc);
-            tb_free_big(all, len);
-            return -1;
+    Pvoid_t wide = NULL;
+    int ok = all && block && dc;
+    uint64_t blocks = tb_blocks_of(f->h.entries);
+    for (uint64_t b = 0; ok && b < blocks; b++) {
+        uint64_t first = b << f->h.block_log2, m = block_bytes(&f->h, b) / f->h.entry_bytes;
+        if (f->h.entry_bytes == 1) {
+            ok = decode(dc, f, b, all + first) == 0;
+            continue;
         }
+        ok = decode(dc, f, b, block) == 0;
+        for (uint64_t j = 0; ok && j < m; j++) {
+            tb_entry e = tb_entry_in(block, 2, j);
+            if ((all[first + j] = narrow(e)) == TB_NARROW_WIDE) {
+                PWord_t v = (PWord_t)JudyLIns(&wide, (Word_t)(first + j), PJE0);
+                ok = v != NULL;
+                if (ok)
+                    *v = e;
+            }
+        }
+    }
     ZSTD_freeDCtx(dc);
+    free(block);
+    if (!ok) {
+        tb_free_big(all, len);
+        JudyLFreeArray(&wide, PJE0);
+        return -1;
+    }
+    /* The compressed pages are not read again: out of this process's
+     * resident set (the page cache keeps them while it has room). */
+    madvise(f->map, f->map_len, MADV_DONTNEED);
     f->owned = all;
+    f->owned_len = len;
+    f->wide = wide;
     f->data = all;
+    f->data_bytes = 1;
     return 0;
+}
+
+tb_entry tb_file_entry_wide(const tb_file *f, uint64_t i)
+{
+    PWord_t v = (PWord_t)JudyLGet((Pcvoid_t)f->wide, (Word_t)i, PJE0);
+    return v ? (tb_entry)*v : TB_ENTRY_BAD;
+}
+
+void tb_file_drop_decoded(tb_file *f)
+{
+    if (f->owned)
+        tb_free_big(f->owned, f->owned_len);
+    Pvoid_t wide = f->wide;
+    JudyLFreeArray(&wide, PJE0);
+    f->owned = NULL;
+    f->wide = NULL;
 }

@@ -143,7 +143,10 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
     f->map_len = (size_t)st.st_size;
     const tb_header *h = &f->h;
     if (h->version == TB_VERSION_RAW)
+    {
         f->data = (const unsigned char *)map + sizeof(tb_header);
+        f->data_bytes = h->entry_bytes;
+    }
     const char *why = NULL;
     char want[32];
     game_tables(g)->material_name(g, mat, want, sizeof want);
@@ -182,8 +185,7 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
 
 void tb_file_close(tb_file *f)
 {
-    if (f->owned)
-        tb_free_big(f->owned, (size_t)(f->h.entries * f->h.entry_bytes));
+    tb_file_drop_decoded(f);
     if (f->map)
         munmap(f->map, f->map_len);
     memset(f, 0, sizeof *f);

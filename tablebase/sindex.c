@@ -166,9 +166,16 @@ static game_sindex *from_file(const game *g, int mat, void *ctx)
     char path[4300];
     index_path(src, g, mat, path, sizeof path);
     game_sindex *ix = index_read(g, mat, path, positions);
-    if (!ix && (ix = game_sindex_make(g, mat)) != NULL)
-        index_write(g, mat, path, ix);
-    return ix;
+    if (ix || (ix = game_sindex_make(g, mat)) == NULL)
+        return ix;
+    index_write(g, mat, path, ix);
+    /* The file's pages, unlike the made copy's, are clean: the kernel may
+     * drop them under pressure, and a ten-piece build needs that room. */
+    game_sindex *mapped = index_read(g, mat, path, positions);
+    if (!mapped)
+        return ix;
+    ix->drop(ix);
+    return mapped;
 }
 
 void tb_sindex_files(const game *g, const char *prefix, uint64_t min_positions)

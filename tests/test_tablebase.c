@@ -7,6 +7,7 @@
 #include "ref.h"
 #include "suites.h"
 #include "../tablebase/tablebase.h"
+#include "../tablebase/tb_internal.h"  /* a file of long distances, written directly */
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -530,11 +531,56 @@ static void test_compressed(void)
     game_close(g);
 }
 
+/* Entry i of a table with every kind of value, distances to 300: draws,
+ * wins and losses about the one-byte limit (126, 127) most of all. */
+static tb_entry long_entry_at(const void *ctx, uint64_t i)
+{
+    unsigned limit = *(const unsigned *)ctx, x = (unsigned)((i * 0x9E3779B97F4A7C15ULL) >> 40);
+    unsigned d = x % 4 == 0 ? 126 + x / 4 % 2 : x / 4 % (limit + 1);
+    return x % 7 == 0 ? 0 : (x / 3) % 2 ? TB_WIN_IN(d ? d : 1) : TB_LOSS_IN(d);
+}
+
+/* A compressed table decoded whole into one byte per entry (the ten-piece
+ * Ostle build's room) reads back every entry as its blocks do, whether the
+ * file stores 16 bits (distances past 127 kept aside) or 8. */
+static void test_decoded_narrow(void)
+{
+    char dir[64], path[256], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-narrow", (int)getpid());
+    mkdir(dir, 0755);
+    game *g = test_open("jungle", NULL);
+    int mat = game_tables(g)->material_parse(g, "RrE");
+    uint64_t n = game_tables(g)->size(g, mat);
+    tb_path(g, dir, mat, path, sizeof path);
+    for (unsigned limit = 127; limit <= 300; limit += 173) {
+        CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, err, sizeof err), 0);
+        tb_file whole, blocks;
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &whole, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &blocks, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(whole.h.entry_bytes, limit > 127 ? 2u : 1u);
+        CU_ASSERT_EQUAL_FATAL(tb_file_decode_all(&whole), 0);
+        CU_ASSERT_EQUAL(whole.owned_len, (size_t)n);
+        CU_ASSERT_EQUAL(whole.wide != NULL, limit > 127);
+        uint64_t wrong = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            tb_entry want = long_entry_at(&limit, i);
+            wrong += tb_file_entry(&whole, i) != want || tb_file_entry(&blocks, i) != want;
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        tb_file_close(&whole);
+        tb_file_close(&blocks);
+    }
+    unlink(path);
+    rmdir(dir);
+    game_close(g);
+}
+
 void suite_tablebase(void)
 {
     CU_pSuite s = CU_add_suite("tablebase", NULL, NULL);
     CU_add_test(s, "successors, unmoves and exits agree with the move generator", test_tb_ops);
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "compressed blocks: same values, built on, converted, damage refused", test_compressed);
+    CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }
