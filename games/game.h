@@ -153,6 +153,9 @@ typedef struct game_tb_ops {
     int (*material_parse)(const game *g, const char *name);
     uint64_t (*size)(const game *g, int mat);
     uint64_t (*index)(const game *g, const game_state *s);
+    /* Optional, for speed: out[k] = index(s[k]) for k < n (n at most
+     * GAME_MAX_MOVES), the n lookups' memory reads overlapped. */
+    void (*index_many)(const game *g, const game_state *s, int n, uint64_t *out);
     void (*unindex)(const game *g, int mat, uint64_t index, game_state *s);
     /* Optional, for speed: calls fn for each index of [first, end) in order
      * with its state (as unindex gives it) and whether it is a twin (index()

@@ -193,6 +193,19 @@ static uint64_t ostle_index(const game *g, const game_state *s)
     return state_entry(g, &pr, forbidden_of(s));
 }
 
+/* A builder probes a position's captures together: their index lines
+ * are fetched at once, not one miss after another. */
+static void ostle_index_many(const game *g, const game_state *s, int n, uint64_t *out)
+{
+    pos_ref pr[GAME_MAX_MOVES];
+    for (int k = 0; k < n; k++)
+        locate_start(g, &s[k], &pr[k]);
+    for (int k = 0; k < n; k++) {
+        locate_finish(&pr[k]);
+        out[k] = state_entry(g, &pr[k], forbidden_of(&s[k]));
+    }
+}
+
 /* The last position a thread unindexed: the builder's frontiers come in
  * index order, and a position's states often resolve at the same ply. */
 static _Thread_local struct {
@@ -452,6 +465,7 @@ const game_tb_ops ostle_tb_ops = {
     .material_parse = ostle_material_parse,
     .size = ostle_size,
     .index = ostle_index,
+    .index_many = ostle_index_many,
     .unindex = ostle_unindex_state,
     .each = ostle_each,
     .unmoves = ostle_unmoves_states,

@@ -129,6 +129,37 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     return 1;
 }
 
+int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = game_tables(t->g);
+    int mat[GAME_MAX_MOVES];
+    int fast = ops && ops->index_many && n <= GAME_MAX_MOVES;
+    for (int k = 0; fast && k < n; k++)
+        fast = (mat[k] = ops->material_of(t->g, &s[k])) >= 0 && tb_load(t, mat[k], err, errlen) == 1;
+    if (!fast) {  /* one by one: the same answers and the same errors */
+        for (int k = 0; k < n; k++) {
+            int rc = tb_probe(t, &s[k], &v[k], err, errlen);
+            if (rc != 1)
+                return rc;
+        }
+        return 1;
+    }
+    uint64_t at[GAME_MAX_MOVES];
+    ops->index_many(t->g, s, n, at);
+    for (int k = 0; k < n; k++) {
+        const tb_file *f = &t->slots[mat[k]]->f;
+        if (f->data)
+            __builtin_prefetch(f->data + at[k] * f->data_bytes);
+    }
+    for (int k = 0; k < n; k++) {
+        tb_entry e = tb_file_entry(&t->slots[mat[k]]->f, at[k]);
+        if (e == TB_ENTRY_BAD)
+            return tb_probe(t, &s[k], &v[k], err, errlen);  /* names the table */
+        v[k] = tb_decode(e);
+    }
+    return 1;
+}
+
 int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
 {
     int rc = tb_load(t, mat, err, errlen);

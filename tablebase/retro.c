@@ -195,6 +195,10 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays, exit_
         memo->cur = !memo->cur;
         memo->n[memo->cur] = 0;
     }
+    /* Captures are probed together at the end: their lookups' misses
+     * overlap (most of the ten-piece Ostle init is these misses). */
+    game_state kids[GAME_MAX_MOVES];
+    int nk = 0;
     for (int m = 0; m < n; m++) {
         game_state t = s;
         game_play(g, &t, moves[m]);
@@ -209,28 +213,40 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays, exit_
         if (cm == b->mat) {
             nc++;
             continue;
-        } else if (cm < 0) {
-            game_result r = game_result_of(g, &t);
-            if (r == GAME_ONGOING) {
-                fail(b, "a live position has no table material");
-                return -1;
-            }
-            int o = game_outcome_for(r, mover);
-            opt = o == 0 ? EXT_DRAW : o > 0 ? TB_WIN_IN(1) : TB_LOSS_IN(1);
-        } else {
-            tb_value v;
-            int rc = tb_probe(b->smaller, &t, &v, err, sizeof err);
-            if (rc != 1) {
-                char name[32], msg[400];
-                b->ops->material_name(g, cm, name, sizeof name);
-                snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
-                fail(b, msg);
-                return -1;
-            }
-            opt = v.wdl == TB_DRAW ? EXT_DRAW : v.wdl == TB_WIN ? TB_LOSS_IN(v.distance + 1) : TB_WIN_IN(v.distance + 1);
+        } else if (cm >= 0) {
+            kids[nk++] = t;
+            continue;
         }
+        game_result r = game_result_of(g, &t);
+        if (r == GAME_ONGOING) {
+            fail(b, "a live position has no table material");
+            return -1;
+        }
+        int o = game_outcome_for(r, mover);
+        opt = o == 0 ? EXT_DRAW : o > 0 ? TB_WIN_IN(1) : TB_LOSS_IN(1);
         if (memo)
             memo_keep(memo, &t, opt);
+        if (ext_rank(opt) > ext_rank(best))
+            best = opt;
+    }
+    tb_value v[GAME_MAX_MOVES];
+    int rc = nk ? tb_probe_many(b->smaller, kids, nk, v, err, sizeof err) : 1;
+    if (rc != 1) {
+        char name[32], msg[400];
+        int cm = -1;
+        for (int k = 0; k < nk && cm < 0; k++)
+            if (tb_probe(b->smaller, &kids[k], &v[k], err, sizeof err) != 1)
+                cm = b->ops->material_of(g, &kids[k]);
+        b->ops->material_name(g, cm, name, sizeof name);
+        snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
+        fail(b, msg);
+        return -1;
+    }
+    for (int k = 0; k < nk; k++) {
+        tb_entry opt = v[k].wdl == TB_DRAW ? EXT_DRAW
+                       : v[k].wdl == TB_WIN ? TB_LOSS_IN(v[k].distance + 1) : TB_WIN_IN(v[k].distance + 1);
+        if (memo)
+            memo_keep(memo, &kids[k], opt);
         if (ext_rank(opt) > ext_rank(best))
             best = opt;
     }

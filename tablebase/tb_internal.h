@@ -104,6 +104,10 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
 int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen);
 void tb_file_close(tb_file *f);
 
+/* tb_probe of s[0..n) into v[0..n): 1 all found, else tb_probe's answer
+ * for the first that is not; the lookups overlap where the game can. */
+int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, char *err, size_t errlen);
+
 /* --- compressed blocks (blocks.c) --- */
 uint64_t tb_blocks_of(uint64_t entries);
 /* Writes h's blocks after the header (f positioned there), each block's
