@@ -142,17 +142,9 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
     return tb_entry_in(c->data[slot], f->h.entry_bytes, i & ((1ULL << f->h.block_log2) - 1));
 }
 
-/* Entry e in one byte: the 1-byte file form, TB_NARROW_WIDE for what it
- * cannot hold (and for its own code, loss in 127). */
-static unsigned char narrow(tb_entry e)
-{
-    unsigned d = e >> 1;
-    if (e == 0)
-        return 0;
-    if (d >= 127)
-        return TB_NARROW_WIDE;
-    return (unsigned char)((e & 1) ? d : 128 + d);
-}
+/* Entry e in one byte: the file's one-byte form, or TB_NARROW_WIDE for
+ * what that cannot hold (and for its own code, loss in 127). */
+static unsigned char narrow(tb_entry e) { return (e >> 1) >= 127 ? TB_NARROW_WIDE : tb_entry_byte(e); }
 
 int tb_file_decode_all(tb_file *f)
 {

@@ -265,22 +265,19 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
             while (j < ntodo && ops->size(g, todo[j]) <= SMALL_TABLE &&
                    ops->material_pieces(g, todo[j]) == ops->material_pieces(g, todo[i]))
                 j++;
-        if (j - i == 1 && i > 0) {
-            /* A table reads only those its captures lead to; one decoded
-             * for an earlier table would stay resident beside it (in the
-             * ten-piece Ostle build, the eight-piece table: 0.7 GB). */
-            tb_close(b.smaller);
-            if ((b.smaller = tb_open(g, dir)) == NULL) {
-                rc = game_error(err, errlen, "out of memory");
-                break;
-            }
-            tb_set_resident(b.smaller);
-        }
+        /* Tables read only those their captures lead to; one decoded for
+         * an earlier table would stay resident beside them (in the
+         * ten-piece Ostle build, the eight-piece table: 0.7 GB). */
+        int deps[4096], nd = 0, k = i;
+        for (; k < j && nd <= 4096 - 16; k++)
+            nd += ops->material_deps(g, todo[k], deps + nd);
+        if (k == j)
+            tb_release_others(b.smaller, deps, nd);
         rc = j - i > 1 ? make_group(&b, dir, todo, i, j, ntodo, err, errlen)
                        : make_table(&b, dir, todo[i], i + 1, ntodo, err, errlen);
         i = j;
     }
     pthread_mutex_destroy(&b.lock);
-    tb_close(b.smaller);
+    tb_close(smaller);
     return rc < 0 ? -1 : (o->stop && *o->stop) ? 1 : 0;
 }

@@ -56,7 +56,7 @@ static const unsigned char *encode_block(void *ctx, uint64_t block, size_t *len)
             e->buf[2 * j] = (unsigned char)(x & 0xFF);
             e->buf[2 * j + 1] = (unsigned char)(x >> 8);
         } else {
-            e->buf[j] = (unsigned char)(x == 0 ? 0 : (x & 1) ? x >> 1 : 128 + (x >> 1));
+            e->buf[j] = tb_entry_byte(x);
         }
     }
     *len = (size_t)(m * e->h->entry_bytes);

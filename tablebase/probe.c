@@ -57,6 +57,20 @@ void tb_close(tb_set *t)
     free(t);
 }
 
+void tb_release_others(tb_set *t, const int *keep, int n)
+{
+    for (int i = 0; i < TB_MAX_MATERIALS; i++) {
+        int kept = 0;
+        for (int k = 0; k < n && !kept; k++)
+            kept = keep[k] == i;
+        if (t->slots[i] && !kept) {
+            tb_file_close(&t->slots[i]->f);
+            free(t->slots[i]);
+            t->slots[i] = NULL;
+        }
+    }
+}
+
 /* Double-checked: a published slot is never changed again. */
 static slot *get_slot(tb_set *t, int mat)
 {
@@ -129,33 +143,34 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     return 1;
 }
 
-int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, char *err, size_t errlen)
+int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(t->g);
     int mat[GAME_MAX_MOVES];
     int fast = ops && ops->index_many && n <= GAME_MAX_MOVES;
     for (int k = 0; fast && k < n; k++)
         fast = (mat[k] = ops->material_of(t->g, &s[k])) >= 0 && tb_load(t, mat[k], err, errlen) == 1;
-    if (!fast) {  /* one by one: the same answers and the same errors */
-        for (int k = 0; k < n; k++) {
-            int rc = tb_probe(t, &s[k], &v[k], err, errlen);
-            if (rc != 1)
-                return rc;
-        }
-        return 1;
-    }
     uint64_t at[GAME_MAX_MOVES];
-    ops->index_many(t->g, s, n, at);
-    for (int k = 0; k < n; k++) {
-        const tb_file *f = &t->slots[mat[k]]->f;
-        if (f->data)
-            __builtin_prefetch(f->data + at[k] * f->data_bytes);
+    if (fast) {
+        ops->index_many(t->g, s, n, at);
+        for (int k = 0; k < n; k++) {
+            const tb_file *f = &t->slots[mat[k]]->f;
+            if (f->data)
+                __builtin_prefetch(f->data + at[k] * f->data_bytes);
+        }
     }
     for (int k = 0; k < n; k++) {
-        tb_entry e = tb_file_entry(&t->slots[mat[k]]->f, at[k]);
-        if (e == TB_ENTRY_BAD)
-            return tb_probe(t, &s[k], &v[k], err, errlen);  /* names the table */
-        v[k] = tb_decode(e);
+        tb_entry e = fast ? tb_file_entry(&t->slots[mat[k]]->f, at[k]) : TB_ENTRY_BAD;
+        if (e != TB_ENTRY_BAD) {
+            v[k] = tb_decode(e);
+            continue;
+        }
+        /* one by one: the same answers and errors as tb_probe */
+        int rc = tb_probe(t, &s[k], &v[k], err, errlen);
+        if (rc != 1) {
+            *failed = k;
+            return rc;
+        }
     }
     return 1;
 }

@@ -230,14 +230,10 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays, exit_
             best = opt;
     }
     tb_value v[GAME_MAX_MOVES];
-    int rc = nk ? tb_probe_many(b->smaller, kids, nk, v, err, sizeof err) : 1;
+    int bad = 0, rc = tb_probe_many(b->smaller, kids, nk, v, &bad, err, sizeof err);
     if (rc != 1) {
         char name[32], msg[400];
-        int cm = -1;
-        for (int k = 0; k < nk && cm < 0; k++)
-            if (tb_probe(b->smaller, &kids[k], &v[k], err, sizeof err) != 1)
-                cm = b->ops->material_of(g, &kids[k]);
-        b->ops->material_name(g, cm, name, sizeof name);
+        b->ops->material_name(g, b->ops->material_of(g, &kids[bad]), name, sizeof name);
         snprintf(msg, sizeof msg, rc < 0 ? "%s" : "table %s is missing (needed by captures)", rc < 0 ? err : name);
         fail(b, msg);
         return -1;

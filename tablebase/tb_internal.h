@@ -70,6 +70,10 @@ int tb_materials_with_deps(const game *g, const int *mats, int n, int *out, int 
  * builder and the verifier, which read them at random); before any probe. */
 void tb_set_resident(tb_set *t);
 
+/* Closes every table of t but those of keep[0..n); only while no thread
+ * probes t (the builder, between tables). */
+void tb_release_others(tb_set *t, const int *keep, int n);
+
 /* "dir/<game name>": the start of the names of g's files in dir. */
 void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
 
@@ -105,8 +109,9 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
 void tb_file_close(tb_file *f);
 
 /* tb_probe of s[0..n) into v[0..n): 1 all found, else tb_probe's answer
- * for the first that is not; the lookups overlap where the game can. */
-int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, char *err, size_t errlen);
+ * for the first, s[*failed], that is not; the lookups overlap where the
+ * game can. */
+int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen);
 
 /* --- compressed blocks (blocks.c) --- */
 uint64_t tb_blocks_of(uint64_t entries);
@@ -139,6 +144,12 @@ static inline tb_entry tb_entry_in(const unsigned char *d, uint32_t entry_bytes,
         return (tb_entry)(d[2 * i] | d[2 * i + 1] << 8);
     unsigned b = d[i];
     return b == 0 ? 0 : b < 128 ? TB_WIN_IN(b) : TB_LOSS_IN(b - 128);
+}
+
+/* Entry e in the one-byte form (its distance at most 127). */
+static inline unsigned char tb_entry_byte(tb_entry e)
+{
+    return (unsigned char)(e == 0 ? 0 : (e & 1) ? e >> 1 : 128 + (e >> 1));
 }
 
 static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
