@@ -1,4 +1,4 @@
-/* cli/cmd_tb.c - `pnsolve tb build|probe|verify|stats|compress GAME`:
+/* cli/cmd_tb.c - `pnsolve tb build|probe|verify|stats|compress|reach GAME`:
  * endgame tables. */
 #include "cli.h"
 #include "../tablebase/tablebase.h"
@@ -15,6 +15,7 @@ static const char help[] =
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
+    "       pnsolve tb reach GAME [--from POSITION] [--checkpoint F] [--dir D] [--threads T] [--json]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
     "build: every missing table with at most N pieces, smaller first; progress\n"
     "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
@@ -26,14 +27,18 @@ static const char help[] =
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
     "  builds one table and the smaller ones it needs, verifies one table.\n"
     "  stats --census (Ostle): each table's states by the classes that relate\n"
-    "  them to the published count of non-trivial states (docs/ostle.md).\n";
+    "  them to the published count of non-trivial states (docs/ostle.md).\n"
+    "reach: breadth first from the start (or POSITION) over every state of the\n"
+    "  tables it leads to (needs no values): states per distance, the farthest,\n"
+    "  and per material the states reached and the first ones not reached;\n"
+    "  --checkpoint F saves every 10 minutes and on Ctrl-C, and resumes from F.\n";
 
 typedef struct {
     int pieces, threads, json, compress, census;
-    const char *dir, *only;
+    const char *dir, *only, *from, *checkpoint;
 } tb_opts;
 
-enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS };
+enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -43,6 +48,8 @@ static const struct option tb_long[] = {
     { "compress", required_argument, NULL, OPT_COMPRESS },
     { "only", required_argument, NULL, OPT_ONLY },
     { "census", no_argument, NULL, OPT_CENSUS },
+    { "from", required_argument, NULL, OPT_FROM },
+    { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -56,6 +63,8 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_JSON: o->json = 1; return 0;
     case OPT_ONLY: o->only = arg; return *arg ? 0 : -1;
     case OPT_CENSUS: o->census = 1; return 0;
+    case OPT_FROM: o->from = arg; return *arg ? 0 : -1;
+    case OPT_CHECKPOINT: o->checkpoint = arg; return *arg ? 0 : -1;
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
         return o->compress == 2 ? -1 : 0;
@@ -332,6 +341,91 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     return 0;
 }
 
+static void show_reach_progress(const tb_reach_progress *p, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "\rlevel %3d  %13llu/%llu expanded  %14llu reached  %7.0f s   ", p->level,
+            (unsigned long long)p->expanded, (unsigned long long)p->frontier, (unsigned long long)p->reached,
+            p->seconds);
+    fflush(stderr);
+}
+
+static int tb_reach_cmd(game *g, const tb_opts *o)
+{
+    const game_tb_ops *ops = game_tables(g);
+    game_state start;
+    game_start(g, &start);
+    if (o->from) {
+        char err[600];
+        if (game_parse(g, o->from, &start, err, sizeof err) != 0)
+            return cli_fail(EXIT_USAGE, "tb reach: bad position: %s", err);
+    }
+    cli_catch_interrupt();
+    tb_reach_options ro = { .threads = o->threads, .stop = &cli_stop, .checkpoint = o->checkpoint,
+                            .checkpoint_seconds = 600, .log = stderr };
+    if (isatty(2)) {
+        ro.progress = show_reach_progress;
+        ro.log = NULL;
+    }
+    static tb_reach_result r;
+    char err[600];
+    int rc = tb_reach(g, o->dir, &start, &ro, &r, err, sizeof err);
+    if (ro.progress)
+        fputs("\r\033[K", stderr);
+    if (rc < 0)
+        return cli_fail(1, "tb reach: %s", err);
+    if (rc == 1) {
+        if (o->checkpoint)
+            fprintf(stderr, "interrupted: saved in %s; run again with it to resume\n", o->checkpoint);
+        else
+            fprintf(stderr, "interrupted (no --checkpoint: nothing saved)\n");
+        return EXIT_INTERRUPTED;
+    }
+    uint64_t reached = 0, unreached = 0;
+    char name[32];
+    if (o->json)
+        printf("{\"levels\": %d, \"per_level\": [", r.levels);
+    else
+        printf("states first reached at each distance from the start (plies 0 to %d):\n ", r.levels);
+    for (int d = 0; d <= r.levels; d++)
+        printf(o->json ? "%s%llu" : "%s %llu", d && o->json ? ", " : "", (unsigned long long)r.at_level[d]);
+    if (o->json)
+    {
+        printf("], \"farthest\": ");
+        cli_json_string(stdout, state_text(g, r.far_mat, r.far_index));
+        printf(", \"materials\": [");
+    }
+    else
+        printf("\nfarthest, %d plies from the start: %s\n", r.levels, state_text(g, r.far_mat, r.far_index));
+    for (int k = 0; k < r.materials; k++) {
+        const tb_reach_material *m = &r.mat[k];
+        ops->material_name(g, m->mat, name, sizeof name);
+        reached += m->reached;
+        unreached += m->unreached;
+        if (o->json) {
+            printf("%s{\"material\": \"%s\", \"reached\": %llu, \"unreached\": %llu, \"unreached_first\": [", k ? ", " : "",
+                   name, (unsigned long long)m->reached, (unsigned long long)m->unreached);
+            for (int i = 0; i < m->n_witness; i++) {
+                printf("%s", i ? ", " : "");
+                cli_json_string(stdout, state_text(g, m->mat, m->witness[i]));
+            }
+            printf("]}");
+            continue;
+        }
+        printf("%-8s %14llu states reached, %llu not reached (twins aside)%s\n", name, (unsigned long long)m->reached,
+               (unsigned long long)m->unreached, m->n_witness ? "; the first:" : "");
+        for (int i = 0; i < m->n_witness; i++)
+            printf("           %s\n", state_text(g, m->mat, m->witness[i]));
+    }
+    if (o->json)
+        printf("], \"reached\": %llu, \"unreached\": %llu, \"seconds\": %.1f}\n", (unsigned long long)reached,
+               (unsigned long long)unreached, r.seconds);
+    else
+        printf("%-8s %14llu states reached, %llu not reached; %.1f s\n", "total", (unsigned long long)reached,
+               (unsigned long long)unreached, r.seconds);
+    return 0;
+}
+
 int cmd_tb(int argc, char **argv)
 {
     cli_game_opts go;
@@ -346,8 +440,8 @@ int cmd_tb(int argc, char **argv)
     const char *action = argv[first];
     int want_args = strcmp(action, "probe") == 0 ? 3 : 2;
     if (strcmp(action, "build") && strcmp(action, "probe") && strcmp(action, "verify") && strcmp(action, "stats") &&
-        strcmp(action, "compress"))
-        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats, compress)", action);
+        strcmp(action, "compress") && strcmp(action, "reach"))
+        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats, compress, reach)", action);
     if (argc - first != want_args)
         return cli_fail(EXIT_USAGE, "tb %s: expected %s", action, want_args == 3 ? "GAME POSITION" : "GAME");
     game *g;
@@ -384,6 +478,8 @@ int cmd_tb(int argc, char **argv)
         rc = n < 0 ? cli_fail(1, "tb compress: %s", err) : cli_stop ? EXIT_INTERRUPTED : 0;
         if (n >= 0)
             fprintf(stderr, "%ld tables compressed in %s\n", n, o.dir);
+    } else if (strcmp(action, "reach") == 0) {
+        rc = tb_reach_cmd(g, &o);
     } else {
         rc = tb_stats_cmd(g, &o);
     }

@@ -101,6 +101,12 @@ done 3<"$(dirname "$0")/../positions/ostle/states.txt"
 check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot"
 check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"
 check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1BB w c2L" --dir "$ot" --json
+check "tb reach ostle" 0 "^farthest, 13 plies from the start: " -- tb reach ostle:3x3 --dir "$ot"
+check "tb reach from a position" 0 '"levels": ' -- tb reach ostle:3x3 --from "WW1/2H/1BB w c2L" --dir "$ot" --json
+check "tb reach bad position" 2 "bad position" -- tb reach ostle:3x3 --from "WW1/2H/1BB x" --dir "$ot"
+check "tb reach finished game" 1 "not a state of any table" -- tb reach ostle:3x3 --from "W2/2H/1BB w -" --dir "$ot"
+printf 'PNSREACHgarbage' >"$tmp/reach.ckpt"
+check "tb reach foreign checkpoint" 1 "not a pnsolve reachability checkpoint" -- tb reach ostle:3x3 --checkpoint "$tmp/reach.ckpt" --dir "$ot"
 "$bin" puzzles ostle:3x3 --mate-in 5 --tb-dir "$ot" --count 2 --json >"$tmp/opz" 2>/dev/null
 opos=$(sed -n '1s/^{"position":"\([^"]*\)".*/\1/p' "$tmp/opz")
 check "ostle puzzle from tables, re-proved without" 0 "^sound: yes$" -- solve-puzzle ostle:3x3 --position "$opos" --mate-in 5 --no-tb

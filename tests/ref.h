@@ -28,6 +28,11 @@ int ref_ostle_children(int w, int h, const char *pos, const char *prev, ref_chil
  * (8 on a square board, else 4), colours swapped first if White is to move,
  * so that Black moves: the Ostle paper's canonical position. */
 void ref_ostle_canonical(int w, int h, const char *pos, char *out);
+/* The state (pos, the position before the last move, or NULL) up to the
+ * board's symmetries and colours, as ref_ostle_canonical: the least
+ * "pos|prev" image, prev left out when rule 8 forbids nothing there (no
+ * move of pos leads back to it); out holds 2 * REF_TEXT + 2. */
+void ref_ostle_state_key(int w, int h, const char *pos, const char *prev, char *out);
 
 /* Othello: children of a "WxH:rows S" position; a pass is the move "pass". */
 int ref_othello_children(const char *pos, ref_child *out, char *result, int *score);

@@ -103,23 +103,52 @@ int ref_ostle_children(int w, int h, const char *pos, const char *prev, ref_chil
     return n;
 }
 
+/* b's image under symmetry k (bit 0 mirrors files, bit 1 ranks, bit 2
+ * transposes), colours swapped when swap, written with side to move side. */
+static void image(const board *b, int k, int swap, char side, char *out)
+{
+    board a = *b;
+    a.side = side;
+    for (int y = 0; y < b->h; y++)
+        for (int x = 0; x < b->w; x++) {
+            int sx = k & 1 ? b->w - 1 - x : x, sy = k & 2 ? b->h - 1 - y : y;
+            char p = k & 4 ? b->g[sx][sy] : b->g[sy][sx];
+            a.g[y][x] = swap && p == 'B' ? 'W' : swap && p == 'W' ? 'B' : p;
+        }
+    write_pos(&a, out);
+}
+
 void ref_ostle_canonical(int w, int h, const char *pos, char *out)
 {
     board b;
     read_pos(w, h, pos, &b);
-    int swap = b.side == 'w';
     out[0] = 0;
     for (int k = 0; k < (w == h ? 8 : 4); k++) {
-        board a = b;
-        a.side = 'b';
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                int sx = k & 1 ? w - 1 - x : x, sy = k & 2 ? h - 1 - y : y;
-                char p = k & 4 ? b.g[sx][sy] : b.g[sy][sx];
-                a.g[y][x] = swap && p == 'B' ? 'W' : swap && p == 'W' ? 'B' : p;
-            }
         char text[REF_TEXT];
-        write_pos(&a, text);
+        image(&b, k, b.side == 'w', 'b', text);
+        if (!out[0] || strcmp(text, out) < 0)
+            strcpy(out, text);
+    }
+}
+
+void ref_ostle_state_key(int w, int h, const char *pos, const char *prev, char *out)
+{
+    ref_child kids[REF_MAX];
+    char result;
+    int n = prev ? ref_ostle_children(w, h, pos, NULL, kids, &result) : 0, restricts = 0;
+    for (int i = 0; i < n && !restricts; i++)
+        restricts = strcmp(kids[i].after, prev) == 0;
+    board b, p;
+    read_pos(w, h, pos, &b);
+    if (restricts)
+        read_pos(w, h, prev, &p);
+    out[0] = 0;
+    for (int k = 0; k < (w == h ? 8 : 4); k++) {
+        char text[2 * REF_TEXT + 2];
+        image(&b, k, b.side == 'w', 'b', text);
+        strcat(text, "|");
+        if (restricts)
+            image(&p, k, b.side == 'w', 'w', text + strlen(text));
         if (!out[0] || strcmp(text, out) < 0)
             strcpy(out, text);
     }

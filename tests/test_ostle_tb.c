@@ -639,6 +639,178 @@ static void test_ostle_census(void)
     check_census(3, 4, 3);
 }
 
+/* Breadth first over the reference rules from the start, a state being a
+ * position and the one before it (rule 8), up to symmetry and colours: the
+ * number of new states at each distance, into at[] (returned: the levels). */
+typedef struct {
+    char key[2 * REF_TEXT + 2];
+    UT_hash_handle hh;
+} key_entry;
+
+typedef struct {
+    char pos[REF_TEXT], prev[REF_TEXT];  /* prev "" for none */
+} ref_state;
+
+static int naive_reach(int w, int h, const char *start, uint64_t *at, int cap, uint64_t *total)
+{
+    key_entry *seen = NULL;
+    ref_state *cur = malloc(sizeof *cur), *next = NULL;
+    int ncur = 1, capcur = 1, nnext = 0, capnext = 0, d = 0;
+    strcpy(cur[0].pos, start);
+    cur[0].prev[0] = 0;
+    char key[2 * REF_TEXT + 2], result;
+    ref_ostle_state_key(w, h, start, NULL, key);
+    key_entry *e = calloc(1, sizeof *e);
+    strcpy(e->key, key);
+    HASH_ADD_STR(seen, key, e);
+    at[0] = 1;
+    ref_child kids[REF_MAX], grand[REF_MAX];
+    for (;;) {
+        nnext = 0;
+        for (int i = 0; i < ncur; i++) {
+            int n = ref_ostle_children(w, h, cur[i].pos, cur[i].prev[0] ? cur[i].prev : NULL, kids, &result);
+            for (int k = 0; k < n; k++) {
+                ref_ostle_children(w, h, kids[k].after, NULL, grand, &result);
+                if (result != 'o')
+                    continue;  /* the game is over */
+                ref_ostle_state_key(w, h, kids[k].after, cur[i].pos, key);
+                HASH_FIND_STR(seen, key, e);
+                if (e)
+                    continue;
+                e = calloc(1, sizeof *e);
+                strcpy(e->key, key);
+                HASH_ADD_STR(seen, key, e);
+                if (nnext == capnext) {
+                    capnext = capnext ? 2 * capnext : 1024;
+                    next = realloc(next, (size_t)capnext * sizeof *next);
+                }
+                strcpy(next[nnext].pos, kids[k].after);
+                strcpy(next[nnext].prev, cur[i].pos);
+                nnext++;
+            }
+        }
+        if (!nnext || d + 1 >= cap)
+            break;
+        at[++d] = (uint64_t)nnext;
+        ref_state *t = cur;
+        int c = capcur;
+        cur = next;
+        capcur = capnext;
+        ncur = nnext;
+        next = t;
+        capnext = c;
+    }
+    *total = HASH_COUNT(seen);
+    key_entry *tmp;
+    HASH_ITER(hh, seen, e, tmp) {
+        HASH_DEL(seen, e);
+        free(e);
+    }
+    free(cur);
+    free(next);
+    return d;
+}
+
+static volatile int reach_stop;
+
+/* Stops every tb_reach at its first chance. */
+static void stop_at_once(const tb_reach_progress *p, void *ctx)
+{
+    (void)p;
+    (void)ctx;
+    reach_stop = 1;
+}
+
+static void check_reach(int w, int h)
+{
+    char spec[32], dir[64], ckpt[96], text[GAME_TEXT_MAX], err[600];
+    snprintf(spec, sizeof spec, "ostle:%dx%d", w, h);
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-reach-%d", (int)getpid());
+    snprintf(ckpt, sizeof ckpt, "%s/reach.ckpt", dir);
+    mkdir(dir, 0777);
+    game *g = test_open(spec, NULL);
+    const game_tb_ops *ops = game_tables(g);
+    game_state s;
+    game_start(g, &s);
+    game_format(g, &s, text, sizeof text);
+    *strrchr(text, ' ') = 0;  /* the reference has no forbidden-move field */
+    static uint64_t at[TB_REACH_LEVELS];
+    uint64_t total;
+    int levels = naive_reach(w, h, text, at, TB_REACH_LEVELS, &total);
+
+    static tb_reach_result r, again;
+    tb_reach_options o = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_reach(g, dir, &s, &o, &r, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(r.levels, levels);
+    for (int d = 0; d <= levels && d < TB_REACH_LEVELS; d++)
+        CU_ASSERT_EQUAL(r.at_level[d], at[d]);
+    uint64_t reached = 0, states = 0, unreached = 0;
+    for (int k = 0; k < r.materials; k++) {
+        reached += r.mat[k].reached;
+        unreached += r.mat[k].unreached;
+        for (uint64_t i = 0; i < ops->size(g, r.mat[k].mat); i++) {
+            game_state t;
+            ops->unindex(g, r.mat[k].mat, i, &t);
+            states += ops->index(g, &t) == i;
+        }
+    }
+    CU_ASSERT_EQUAL(reached, total);
+    CU_ASSERT_EQUAL(reached + unreached, states);
+    CU_ASSERT(r.far_set);
+
+    /* stopped at every chance and resumed from the checkpoint: the same answer */
+    unlink(ckpt);
+    o.checkpoint = ckpt;
+    o.stop = &reach_stop;
+    o.progress = stop_at_once;
+    int runs = 0, rc;
+    do {
+        reach_stop = 0;
+        rc = tb_reach(g, dir, &s, &o, &again, err, sizeof err);
+        runs++;
+    } while (rc == 1 && runs < 100000);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT(runs > levels);  /* it stopped at least once per level */
+    CU_ASSERT_EQUAL(again.levels, r.levels);
+    CU_ASSERT_EQUAL(memcmp(again.at_level, r.at_level, sizeof r.at_level), 0);
+    for (int k = 0; k < r.materials; k++) {
+        CU_ASSERT_EQUAL(again.mat[k].reached, r.mat[k].reached);
+        CU_ASSERT_EQUAL(again.mat[k].unreached, r.mat[k].unreached);
+    }
+
+    /* a damaged, truncated or foreign checkpoint is refused by name */
+    unsigned char *bytes;
+    long len;
+    CU_ASSERT_FATAL(file_bytes(ckpt, &bytes, &len) == 0);
+    o.progress = NULL;
+    o.stop = NULL;
+    bytes[len - 9] ^= 4;
+    put_bytes(ckpt, bytes, len);
+    CU_ASSERT_EQUAL(tb_reach(g, dir, &s, &o, &again, err, sizeof err), -1);
+    CU_ASSERT(strstr(err, "damaged") != NULL);
+    bytes[len - 9] ^= 4;
+    put_bytes(ckpt, bytes, len - 100);
+    CU_ASSERT_EQUAL(tb_reach(g, dir, &s, &o, &again, err, sizeof err), -1);
+    CU_ASSERT(strstr(err, "truncated") != NULL);
+    put_bytes(ckpt, bytes, len);
+    game_move mv[GAME_MAX_MOVES];
+    game_moves(g, &s, mv);
+    game_state other = s;
+    game_play(g, &other, mv[0]);
+    CU_ASSERT_EQUAL(tb_reach(g, dir, &other, &o, &again, err, sizeof err), -1);
+    CU_ASSERT(strstr(err, "another game or start") != NULL);
+    free(bytes);
+    unlink(ckpt);
+    rmdir(dir);
+    game_close(g);
+}
+
+static void test_ostle_reach(void)
+{
+    check_reach(3, 3);
+    check_reach(3, 4);
+}
+
 void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
@@ -646,5 +818,7 @@ void suite_ostle_tb(void)
     CU_add_test(s, "the sparse state index against a running sum of the game's counts", test_state_index);
     CU_add_test(s, "successors, count_successors and unmoves against the children's entries, symmetric ones once", test_count_successors);
     CU_add_test(s, "the census of states against the Ostle paper's Algorithm 6 on 3x3 and 3x4", test_ostle_census);
+    CU_add_test(s, "reachability from the start against a breadth-first search over the reference rules, 3x3 and 3x4; "
+                   "stopped and resumed at every segment", test_ostle_reach);
     CU_add_test(s, "every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8", test_ostle_tables);
 }
