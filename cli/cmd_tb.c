@@ -72,9 +72,17 @@ static int on_option(int opt, const char *arg, void *ctx)
     }
 }
 
+/* On a terminal the line is redrawn in place; in a log (ctx non-NULL) it is
+ * a line of its own once a minute, so that a run in the background can be
+ * followed and timed afterwards. */
 static void show_progress(const tb_progress *p, void *ctx)
 {
-    (void)ctx;
+    static double last_line = -60;
+    if (ctx) {
+        if (p->seconds - last_line < 60)
+            return;
+        last_line = p->seconds;
+    }
     static double last_t;
     static uint64_t last_done;
     static const char *last_table;
@@ -87,9 +95,9 @@ static void show_progress(const tb_progress *p, void *ctx)
     char eta[32] = "?";
     if (p->eta >= 0)
         snprintf(eta, sizeof eta, "%d:%02d", (int)p->eta / 60, (int)p->eta % 60);
-    fprintf(stderr, "\r[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s   ", p->table_no, p->tables,
-            p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, rate / 1e6,
-            p->seconds, eta);
+    fprintf(stderr, "%s[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s%s", ctx ? "" : "\r",
+            p->table_no, p->tables, p->material, p->phase, p->ply, (unsigned long long)p->done,
+            (unsigned long long)p->size, rate / 1e6, p->seconds, eta, ctx ? "\n" : "   ");
     fflush(stderr);
 }
 
@@ -100,11 +108,11 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     cli_catch_interrupt();
     tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
                             .only = o->only };
-    if (isatty(2))
-        bo.progress = show_progress;
+    bo.progress = show_progress;
+    bo.ctx = isatty(2) ? NULL : stderr;
     char err[600];
     int rc = tb_build(g, o->dir, o->pieces, &bo, err, sizeof err);
-    if (bo.progress)
+    if (!bo.ctx)
         fputs("\r\033[K", stderr);
     if (rc < 0)
         return cli_fail(1, "tb build: %s", err);

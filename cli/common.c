@@ -9,12 +9,24 @@
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 volatile int cli_stop;
 
+/* The first signal asks the run to stop where it can report (between
+ * segments, tables or nodes); some passes, such as making a large table's
+ * index, have no such point for minutes, so a second signal ends the process
+ * at once.  Finished files are safe: every file is written under a temporary
+ * name and renamed only when complete. */
 static void on_interrupt(int sig)
 {
     (void)sig;
+    if (cli_stop) {
+        static const char msg[] = "\npnsolve: interrupted again: quitting now (finished files are kept)\n";
+        ssize_t unused = write(2, msg, sizeof msg - 1);
+        (void)unused;
+        _exit(EXIT_INTERRUPTED);
+    }
     cli_stop = 1;
 }
 

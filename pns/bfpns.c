@@ -304,6 +304,12 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
     if (root->chain)
         for (uint32_t i = 0; i < root->chain->len && r->pv_len < PNS_MAX_PV; i++)
             r->pv[r->pv_len++] = root->chain->move[i];
+    if (r->status != PNS_UNKNOWN) {
+        game_state end = *s;
+        for (int i = 0; i < r->pv_len; i++)
+            game_play(g, &end, r->pv[i]);
+        pns_search_table_line(S, &end, r);
+    }
     pns_search_report(S, r);
     subtree_free(B, 1);
     if (root->chain && !root->borrowed)

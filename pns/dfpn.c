@@ -370,6 +370,7 @@ void pns_dfpn_line(dfpn *D, const game_state *root, pns_result *r)
         if (pns_search_leaf(&D->S, &s, &pn, &dn) || pns_search_exact_region(&D->S, &s))
             break;
     }
+    pns_search_table_line(&D->S, &s, r);
     pns_path_clear(&D->S);
 }
 

@@ -92,6 +92,24 @@ int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *
     return 1;
 }
 
+#define DRAW_LINE_PLIES 8
+
+void pns_search_table_line(pns_search *S, game_state *s, pns_result *r)
+{
+    if (!S->tb_ok)
+        return;
+    char err[256];
+    int draw_left = DRAW_LINE_PLIES;
+    while (r->pv_len < PNS_MAX_PV && game_result_of(S->g, s) == GAME_ONGOING) {
+        game_move m;
+        tb_value v;
+        if (tb_best_move(S->o->tb, s, &m, &v, err, sizeof err) != 1 || (v.wdl == TB_DRAW && draw_left-- == 0))
+            return;
+        r->pv[r->pv_len++] = m;
+        game_play(S->g, s, m);
+    }
+}
+
 int pns_path_find(const pns_search *S, game_key key)
 {
     for (int d = S->path_head[game_key_hash(key) & 0xffff]; d >= 0; d = S->path_prev[d])

@@ -50,6 +50,12 @@ void pns_search_free(pns_search *S);
  * the search (S->stopped, S->error) and answers 0. */
 int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
+/* Goes on with r's line from s, where it reached a table leaf, along the
+ * tables' best moves (tb_best_move): a win or loss to the game's end, a
+ * draw for a few plies only (its line never ends).  s becomes the line's
+ * last position.  A table error ends the line. */
+void pns_search_table_line(pns_search *S, game_state *s, pns_result *r);
+
 /* Is s, reached at path depth S->depth, for the game's exact solver?  Only
  * score questions below the --exact-empties line, and never the root (it
  * must get a best move). */

@@ -143,6 +143,43 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     return 1;
 }
 
+/* The value of the position after a move, for the player who made it. */
+static int child_value(tb_set *t, const game_state *c, int mover, tb_value *v, char *err, size_t errlen)
+{
+    game_result r = game_result_of(t->g, c);
+    if (r != GAME_ONGOING) {
+        v->wdl = (tb_wdl)game_outcome_for(r, mover);
+        v->distance = 0;
+        return 1;
+    }
+    int rc = tb_probe(t, c, v, err, errlen);
+    if (rc == 1 && game_to_move(t->g, c) != mover)
+        v->wdl = (tb_wdl)-v->wdl;
+    return rc;
+}
+
+int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, char *err, size_t errlen)
+{
+    int rc = tb_probe(t, s, v, err, errlen);
+    if (rc != 1)
+        return rc;
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(t->g, s, mv), mover = game_to_move(t->g, s);
+    for (int i = 0; i < n; i++) {
+        game_state c = *s;
+        game_play(t->g, &c, mv[i]);
+        tb_value cv;
+        if ((rc = child_value(t, &c, mover, &cv, err, errlen)) != 1)
+            return rc;
+        /* the child's distance is one ply shorter than s's along a best move */
+        if (cv.wdl == v->wdl && (v->wdl == TB_DRAW || cv.distance == v->distance - 1)) {
+            *best = mv[i];
+            return 1;
+        }
+    }
+    return game_error(err, errlen, "the tables disagree with themselves: no move keeps the value of a state");
+}
+
 int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(t->g);

@@ -35,6 +35,11 @@ tb_set *tb_open_fresh(const game *g, const char *dir);
 /* Value of live state s: 1 found, 0 no table for its material, -1 a table
  * file is missing its pieces or corrupt (err names the file).  Thread-safe. */
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
+/* A best move of live state s by the tables (the winner's fastest, the
+ * loser's slowest, a drawing one in a draw; the first such in move order),
+ * with s's value: 1 found, 0 when s or one of its children has no table,
+ * -1 a table error (err). */
+int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, char *err, size_t errlen);
 /* Loads the table of material mat now: 1 loaded, 0 absent, -1 bad (err). */
 int tb_load(tb_set *t, int mat, char *err, size_t errlen);
 /* Treats material mat as absent from now on (to check a search against the

@@ -98,6 +98,31 @@ while IFS=$'\t' read -r -u 3 game state value note; do
     loss*) check "re-proved: $game $state" 0 "^value: loss$" -- prove "$game" --position "$state" --no-tb ;;
     esac
 done 3<"$(dirname "$0")/../positions/ostle/states.txt"
+# positions/ostle/longest-win.txt: the longest win of the ten-piece table and
+# the tables' line from it; each row of the line is the row before after its
+# move, and the end of the line (short wins and losses) is re-proved by search
+# without tables.
+prev="" prev_move=""
+while IFS=$'\t' read -r -u 3 game state value move note; do
+    case "$game" in '#'* | '') continue ;; esac
+    case "$note" in "line ply"*) ;; *) continue ;; esac
+    [ -n "$prev" ] && check "longest line: $note follows" 0 "^position: $state\$" -- show "$game" --position "$prev" "$prev_move"
+    prev=$state prev_move=$move
+    k=${value#* }
+    case "$value" in
+    win*)  # the exact distance, whatever the number of keys
+        if [ "$k" -le 7 ]; then
+            if "$bin" solve-puzzle "$game" --position "$state" --mate-in "$k" --no-tb 2>&1 |
+                grep -q "^claim: proven (and no win within $((k - 2)))$"; then pass=$((pass + 1)); else
+                fail=$((fail + 1)); echo "FAIL: longest line re-proved: $state (win $k)"; fi
+        fi ;;
+    loss*) [ "$k" -le 6 ] && [ "$k" -gt 0 ] && check "longest line re-proved: $state" 0 "^value: loss$" -- prove "$game" --position "$state" --no-tb ;;
+    esac
+done 3<"$(dirname "$0")/../positions/ostle/longest-win.txt"
+# a root the tables decide: no search, and the line is the tables' own
+# (WWW/1H1/B1B w -: win 5 by the tables above, so five moves to the end)
+check "prove from the tables" 0 "^nodes: 0 " -- prove ostle:3x3 --position "WWW/1H1/B1B w -" --tb-dir "$ot"
+check "table line to the end" 0 "^pv: [a-c][1-3][UDLR]( [a-c][1-3][UDLR]){4}$" -- prove ostle:3x3 --position "WWW/1H1/B1B w -" --tb-dir "$ot"
 check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot"
 check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"
 check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1BB w c2L" --dir "$ot" --json

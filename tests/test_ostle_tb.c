@@ -205,6 +205,28 @@ static int engine_state(const game *g, const state_set *S, int i, game_state *s)
     return -1;
 }
 
+/* Does the line of tb_best_move from s miss the brute force's value want
+ * (plies to the end, + for the side to move, 0 a draw)?  A win or loss must
+ * end the game with the right winner after exactly |want| plies; a draw must
+ * not end in 12 plies. */
+static int best_line_mismatch(const game *g, tb_set *tb, const game_state *s0, int want)
+{
+    game_state s = *s0;
+    int me = game_to_move(g, &s), plies = 0, limit = want ? abs(want) : 12;
+    char err[256];
+    for (; plies < limit && game_result_of(g, &s) == GAME_ONGOING; plies++) {
+        game_move m;
+        tb_value v;
+        if (tb_best_move(tb, &s, &m, &v, err, sizeof err) != 1)
+            return 1;
+        game_play(g, &s, m);
+    }
+    game_result r = game_result_of(g, &s);
+    if (!want)
+        return r != GAME_ONGOING;
+    return plies != limit || r == GAME_ONGOING || game_outcome_for(r, me) != (want > 0 ? 1 : -1);
+}
+
 static void check_board(int w, int h, int max_side)
 {
     char spec[32], dir[64], err[512];
@@ -234,7 +256,7 @@ static void check_board(int w, int h, int max_side)
     all_positions(w, h, max_side, &S);
     int *val = solve(w, h, &S);
     tb_set *tb = tb_open(g, dir);
-    long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0;
+    long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0, line_wrong = 0;
     const game_tb_ops *ops = game_tables(g);
     for (int i = 0; i < S.n; i++) {
         game_state s;
@@ -262,10 +284,13 @@ static void check_board(int w, int h, int max_side)
                     S.prev[i][0] ? S.prev[i] : "none", want, got);
         agree += got == want;
         draws += want == 0;
+        if (i % 5 == 0)
+            line_wrong += best_line_mismatch(g, tb, &s, want);
         ko += S.prev[i][0] && ((s.w[2] >> 16) & 0xFFFF) != 0xFFFF;
     }
     CU_ASSERT_EQUAL(agree, S.n);
     CU_ASSERT_EQUAL(exits_wrong, 0);
+    CU_ASSERT_EQUAL(line_wrong, 0);
     int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
     for (int i = 0; i < nm; i++) {
         CU_ASSERT_EQUAL(test_each_mismatches(g, mats[i]), 0);
