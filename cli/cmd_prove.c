@@ -25,6 +25,8 @@ static const char help[] =
     "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1)\n"
     "  --nodes N  --time S       limits; then the status is 'unknown' with pn/dn\n"
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
+    "  --tb-decode               decode compressed tables whole into memory (a byte\n"
+    "                            per entry) for fast random probes\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
     "                            with --score, the trees of both bounds\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
@@ -52,14 +54,14 @@ static const char help[] =
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, validate, within, score, exact_set, proof_exact_set, init_set;
+    int question_set, json, no_tb, tb_decode, validate, within, score, exact_set, proof_exact_set, init_set;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace;
     FILE *trace_file;
 } prove_opts;
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
-       OPT_TBDIR, OPT_NOTB, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
+       OPT_TBDIR, OPT_NOTB, OPT_TBDECODE, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
        OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
        OPT_PROOF_EXACT };
 
@@ -73,6 +75,7 @@ static const struct option prove_long[] = {
     { "nodes", required_argument, NULL, OPT_NODES },
     { "time", required_argument, NULL, OPT_TIME },
     { "tb-dir", required_argument, NULL, OPT_TBDIR },
+    { "tb-decode", no_argument, NULL, OPT_TBDECODE },
     { "no-tb", no_argument, NULL, OPT_NOTB },
     { "proof", required_argument, NULL, OPT_PROOF },
     { "trace", required_argument, NULL, OPT_TRACE },
@@ -131,6 +134,7 @@ static int on_option(int opt, const char *arg, void *ctx)
         return cli_double(arg, 1e-3, 1e8, &p->o.max_seconds);  /* over three years */
     case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
     case OPT_NOTB: p->no_tb = 1; return 0;
+    case OPT_TBDECODE: p->tb_decode = 1; return 0;
     case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
     case OPT_TRACE: p->trace = arg; return *arg ? 0 : -1;
     case OPT_JSON: p->json = 1; return 0;
@@ -384,8 +388,8 @@ static int open_tables(const game *g, const prove_opts *p, tb_set **tb)
         return 0;
     struct stat st;
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-        *tb = tb_open(g, dir);
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (*tb = tb_open(g, dir)) != NULL && p->tb_decode)
+        tb_set_resident(*tb);
     else if (p->tb_dir)
         return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p->tb_dir);
     return 0;

@@ -68,7 +68,6 @@ int tb_materials_with_deps(const game *g, const int *mats, int n, int *out, int 
 
 /* Makes t decode compressed tables whole when it loads them (for the
  * builder and the verifier, which read them at random); before any probe. */
-void tb_set_resident(tb_set *t);
 
 /* Closes every table of t but those of keep[0..n); only while no thread
  * probes t (the builder, between tables). */
