@@ -388,9 +388,10 @@ static int open_tables(const game *g, const prove_opts *p, tb_set **tb)
         return 0;
     struct stat st;
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (*tb = tb_open(g, dir)) != NULL && p->tb_decode)
-        tb_set_resident(*tb);
-    else if (p->tb_dir)
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if ((*tb = tb_open(g, dir)) != NULL && p->tb_decode)
+            tb_set_resident(*tb);
+    } else if (p->tb_dir)
         return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p->tb_dir);
     return 0;
 }
