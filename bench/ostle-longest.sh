@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/ostle-longest.sh PNSOLVE GAME DIR MATERIAL - the longest win of the
-# table of MATERIAL in DIR, as positions/ostle/longest-win.txt holds it for
-# 5x5 Ostle (ostle DIR 5+5): every state the
+# table of MATERIAL in DIR, in the form of positions/ostle/longest-win.txt
+# (it holds 3x3's, ostle:3x3 DIR 3+3, until the 5x5 ten-piece table is built
+# and it is made with ostle DIR 5+5): every state the
 # table names at the longest distance, then the line the tables play from
 # the first of them to the game's end, one row per state with its value and
 # the move played from it.  tests/cli.sh checks the rows against each other
