@@ -66,9 +66,6 @@ typedef struct {
  * out[0..cap); returns the count. */
 int tb_materials_with_deps(const game *g, const int *mats, int n, int *out, int cap);
 
-/* Makes t decode compressed tables whole when it loads them (for the
- * builder and the verifier, which read them at random); before any probe. */
-
 /* Closes every table of t but those of keep[0..n); only while no thread
  * probes t (the builder, between tables). */
 void tb_release_others(tb_set *t, const int *keep, int n);

@@ -98,8 +98,8 @@ while IFS=$'\t' read -r -u 3 game state value note; do
     loss*) check "re-proved: $game $state" 0 "^value: loss$" -- prove "$game" --position "$state" --no-tb ;;
     esac
 done 3<"$(dirname "$0")/../positions/ostle/states.txt"
-# positions/ostle/longest-win.txt: the longest win of the ten-piece table and
-# the tables' line from it; each row of the line is the row before after its
+# positions/ostle/longest-win.txt (bench/ostle-longest.sh): a table's longest
+# wins and the tables' line from the first; each row of the line is the row before after its
 # move, and the end of the line (short wins and losses) is re-proved by search
 # without tables.
 prev="" prev_move=""
