@@ -10,7 +10,7 @@
 
 static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
-    "                        [--compress large|all|none] [--only MATERIAL]\n"
+    "                        [--compress large|all|none] [--only MATERIAL] [--save-every S]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
@@ -26,6 +26,8 @@ static const char help[] =
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
     "  builds one table and the smaller ones it needs, verifies one table.\n"
+    "  A table in the making is saved between plies every S seconds (default\n"
+    "  1800, 0 never) beside its file; build goes on from there after a stop.\n"
     "  stats --census (Ostle): each table's states by the classes that relate\n"
     "  them to the published count of non-trivial states (docs/ostle.md).\n"
     "reach: breadth first from the start (or POSITION) over every state of the\n"
@@ -34,11 +36,12 @@ static const char help[] =
     "  --checkpoint F saves every 10 minutes and on Ctrl-C, and resumes from F.\n";
 
 typedef struct {
-    int pieces, threads, json, compress, census;
+    int pieces, threads, json, compress, census, save_every;
     const char *dir, *only, *from, *checkpoint;
 } tb_opts;
 
-enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT };
+enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
+       OPT_SAVE_EVERY };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -50,6 +53,7 @@ static const struct option tb_long[] = {
     { "census", no_argument, NULL, OPT_CENSUS },
     { "from", required_argument, NULL, OPT_FROM },
     { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+    { "save-every", required_argument, NULL, OPT_SAVE_EVERY },
     { NULL, 0, NULL, 0 },
 };
 
@@ -65,6 +69,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_CENSUS: o->census = 1; return 0;
     case OPT_FROM: o->from = arg; return *arg ? 0 : -1;
     case OPT_CHECKPOINT: o->checkpoint = arg; return *arg ? 0 : -1;
+    case OPT_SAVE_EVERY: return cli_int(arg, 0, 1000000, &o->save_every);
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
         return o->compress == 2 ? -1 : 0;
@@ -107,7 +112,7 @@ static int tb_build_cmd(game *g, const tb_opts *o)
         return cli_fail(EXIT_USAGE, "tb build: --pieces N is required");
     cli_catch_interrupt();
     tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
-                            .only = o->only };
+                            .only = o->only, .save_every = o->save_every };
     bo.progress = show_progress;
     bo.ctx = isatty(2) ? NULL : stderr;
     char err[600];
@@ -117,7 +122,8 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     if (rc < 0)
         return cli_fail(1, "tb build: %s", err);
     if (rc == 1) {
-        fprintf(stderr, "interrupted: finished tables are kept in %s; run again to resume\n", o->dir);
+        fprintf(stderr, "interrupted: finished tables and the last save of the one in progress are kept in %s;"
+                        " run again to resume\n", o->dir);
         return EXIT_INTERRUPTED;
     }
     if (o->only)
@@ -437,7 +443,7 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
 int cmd_tb(int argc, char **argv)
 {
     cli_game_opts go;
-    tb_opts o = { .dir = "tables" };
+    tb_opts o = { .dir = "tables", .save_every = 1800 };
     int first;
     if (cli_parse(argc, argv, &go, tb_long, on_option, &o, &first) != 0)
         return EXIT_USAGE;

@@ -60,6 +60,26 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     return rc;
 }
 
+/* Names the smaller tables whose values the captures of mat read: the
+ * header checksums of their files (0 where one is missing). */
+static uint64_t deps_id(const game *g, const char *dir, int mat)
+{
+    int deps[16];
+    int n = game_tables(g)->material_deps(g, mat, deps);
+    uint64_t id = TB_CHECKSUM_SEED;
+    for (int i = 0; i < n; i++) {
+        char path[4200];
+        tb_header h;
+        tb_path(g, dir, deps[i], path, sizeof path);
+        FILE *f = fopen(path, "rb");
+        if (f && fread(&h, sizeof h, 1, f) == 1)
+            id = tb_checksum_update(id, (const unsigned char *)&h.header_checksum, sizeof h.header_checksum);
+        if (f)
+            fclose(f);
+    }
+    return id;
+}
+
 /* Builds (or copies) the table of material mat, number no of the run's
  * `tables`, with builder b: 0, 1 when stopped, -1 with err. */
 static int make_table(tb_builder *b, const char *dir, int mat, int no, int tables, char *err, size_t errlen)
@@ -80,7 +100,11 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
                 (unsigned long long)b->n, b->ops->same_table_as(g, mat), game_clock() - t);
         fflush(o->log);
     }
+    char save[4300];
+    snprintf(save, sizeof save, "%s.save", path);
     if (rc == 0) {
+        b->save_path = o->save_every > 0 ? save : NULL;
+        b->deps_id = deps_id(g, dir, mat);
         rc = tb_retro_build(b, err, errlen);
         if (rc == 0 && o->stop && *o->stop)
             rc = 1;
@@ -91,6 +115,11 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
             t_write = game_clock() - t_write;
         }
         tb_retro_free(b);
+        if (rc == 0)
+            unlink(save);
+        else if (rc > 0 && b->saved_ply >= 0 && o->log)
+            fprintf(o->log, "%s: stopped; its build saved after ply %d goes on from there when built again\n", name,
+                    b->saved_ply);
         if (rc == 0 && o->log) {
             fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
                     name, (unsigned long long)b->n, b->ply, game_clock() - t, b->t_init, b->t_plies, t_write);
@@ -279,5 +308,5 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     }
     pthread_mutex_destroy(&b.lock);
     tb_close(smaller);
-    return rc < 0 ? -1 : (o->stop && *o->stop) ? 1 : 0;
+    return rc < 0 ? -1 : rc > 0 || (o->stop && *o->stop) ? 1 : 0;
 }

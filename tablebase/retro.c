@@ -71,7 +71,10 @@ static void fail(tb_builder *b, const char *msg)
     pthread_mutex_unlock(&b->lock);
 }
 
-static int stopped(const tb_builder *b) { return b->failed || (b->opt->stop && *b->opt->stop); }
+static int stopped(const tb_builder *b)
+{
+    return b->failed || (b->opt->stop && *b->opt->stop) || (b->opt->stop_at_ply && b->ply >= b->opt->stop_at_ply);
+}
 
 /* Calls the progress hook at most twice a second, from whichever thread. */
 static void report(tb_builder *b, uint64_t add)
@@ -626,6 +629,28 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
     return b->resolved;
 }
 
+/* Saves the build after ply b->ply when save_every seconds have passed
+ * since the last save (or the table's start).  A save that fails costs only
+ * the chance to resume: the build goes on, and says so. */
+static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses)
+{
+    double now = game_clock();
+    if (!b->save_path || b->opt->save_every <= 0 || stopped(b) || now - b->last_save < b->opt->save_every)
+        return;
+    char err[600];
+    if (tb_retro_save(b, wins, losses, b->save_path, err, sizeof err) == 0) {
+        b->saved_ply = b->ply;
+        if (b->opt->log) {
+            fprintf(b->opt->log, "%s: saved after ply %d in %.0f s\n", b->prog.material, b->ply, game_clock() - now);
+            fflush(b->opt->log);
+        }
+    } else if (b->opt->log) {
+        fprintf(b->opt->log, "%s: not saved after ply %d: %s\n", b->prog.material, b->ply, err);
+        fflush(b->opt->log);
+    }
+    b->last_save = game_clock();
+}
+
 int tb_retro_build(tb_builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n;
@@ -647,15 +672,31 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
-    b->prog.phase = "init";
-    b->ply = 0;
+    b->saved_ply = -1;
+    b->last_save = game_clock();
+    int loaded = b->save_path ? tb_retro_load(b, wins, losses, b->save_path, err, errlen) : 0;
+    if (loaded < 0)
+        goto out;
     double t = game_clock();
-    game_parallel(b->threads, n, 0, init_range, b);
-    b->t_init = game_clock() - t;
-    t = game_clock();
+    if (loaded) {
+        b->saved_ply = b->ply;
+        t -= b->t_plies;
+        if (b->opt->log) {
+            fprintf(b->opt->log, "%s: going on from its build saved after ply %d\n", b->prog.material, b->ply);
+            fflush(b->opt->log);
+        }
+    } else {
+        b->prog.phase = "init";
+        b->ply = 0;
+        game_parallel(b->threads, n, 0, init_range, b);
+        b->t_init = game_clock() - t;
+        t = game_clock();
+        b->t_plies = 0;
+        b->done = 0;
+        save_if_due(b, wins, losses);
+    }
     b->prog.phase = "plies";
-    b->done = 0;
-    for (b->ply = 1; !stopped(b); b->ply++) {
+    for (b->ply++; !stopped(b); b->ply++) {
         if (b->ply > TB_MAX_DISTANCE - 2) {
             fail(b, "distance out of range");
             break;
@@ -668,6 +709,8 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         new_wins = last;  /* cleared by the pass that read it */
         if (!won && !lost && !known && b->ply >= b->max_pending)
             break;
+        b->t_plies = game_clock() - t;
+        save_if_due(b, wins, losses);
     }
     if (b->failed) {
         game_error(err, errlen, "%s: %s", b->prog.material, b->err);

@@ -38,6 +38,11 @@ typedef struct tb_builder {
     double t0, last_report;
     double t_init, t_plies;        /* seconds in each phase of the last table */
     double run_total, run_before;  /* positions in the whole run, before this table */
+    /* saving between plies (retro_save.c) */
+    const char *save_path;         /* NULL: never saved */
+    uint64_t deps_id;              /* names the smaller tables the captures read */
+    double last_save;
+    int saved_ply;                 /* the ply of the last save, -1: none yet */
 } tb_builder;
 
 /* Builds the values of table b->mat (b->n positions) in b->c: 0, 1 when
@@ -45,6 +50,16 @@ typedef struct tb_builder {
 int tb_retro_build(tb_builder *b, char *err, size_t errlen);
 /* The value of index i after tb_retro_build (ctx is the builder). */
 tb_entry tb_retro_value(const void *ctx, uint64_t i);
+/* Saves b's state after ply b->ply (the cells, the frontiers wins and
+ * losses that ply b->ply + 1 reads, the pending distances, the long
+ * entries) to path through a temporary file: 0, or -1 with err. */
+int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const char *path, char *err,
+                  size_t errlen);
+/* Reads a state saved for this table (b->g, b->prog.material, b->n,
+ * b->short_max, b->deps_id) into the allocated cells and frontiers: 1
+ * read (b->ply is its ply), 0 there is none, -1 with err (other table,
+ * other smaller tables, damaged). */
+int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *path, char *err, size_t errlen);
 /* Frees the cells and long distances of the table just built. */
 void tb_retro_free(tb_builder *b);
 

@@ -88,6 +88,11 @@ typedef struct {
     int owner_block_log2;     /* 0: normal; else 6 and up: each owner of index ranges
                                  holds blocks of 2^this entries, to test many owners
                                  on small tables */
+    double save_every;        /* > 0: save a table's build between plies at most this
+                                 often (seconds) beside its file, and go on from there
+                                 when built again; 0: never */
+    int stop_at_ply;          /* 0: normal; else a table that reaches this ply stops
+                                 there as Ctrl-C would stop it, to test resuming */
 } tb_build_options;
 
 /* Builds every table with at most max_pieces pieces that dir lacks, in

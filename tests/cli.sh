@@ -76,6 +76,7 @@ check "tb probe cannot stop the rat" 0 "^loss 2$" -- tb probe jungle "7/7/7/7/7/
 check "tb probe colour-swapped" 0 "^win 1$" -- tb probe jungle "7/7/7/7/7/3r3/R6 b" --dir "$tb"
 check "tb probe finished game" 0 "^loss 0$" -- tb probe jungle "3R3/7/7/7/7/7/6r b" --dir "$tb"
 check "tb build bad compress" 2 "bad value 'some' for option '--compress'" -- tb build jungle --pieces 2 --compress some --dir "$tb"
+check "tb build bad save-every" 2 "bad value 'x' for option '--save-every'" -- tb build jungle --pieces 2 --save-every x --dir "$tb"
 check "tb build only unknown" 1 "no table 'RrX'" -- tb build jungle --pieces 2 --only RrX --dir "$tb"
 check "tb build only" 0 "table RrD and the tables it needs" -- tb build jungle --pieces 3 --only RrD --dir "$tmp/only" --compress none
 check "tb compress: RrD and the two it needs" 0 "^3 tables compressed in" -- tb compress jungle --dir "$tmp/only"

@@ -575,6 +575,87 @@ static void test_decoded_narrow(void)
     game_close(g);
 }
 
+/* The tables of dir whose build is saved (a .save file beside them). */
+static int saved_tables(game *g, const char *dir, char *first, size_t len)
+{
+    int mats[64], n = game_tables(g)->materials(g, 3, mats, 64), saved = 0;
+    for (int i = 0; i < n; i++) {
+        char path[300];
+        tb_path(g, dir, mats[i], path, sizeof path);
+        strcat(path, ".save");
+        if (access(path, F_OK) == 0 && saved++ == 0)
+            snprintf(first, len, "%s", path);
+    }
+    return saved;
+}
+
+/* A build stopped inside a table goes on from the ply it saved: the same
+ * files as a build never stopped; a save damaged, cut short or of another
+ * table is refused by name, never used. */
+static void test_saved_build(void)
+{
+    char dir[64], save[300], err[512];
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-save", (int)getpid());
+    game *g = test_open("jungle", NULL);
+    tb_build_options stop = { .threads = 1, .save_every = 1e-9, .stop_at_ply = 4 };  /* one table at a time */
+    tb_build_options go = { .threads = 2, .save_every = 1e-9 };
+    /* after a ply of wins (3) and after one of losses (4) */
+    int mats[64], n = game_tables(g)->materials(g, 3, mats, 64);
+    char cmd[1400];
+    for (stop.stop_at_ply = 4; stop.stop_at_ply <= 5; stop.stop_at_ply++) {
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &stop, err, sizeof err), 1);
+        CU_ASSERT_EQUAL_FATAL(saved_tables(g, dir, save, sizeof save), 1);
+        char *log_text = NULL, want[80];
+        size_t log_len = 0;
+        go.log = open_memstream(&log_text, &log_len);
+        CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &go, err, sizeof err), 0);
+        fclose(go.log);
+        go.log = NULL;
+        snprintf(want, sizeof want, "going on from its build saved after ply %d", stop.stop_at_ply - 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(log_text, want));
+        free(log_text);
+        CU_ASSERT_EQUAL(saved_tables(g, dir, save, sizeof save), 0);
+        for (int i = 0; i < n; i++) {
+            char a[256], b[256];
+            tb_path(g, dir, mats[i], a, sizeof a);
+            tb_path(g, tb_dir, mats[i], b, sizeof b);
+            CU_ASSERT(test_files_equal(a, b));
+        }
+    }
+    /* Stopped again from nothing: then damaged, cut short, misnamed. */
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &stop, err, sizeof err), 1);
+    CU_ASSERT_EQUAL_FATAL(saved_tables(g, dir, save, sizeof save), 1);
+    snprintf(cmd, sizeof cmd, "cp %s %s.keep", save, save);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    flip_byte(save, 300, SEEK_SET);
+    CU_ASSERT_EQUAL(tb_build(g, dir, 3, &go, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "damaged"));
+    snprintf(cmd, sizeof cmd, "cp %s.keep %s && truncate -s -9 %s", save, save, save);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(tb_build(g, dir, 3, &go, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "damaged"));
+    /* the save of one table under the name of another not yet built */
+    char other[300] = "";
+    for (int i = n - 1; i >= 0 && !other[0]; i--) {
+        tb_path(g, dir, mats[i], other, sizeof other);
+        if (access(other, F_OK) == 0 || strncmp(other, save, strlen(other)) == 0)
+            other[0] = 0;
+    }
+    CU_ASSERT_FATAL(other[0] != 0);
+    snprintf(cmd, sizeof cmd, "mv %s.keep %s.save && rm %s", save, other, save);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(tb_build(g, dir, 3, &go, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "of another table"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_close(g);
+}
+
 void suite_tablebase(void)
 {
     CU_pSuite s = CU_add_suite("tablebase", NULL, NULL);
@@ -582,5 +663,6 @@ void suite_tablebase(void)
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "compressed blocks: same values, built on, converted, damage refused", test_compressed);
     CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
+    CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }

@@ -1,0 +1,163 @@
+/* tablebase/retro_save.c - the builder's state between two plies, saved to
+ * a file beside the table and read back, so a build of hours (the ten-piece
+ * Ostle table: about two on two cores) survives a stop and goes on from the
+ * last saved ply instead of from nothing.
+ *
+ * Between plies the whole state is the cells, the two frontiers the next
+ * ply reads, the pending distances and the long entries (retro.c); the file
+ * holds exactly these after a header that names the table and the smaller
+ * tables its captures read (their header checksums: other values there
+ * would make other values here).  Every byte after the header is
+ * checksummed.  The file is written through a temporary name and renamed,
+ * and its pages are dropped from the page cache as they go: the build's
+ * mapped indices must stay resident beside it.
+ */
+#include "retro.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SAVE_MAGIC "PNSRETR1"
+#define CHUNK ((size_t)64 << 20)
+
+typedef struct {
+    char magic[8];
+    char game[64];
+    char material[32];
+    uint64_t n, deps_id, done, n_long, checksum;
+    int32_t ply, short_max, max_pending, pad;
+    double t_init, t_plies;
+} save_header;
+
+static void describe(const tb_builder *b, save_header *h)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, SAVE_MAGIC, 8);
+    snprintf(h->game, sizeof h->game, "%s", b->g->name);
+    snprintf(h->material, sizeof h->material, "%s", b->prog.material);
+    h->n = b->n;
+    h->deps_id = b->deps_id;
+    h->short_max = b->short_max;
+}
+
+/* The file's pages written or read so far leave the page cache. */
+static void drop_cache(FILE *f)
+{
+#ifdef POSIX_FADV_DONTNEED
+    fflush(f);
+    int fd = fileno(f);
+    fdatasync(fd);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#else
+    (void)f;
+#endif
+}
+
+static int put(FILE *f, const void *p, size_t len, uint64_t *sum)
+{
+    const unsigned char *c = p;
+    for (size_t at = 0; at < len; at += CHUNK) {
+        size_t k = len - at < CHUNK ? len - at : CHUNK;
+        if (fwrite(c + at, 1, k, f) != k)
+            return -1;
+        *sum = tb_checksum_update(*sum, c + at, k);
+        drop_cache(f);
+    }
+    return 0;
+}
+
+static int get(FILE *f, void *p, size_t len, uint64_t *sum)
+{
+    unsigned char *c = p;
+    for (size_t at = 0; at < len; at += CHUNK) {
+        size_t k = len - at < CHUNK ? len - at : CHUNK;
+        if (fread(c + at, 1, k, f) != k)
+            return -1;
+        *sum = tb_checksum_update(*sum, c + at, k);
+#ifdef POSIX_FADV_DONTNEED
+        posix_fadvise(fileno(f), 0, 0, POSIX_FADV_DONTNEED);
+#endif
+    }
+    return 0;
+}
+
+int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const char *path, char *err,
+                  size_t errlen)
+{
+    game_file out;
+    if (game_file_create(&out, path, "wb", err, errlen) != 0)
+        return -1;
+    save_header h;
+    describe(b, &h);
+    h.ply = b->ply;
+    h.max_pending = b->max_pending;
+    h.done = b->done;
+    h.t_init = b->t_init;
+    h.t_plies = b->t_plies;
+    h.n_long = (uint64_t)JudyLCount(b->val_long, 0, -1, PJE0);
+    /* the header goes first with its checksum still 0, then again at the end */
+    uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
+    int ok = fwrite(&h, sizeof h, 1, out.f) == 1 && put(out.f, b->c, b->n, &sum) == 0 &&
+             put(out.f, wins, words, &sum) == 0 && put(out.f, losses, words, &sum) == 0 &&
+             put(out.f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
+    Word_t i = 0;
+    for (PWord_t v = (PWord_t)JudyLFirst(b->val_long, &i, PJE0); ok && v; v = (PWord_t)JudyLNext(b->val_long, &i, PJE0)) {
+        uint64_t pair[2] = { (uint64_t)i, (uint64_t)*v };
+        ok = put(out.f, pair, sizeof pair, &sum) == 0;
+    }
+    h.checksum = sum;
+    ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
+    if (game_file_commit(&out, ok, err, errlen) != 0)
+        return -1;
+    return ok ? 0 : game_error(err, errlen, "cannot write '%s'", path);
+}
+
+int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    save_header h, want;
+    describe(b, &want);
+    int rc = -1;
+    if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, SAVE_MAGIC, 8) != 0) {
+        game_error(err, errlen, "'%s' is not a saved build (remove it to build afresh)", path);
+        goto out;
+    }
+    if (strcmp(h.game, want.game) != 0 || strcmp(h.material, want.material) != 0 || h.n != want.n ||
+        h.short_max != want.short_max) {
+        game_error(err, errlen, "'%s' is a saved build of another table (remove it to build afresh)", path);
+        goto out;
+    }
+    if (h.deps_id != want.deps_id) {
+        game_error(err, errlen, "'%s' was saved with other smaller tables (remove it to build afresh)", path);
+        goto out;
+    }
+    uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
+    int ok = h.ply >= 0 && h.ply < TB_MAX_DISTANCE && h.max_pending >= 0 && h.max_pending <= TB_MAX_DISTANCE &&
+             get(f, b->c, b->n, &sum) == 0 && get(f, wins, words, &sum) == 0 && get(f, losses, words, &sum) == 0 &&
+             get(f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
+    for (uint64_t k = 0; ok && k < h.n_long; k++) {
+        uint64_t pair[2];
+        PWord_t v;
+        ok = get(f, pair, sizeof pair, &sum) == 0 && pair[0] < b->n &&
+             (v = (PWord_t)JudyLIns(&b->val_long, (Word_t)pair[0], PJE0)) != NULL;
+        if (ok)
+            *v = (Word_t)pair[1];
+    }
+    if (!ok || sum != h.checksum || fgetc(f) != EOF) {
+        game_error(err, errlen, "'%s' is damaged (truncated or checksum; remove it to build afresh)", path);
+        goto out;
+    }
+    b->ply = h.ply;
+    b->max_pending = h.max_pending;
+    b->done = h.done;
+    b->t_init = h.t_init;
+    b->t_plies = h.t_plies;
+    rc = 1;
+out:
+    fclose(f);
+    return rc;
+}
