@@ -21,8 +21,8 @@ static const char help[] =
     "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
     "  'draw' (K plies to the end under best play); '-' reads one position per\n"
     "  line from stdin. verify: re-derives every value from its children and\n"
-    "  checks checksums. stats: positions, win/draw/loss shares, longest\n"
-    "  distance, positions per distance (= per retrograde ply). compress:\n"
+    "  checks checksums. stats: positions (Ostle: states), win/draw/loss shares,\n"
+    "  longest distance, entries per distance (= per retrograde ply). compress:\n"
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
     "  builds one table and the smaller ones it needs, verifies one table.\n"
@@ -256,6 +256,8 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     if (o->census && !ops->census)
         return cli_fail(EXIT_USAGE, "tb stats: %s has no census (--census is for Ostle)", g->name);
     int mats[4096], n = ops->materials(g, 64, mats, 4096), shown = 0;
+    /* a game whose positions hold several states (Ostle's forbidden move) indexes states */
+    const char *unit = ops->position_states ? "states" : "positions";
     uint64_t total[GAME_CENSUS_MAX] = { 0 }, all_at[256] = { 0 }, all[4] = { 0 };
     if (o->census)
         cli_catch_interrupt();
@@ -309,8 +311,8 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                 print_census(g, cn, 1);
             printf("}\n");
         } else {
-            printf("%-8s %12llu positions  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st.material,
-                   (unsigned long long)st.positions, (double)st.wins * p, (double)st.draws * p, (double)st.losses * p,
+            printf("%-8s %12llu %s  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st.material,
+                   (unsigned long long)st.positions, unit, (double)st.wins * p, (double)st.draws * p, (double)st.losses * p,
                    st.max_distance);
             printf("         resolved per ply:");
             for (int d = 1; d <= last; d++)
@@ -342,7 +344,7 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                 print_census(g, total, 1);
             printf("}\n");
         } else {
-            printf("%-8s %12llu positions  (%llu win, %llu draw, %llu loss; the tables here)\n", "total", (unsigned long long)all[0],
+            printf("%-8s %12llu %s  (%llu win, %llu draw, %llu loss; the tables here)\n", "total", (unsigned long long)all[0], unit,
                    (unsigned long long)all[1], (unsigned long long)all[2], (unsigned long long)all[3]);
             printf("         resolved per ply:");
             for (int d = 1; d <= last; d++)
