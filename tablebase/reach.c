@@ -160,15 +160,16 @@ static int save(const reach_run *r, const game_state *start, tb_reach_result *re
     h.expanded = r->expanded;
     h.seconds = seconds;
     int n = pieces(r, res, mats, p, len);
-    h.checksum = TB_CHECKSUM_SEED;
-    for (int i = 0; i < n; i++)
-        h.checksum = tb_checksum_update(h.checksum, p[i], len[i]);
     game_file out;
     if (game_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
+    /* the header goes first with its checksum still 0, then again at the end */
+    uint64_t sum = TB_CHECKSUM_SEED;
     int ok = fwrite(&h, sizeof h, 1, out.f) == 1;
     for (int i = 0; ok && i < n; i++)
-        ok = fwrite(p[i], 1, len[i], out.f) == len[i];
+        ok = tb_stream_put(out.f, p[i], len[i], &sum) == 0;
+    h.checksum = sum;
+    ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
     if (game_file_commit(&out, ok, err, errlen) != 0 || !ok)
         return game_error(err, errlen, "cannot write checkpoint '%s'", path);
     return 0;
@@ -198,10 +199,8 @@ static int load(reach_run *r, const game_state *start, tb_reach_result *res, rea
     }
     int n = pieces(r, res, mats, p, len);
     uint64_t sum = TB_CHECKSUM_SEED;
-    for (int i = 0; ok && i < n; i++) {
-        ok = fread(p[i], 1, len[i], f) == len[i];
-        sum = tb_checksum_update(sum, p[i], len[i]);
-    }
+    for (int i = 0; ok && i < n; i++)
+        ok = tb_stream_get(f, p[i], len[i], &sum) == 0;
     ok = ok && fgetc(f) == EOF;
     fclose(f);
     if (!ok)

@@ -8,19 +8,15 @@
  * holds exactly these after a header that names the table and the smaller
  * tables its captures read (their header checksums: other values there
  * would make other values here).  Every byte after the header is
- * checksummed.  The file is written through a temporary name and renamed,
- * and its pages are dropped from the page cache as they go: the build's
- * mapped indices must stay resident beside it.
+ * checksummed (stream.c, which keeps the page cache clear of it); the file
+ * is written through a temporary name and renamed.
  */
 #include "retro.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SAVE_MAGIC "PNSRETR1"
-#define CHUNK ((size_t)64 << 20)
 
 typedef struct {
     char magic[8];
@@ -42,47 +38,6 @@ static void describe(const tb_builder *b, save_header *h)
     h->short_max = b->short_max;
 }
 
-/* The file's pages written or read so far leave the page cache. */
-static void drop_cache(FILE *f)
-{
-#ifdef POSIX_FADV_DONTNEED
-    fflush(f);
-    int fd = fileno(f);
-    fdatasync(fd);
-    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-#else
-    (void)f;
-#endif
-}
-
-static int put(FILE *f, const void *p, size_t len, uint64_t *sum)
-{
-    const unsigned char *c = p;
-    for (size_t at = 0; at < len; at += CHUNK) {
-        size_t k = len - at < CHUNK ? len - at : CHUNK;
-        if (fwrite(c + at, 1, k, f) != k)
-            return -1;
-        *sum = tb_checksum_update(*sum, c + at, k);
-        drop_cache(f);
-    }
-    return 0;
-}
-
-static int get(FILE *f, void *p, size_t len, uint64_t *sum)
-{
-    unsigned char *c = p;
-    for (size_t at = 0; at < len; at += CHUNK) {
-        size_t k = len - at < CHUNK ? len - at : CHUNK;
-        if (fread(c + at, 1, k, f) != k)
-            return -1;
-        *sum = tb_checksum_update(*sum, c + at, k);
-#ifdef POSIX_FADV_DONTNEED
-        posix_fadvise(fileno(f), 0, 0, POSIX_FADV_DONTNEED);
-#endif
-    }
-    return 0;
-}
-
 int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const char *path, char *err,
                   size_t errlen)
 {
@@ -99,14 +54,18 @@ int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *los
     h.n_long = (uint64_t)JudyLCount(b->val_long, 0, -1, PJE0);
     /* the header goes first with its checksum still 0, then again at the end */
     uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
-    int ok = fwrite(&h, sizeof h, 1, out.f) == 1 && put(out.f, b->c, b->n, &sum) == 0 &&
-             put(out.f, wins, words, &sum) == 0 && put(out.f, losses, words, &sum) == 0 &&
-             put(out.f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
+    int ok = fwrite(&h, sizeof h, 1, out.f) == 1 && tb_stream_put(out.f, b->c, b->n, &sum) == 0 &&
+             tb_stream_put(out.f, wins, words, &sum) == 0 && tb_stream_put(out.f, losses, words, &sum) == 0 &&
+             tb_stream_put(out.f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
+    /* the long entries (few) as one piece of (index, entry) pairs */
+    uint64_t *pairs = malloc(2 * sizeof(uint64_t) * (h.n_long ? h.n_long : 1)), k = 0;
     Word_t i = 0;
-    for (PWord_t v = (PWord_t)JudyLFirst(b->val_long, &i, PJE0); ok && v; v = (PWord_t)JudyLNext(b->val_long, &i, PJE0)) {
-        uint64_t pair[2] = { (uint64_t)i, (uint64_t)*v };
-        ok = put(out.f, pair, sizeof pair, &sum) == 0;
+    for (PWord_t v = (PWord_t)JudyLFirst(b->val_long, &i, PJE0); pairs && v; v = (PWord_t)JudyLNext(b->val_long, &i, PJE0)) {
+        pairs[2 * k] = (uint64_t)i;
+        pairs[2 * k++ + 1] = (uint64_t)*v;
     }
+    ok = ok && pairs && tb_stream_put(out.f, pairs, 2 * sizeof(uint64_t) * h.n_long, &sum) == 0;
+    free(pairs);
     h.checksum = sum;
     ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
     if (game_file_commit(&out, ok, err, errlen) != 0)
@@ -137,16 +96,17 @@ int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *p
     }
     uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
     int ok = h.ply >= 0 && h.ply < TB_MAX_DISTANCE && h.max_pending >= 0 && h.max_pending <= TB_MAX_DISTANCE &&
-             get(f, b->c, b->n, &sum) == 0 && get(f, wins, words, &sum) == 0 && get(f, losses, words, &sum) == 0 &&
-             get(f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
+             tb_stream_get(f, b->c, b->n, &sum) == 0 && tb_stream_get(f, wins, words, &sum) == 0 &&
+             tb_stream_get(f, losses, words, &sum) == 0 && tb_stream_get(f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
+    uint64_t *pairs = ok && h.n_long < b->n ? malloc(2 * sizeof(uint64_t) * (h.n_long ? h.n_long : 1)) : NULL;
+    ok = pairs && tb_stream_get(f, pairs, 2 * sizeof(uint64_t) * h.n_long, &sum) == 0;
     for (uint64_t k = 0; ok && k < h.n_long; k++) {
-        uint64_t pair[2];
         PWord_t v;
-        ok = get(f, pair, sizeof pair, &sum) == 0 && pair[0] < b->n &&
-             (v = (PWord_t)JudyLIns(&b->val_long, (Word_t)pair[0], PJE0)) != NULL;
+        ok = pairs[2 * k] < b->n && (v = (PWord_t)JudyLIns(&b->val_long, (Word_t)pairs[2 * k], PJE0)) != NULL;
         if (ok)
-            *v = (Word_t)pair[1];
+            *v = (Word_t)pairs[2 * k + 1];
     }
+    free(pairs);
     if (!ok || sum != h.checksum || fgetc(f) != EOF) {
         game_error(err, errlen, "'%s' is damaged (truncated or checksum; remove it to build afresh)", path);
         goto out;

@@ -94,6 +94,13 @@ int tb_dir_lock(const char *dir, char *err, size_t errlen);
 uint64_t tb_checksum(const void *data, size_t len);
 uint64_t tb_checksum_update(uint64_t h, const unsigned char *p, size_t len);
 
+/* Writes (reads) len bytes at p to (from) f in 64 MB chunks, each added to
+ * the streamed checksum *sum, the file's pages dropped from the page cache
+ * as they go (a save of gigabytes must not push a build's mapped indices
+ * out): 0, or -1 on an error or a short read (tablebase/stream.c). */
+int tb_stream_put(FILE *f, const void *p, size_t len, uint64_t *sum);
+int tb_stream_get(FILE *f, void *p, size_t len, uint64_t *sum);
+
 /* Writes the n entries entry_at(ctx, 0 .. n-1) as the table of mat, in
  * compressed blocks when compress: to a temporary file, then renamed. */
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
