@@ -39,6 +39,9 @@ static const char help[] =
     "  --proof-exact K           with --score --proof: positions with at most K empty\n"
     "                            squares are 'exact' leaves that verify-proof searches\n"
     "                            itself (default 12, at most 14; 0: trees to the end)\n"
+    "  --threads T               df-pn: T threads on one shared table (default 1;\n"
+    "                            so far for --question and the value, not --score,\n"
+    "                            --proof or --validate)\n"
     "  --json                    one JSON object on stdout\n"
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
@@ -63,7 +66,7 @@ typedef struct {
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_TBDECODE, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
        OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
-       OPT_PROOF_EXACT };
+       OPT_PROOF_EXACT, OPT_THREADS };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -91,6 +94,7 @@ static const struct option prove_long[] = {
     { "score", no_argument, NULL, OPT_SCORE },
     { "exact-empties", required_argument, NULL, OPT_EXACT },
     { "proof-exact", required_argument, NULL, OPT_PROOF_EXACT },
+    { "threads", required_argument, NULL, OPT_THREADS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -156,6 +160,8 @@ static int on_option(int opt, const char *arg, void *ctx)
         return cli_double(arg, 1e-3, 1e8, &p->o.checkpoint_every);
     case OPT_VALIDATE:
         return cli_int(arg, 2, 10, &p->validate);
+    case OPT_THREADS:
+        return cli_int(arg, 1, 256, &p->o.threads);
     case OPT_WITHIN:
         return cli_int(arg, 1, 63, &p->within);
     case OPT_COUNT:
@@ -374,6 +380,8 @@ static int refused(const prove_opts *p)
         return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
     if (p->proof && !p->question_set && !p->score)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
+    if (p->o.threads > 1 && (p->score || p->proof || p->validate || p->o.algo != PNS_DFPN))
+        return cli_fail(EXIT_USAGE, "prove: --threads is for df-pn's questions (not yet --score, --proof, --validate)");
     if ((p->o.checkpoint || p->o.resume) && ((!p->question_set && !p->score) || p->o.algo != PNS_DFPN))
         return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question or --score, and df-pn");
     return 0;

@@ -45,26 +45,48 @@ static child_t *frame_at(dfpn *D, int depth)
     return D->frames[depth];
 }
 
+/* The path-dependent table, about cond_bytes. */
+static int cond_init(dfpn *D, size_t cond_bytes)
+{
+    D->cond_buckets = 1;
+    while (D->cond_buckets * 4 * sizeof(cond_entry) <= cond_bytes)
+        D->cond_buckets *= 2;
+    D->cond = calloc(D->cond_buckets * 2, sizeof(cond_entry));
+    D->S.bytes += D->cond_buckets * 2 * sizeof(cond_entry);
+    return D->cond ? 0 : -1;
+}
+
 int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
 {
     memset(D, 0, sizeof *D);
     if (pns_search_init(&D->S, g, root, o) != 0)
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
-    if (pns_tt_init(&D->tt, mem) != 0) {
+    D->tt = &D->own_tt;
+    if (pns_tt_init(D->tt, mem) != 0) {
         pns_search_free(&D->S);
         return -1;
     }
-    D->cond_buckets = 1;
-    while (D->cond_buckets * 4 * sizeof(cond_entry) <= mem / 8)
-        D->cond_buckets *= 2;
-    D->cond = calloc(D->cond_buckets * 2, sizeof(cond_entry));
-    if (!D->cond) {
-        pns_tt_free(&D->tt);
+    if (cond_init(D, mem / 8) != 0) {
+        pns_tt_free(D->tt);
         pns_search_free(&D->S);
         return -1;
     }
-    D->S.bytes += D->tt.buckets * TT_WAYS * sizeof(tt_entry) + D->cond_buckets * 2 * sizeof(cond_entry);
+    D->S.bytes += D->tt->buckets * TT_WAYS * sizeof(tt_entry);
+    return 0;
+}
+
+int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
+                         size_t cond_bytes)
+{
+    memset(D, 0, sizeof *D);
+    if (pns_search_init(&D->S, g, root, o) != 0)
+        return -1;
+    D->tt = tt;
+    if (cond_init(D, cond_bytes) != 0) {
+        pns_search_free(&D->S);
+        return -1;
+    }
     return 0;
 }
 
@@ -73,7 +95,8 @@ void pns_dfpn_free(dfpn *D)
     for (int i = 0; i < D->frames_cap; i++)
         free(D->frames[i]);
     free(D->frames);
-    pns_tt_free(&D->tt);
+    if (D->tt == &D->own_tt)
+        pns_tt_free(D->tt);
     free(D->cond);
     pns_search_free(&D->S);
 }
@@ -140,7 +163,37 @@ static const tt_entry *tt_view(const dfpn *D, const tt_entry *e)
     return NULL;
 }
 
-const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, pns_tt_lookup(&D->tt, key)); }
+const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, pns_tt_lookup(D->tt, key)); }
+
+/* As pns_dfpn_lookup, safe beside other threads: the entry copied to *e. */
+static const tt_entry *dfpn_get(const dfpn *D, game_key key, tt_entry *e)
+{
+    return tt_view(D, pns_tt_get(D->tt, key, e) ? e : NULL);
+}
+
+/* Virtual loss: threads that share a table mark the positions of their
+ * paths, and a child another thread is searching looks worse to the rest,
+ * so that they spread over the tree instead of following each other. */
+static inline uint8_t *busy_of(const dfpn *D, game_key key) { return &D->busy[game_key_hash(key) >> 24 & D->busy_mask]; }
+static inline void busy_enter(const dfpn *D, game_key key)
+{
+    if (D->busy)
+        __atomic_add_fetch(busy_of(D, key), 1, __ATOMIC_RELAXED);
+}
+static inline void busy_leave(const dfpn *D, game_key key)
+{
+    if (D->busy)
+        __atomic_sub_fetch(busy_of(D, key), 1, __ATOMIC_RELAXED);
+}
+/* The number a child is chosen by: its own, raised by half when another
+ * thread is below it (solved and infinite numbers stay). */
+static inline uint32_t chosen_by(const dfpn *D, const child_t *c, uint32_t v)
+{
+    if (!D->busy || v == 0 || v >= PNS_INF || !__atomic_load_n(busy_of(D, c->key), __ATOMIC_RELAXED))
+        return v;
+    uint64_t w = (uint64_t)v + v / 2 + 1;
+    return w >= PNS_INF ? PNS_INF - 1 : (uint32_t)w;
+}
 
 void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
@@ -156,7 +209,8 @@ void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c)
         c->refs = D->closed && d < D->closed->base ? REFS_SET : refs_bit(S, d);
         return;
     }
-    const tt_entry *e = pns_dfpn_lookup(D, c->key);
+    tt_entry copy;
+    const tt_entry *e = dfpn_get(D, c->key, &copy);
     if (e && (e->pn == 0 || e->dn == 0)) {
         c->pn = e->pn;
         c->dn = e->dn;
@@ -244,7 +298,13 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         return;
     if (S->checkpoint_due && D->root_state) {
         S->checkpoint_due = 0;
-        if (ckpt_save(D, D->root_state) != 0) {
+        /* the table is saved whole while no other member writes it */
+        if (S->team)
+            pns_team_pause(S->team);
+        int bad = ckpt_save(D, D->root_state) != 0;
+        if (S->team)
+            pns_team_resume(S->team);
+        if (bad) {
             S->stopped = 1;
             S->stopped_by = "checkpoint error";
         }
@@ -253,7 +313,7 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     if (pns_search_exact(S, st, &self->pn, &self->dn)) {
         uint64_t work = S->endgame_nodes - before;
         self->refs = 0;
-        pns_tt_store(&D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
+        pns_tt_store(D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
         return;
     }
     child_t *c = frame_at(D, depth);
@@ -270,11 +330,12 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         n = distinct_moves(g, st, mv, orig, n);
     if (pns_path_push(S, self->key) != 0)
         return;
+    busy_enter(D, self->key);
     /* all the children's buckets are fetched at once, then read */
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
         game_play(g, &cs, mv[i]);
-        pns_tt_prefetch(&D->tt, game_key_of(g, &cs));
+        pns_tt_prefetch(D->tt, game_key_of(g, &cs));
     }
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
@@ -298,7 +359,7 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         uint32_t v1 = PNS_INF, v2 = PNS_INF;
         best = -1;
         for (int i = 0; i < n; i++) {
-            uint32_t v = or_node ? c[i].pn : c[i].dn;
+            uint32_t v = chosen_by(D, &c[i], or_node ? c[i].pn : c[i].dn);
             if (v < v1) {
                 v2 = v1;
                 v1 = v;
@@ -310,6 +371,12 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         uint64_t grow = v2 >= PNS_INF ? PNS_INF : (uint64_t)ceil(v2 * (1.0 + eps));
         uint64_t lim = v2 >= PNS_INF ? PNS_INF : (grow > (uint64_t)v2 + 1 ? grow : (uint64_t)v2 + 1);
         uint32_t cth_main = clamp_th(lim < (or_node ? thpn : thdn) ? lim : (or_node ? thpn : thdn));
+        /* Chosen over a child that another thread is below, it may already
+         * be past the node's threshold: it still gets one more than its
+         * number, or the node would call it again and again for nothing. */
+        uint32_t own = or_node ? c[best].pn : c[best].dn;
+        if (D->busy && cth_main <= own)
+            cth_main = clamp_th((uint64_t)own + 1);
         uint32_t cth_other = or_node ? dfpn_sum_threshold(thdn, dn, c[best].dn) : dfpn_sum_threshold(thpn, pn, c[best].pn);
         game_state cs = *st;
         game_play(g, &cs, c[best].move);
@@ -318,6 +385,7 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         else
             pns_dfpn_mid(D, &cs, depth + 1, cth_other, cth_main, &c[best]);
     }
+    busy_leave(D, self->key);
     pns_path_pop(S);
     uint64_t work = S->nodes - nodes0 + 1;
     self->pn = pn;
@@ -332,18 +400,18 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
             self->refs = refs;
             if (refs == REFS_SET) {
                 D->closed->keep(D->closed->ctx, self->key, best < 0 ? 0 : orig[best]);
-                pns_tt_flag(&D->tt, self->key, TT_SET);
+                pns_tt_flag(D->tt, self->key, TT_SET);
             } else {
                 /* flagged either way: a proof writer reads it as "solved on some path" */
                 S->path_dependent += cond_store(D, self->key, pn == 0, refs) != 0;
-                pns_tt_flag(&D->tt, self->key, TT_COND);
+                pns_tt_flag(D->tt, self->key, TT_COND);
             }
             return;
         }
     }
-    pns_tt_store(&D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
+    pns_tt_store(D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
              D->tag);
-    S->fill = pns_tt_fill(&D->tt);
+    S->fill = pns_tt_fill(D->tt);
 }
 
 /* Follows the stored best moves from the root while they stay solved and off
@@ -410,7 +478,7 @@ static void ckpt_describe(const dfpn *D, const game_state *s, ckpt_header *h)
     h->root_hi = k.hi;
     h->question = (uint32_t)D->S.o->question;
     h->prover = (uint32_t)D->S.prover;
-    h->buckets = D->tt.buckets;
+    h->buckets = D->tt->buckets;
     h->cond_buckets = D->cond_buckets;
 }
 
@@ -426,8 +494,8 @@ static int ckpt_save(dfpn *D, const game_state *s)
     ckpt_describe(D, s, &h);
     h.nodes = D->S.nodes_before + D->S.nodes;
     h.seconds = D->S.seconds_before + game_clock() - D->S.t0;
-    size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
-    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n &&
+    size_t tt_n = D->tt->buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
+    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
              fwrite(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
     if (game_file_commit(&out, ok, NULL, 0) != 0 || !ok)
         return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", path);
@@ -452,7 +520,7 @@ static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
                 if (te[k].pn == 0 && te[k].dn == 0)
                     continue;
                 game_key key = { te[k].lo, te[k].hi };
-                tt_entry *e = pns_tt_store(&D->tt, key, te[k].pn, te[k].dn, te[k].work, te[k].best, te[k].tag);
+                tt_entry *e = pns_tt_store(D->tt, key, te[k].pn, te[k].dn, te[k].work, te[k].best, te[k].tag);
                 e->flags = te[k].flags;
             }
     }
@@ -490,8 +558,8 @@ static int ckpt_load(dfpn *D, const game_state *s)
                           "checkpoint '%s' is for another game, position or question", path);
     }
     if (h.buckets == want.buckets && h.cond_buckets == want.cond_buckets) {
-        size_t tt_n = D->tt.buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
-        ok = fread(D->tt.e, sizeof(tt_entry), tt_n, f) == tt_n &&
+        size_t tt_n = D->tt->buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
+        ok = fread(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
              fread(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
     } else {
         ok = ckpt_rehash(D, f, h.buckets * TT_WAYS, h.cond_buckets * 2) == 0;
@@ -499,10 +567,10 @@ static int ckpt_load(dfpn *D, const game_state *s)
     fclose(f);
     if (!ok)
         return game_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
-    size_t tt_n = D->tt.buckets * TT_WAYS;
-    D->tt.used = 0;
+    size_t tt_n = D->tt->buckets * TT_WAYS;
+    D->tt->used = 0;
     for (size_t i = 0; i < tt_n; i++)
-        D->tt.used += D->tt.e[i].pn != 0 || D->tt.e[i].dn != 0;
+        D->tt->used += D->tt->e[i].pn != 0 || D->tt->e[i].dn != 0;
     D->S.nodes_before = h.nodes;
     D->S.seconds_before = h.seconds;
     return 0;
@@ -523,6 +591,10 @@ int pns_dfpn_checkpoint(dfpn *D, const game_state *s)
 
 void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
+    if (o->threads > 1) {
+        pns_dfpn_solve_team(g, s, o, r);
+        return;
+    }
     dfpn D;
     if (pns_dfpn_init(&D, g, s, o) != 0) {
         r->status = PNS_UNKNOWN;

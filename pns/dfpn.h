@@ -106,7 +106,12 @@ typedef struct {
 
 typedef struct {
     pns_search S;
-    tt_table tt;
+    tt_table *tt;     /* own_tt, or the table the threads of one search share */
+    tt_table own_tt;
+    /* threads of one search (dfpn_par.c): per stripe of key hashes, how many
+     * threads have a position of it on their path (virtual loss); NULL alone */
+    uint8_t *busy;
+    uint32_t busy_mask;
     dfpn_closed *closed; /* NULL but while a proof writer writes a closed set */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
@@ -117,6 +122,10 @@ typedef struct {
 } dfpn;
 
 int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o);
+/* As pns_dfpn_init, but D searches in the shared table tt (pns_tt_share
+ * done) with a path-dependent table of cond_bytes of its own. */
+int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
+                         size_t cond_bytes);
 void pns_dfpn_free(dfpn *D);
 /* Before searching from root s: loads o->resume if given and arms the
  * periodic checkpoints; -1 with S.error when the checkpoint does not load. */
@@ -135,6 +144,8 @@ int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
 void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
 /* Searches s from the root until solved or stopped (pns_solve's df-pn). */
 void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
+/* The same with o->threads threads on one shared table (dfpn_par.c). */
+void pns_dfpn_solve_team(const game *g, const game_state *s, const pns_options *o, pns_result *r);
 /* The principal line of a solved root s into r->pv: the stored best moves
  * while they stay solved and off the path. */
 void pns_dfpn_line(dfpn *D, const game_state *root, pns_result *r);

@@ -66,6 +66,8 @@ typedef struct {
     const char *checkpoint;    /* df-pn: save the tables here now and then and at the end (NULL: never) */
     double checkpoint_every;   /* seconds between saves; 0: 600 */
     const char *resume;        /* df-pn: start from the tables saved in this file (NULL: fresh) */
+    int threads;               /* df-pn's win and advantage questions: threads searching one
+                                * shared table (<= 1: one, with today's exact node counts) */
     void (*progress)(const pns_progress *p, void *ctx);
     void *ctx;
 } pns_options;

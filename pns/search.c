@@ -156,6 +156,19 @@ int pns_search_tick(pns_search *S)
         S->stopped = 1;
         S->stopped_by = "interrupt";
     }
+    if (S->team) {
+        if ((S->nodes & 1023) == 0 && __atomic_add_fetch(&S->team->nodes, 1024, __ATOMIC_RELAXED) >= o->max_nodes &&
+            o->max_nodes && !S->stopped) {
+            S->stopped = 1;
+            S->stopped_by = "nodes";
+        }
+        if (S->team->halt && !S->stopped) {
+            S->stopped = 1;
+            S->stopped_by = "another thread";
+        }
+        if (S->team->pause)
+            pns_team_wait(S->team);
+    }
     /* the clock every 1024 nodes, or sooner when the endgame solver is busy */
     if ((S->nodes & 1023) == 0 || S->endgame_nodes - S->endgame_checked > (1u << 22)) {
         S->endgame_checked = S->endgame_nodes;
@@ -170,7 +183,8 @@ int pns_search_tick(pns_search *S)
         }
         if (o->progress && now >= S->next_progress) {
             S->next_progress = now + (o->progress_every > 0 ? o->progress_every : 2.0);
-            pns_progress p = { S->nodes_before + S->nodes, S->seconds_before + now - S->t0, S->root_pn, S->root_dn,
+            uint64_t nodes = S->team ? __atomic_load_n(&S->team->nodes, __ATOMIC_RELAXED) : S->nodes;
+            pns_progress p = { S->nodes_before + nodes, S->seconds_before + now - S->t0, S->root_pn, S->root_dn,
                                S->fill, S->bytes, o->score_target };
             o->progress(&p, o->ctx);
         }

@@ -10,9 +10,25 @@
 #define DEP_NONE UINT32_MAX    /* a solved result that does not depend on the path */
 #define PATH_MAX_DEPTH 65536
 
+/* What the threads of one search share beside their table (dfpn_par.c). */
+typedef struct {
+    volatile int halt;         /* set when any member ends: the others stop */
+    volatile int pause;        /* the first member saves a checkpoint: the others wait */
+    int paused, active;        /* members waiting; members still searching */
+    uint64_t nodes;            /* every member's nodes, counted in steps of 1024 */
+} pns_team;
+
+/* Waits while t->pause is set (a member's part of a checkpoint). */
+void pns_team_wait(pns_team *t);
+/* Sets t->pause and returns once every other member still searching waits. */
+void pns_team_pause(pns_team *t);
+/* Lets the waiting members go on. */
+void pns_team_resume(pns_team *t);
+
 typedef struct {
     const game *g;
     const pns_options *o;
+    pns_team *team;            /* NULL: the only thread of its search */
     int prover;                /* player to move at the root */
     int tb_ok;                 /* the game has tables and o->tb is set */
     /* the positions on the path from the root, chained by hash so that "is

@@ -2,6 +2,7 @@
 #include "tt.h"
 #include "pns.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,6 +16,7 @@ int pns_tt_init(tt_table *t, size_t bytes)
         b *= 2;
     t->buckets = b;
     t->used = 0;
+    t->locks = NULL;
     /* fresh anonymous pages are zero (empty) and cost nothing until touched;
      * 2 MB alignment lets the kernel back the table with huge pages, without
      * which every probe is a TLB miss as well as a cache miss */
@@ -31,8 +33,51 @@ int pns_tt_init(tt_table *t, size_t bytes)
     return 0;
 }
 
+int pns_tt_share(tt_table *t)
+{
+    if (!t->locks)
+        t->locks = calloc(TT_LOCK_STRIPES, 1);
+    return t->locks ? 0 : -1;
+}
+
+/* The stripe lock of key's bucket, or NULL for a table of one thread. */
+static inline uint8_t *lock_of(const tt_table *t, game_key key)
+{
+    return t->locks ? &t->locks[game_key_hash(key) & (t->buckets - 1) & (TT_LOCK_STRIPES - 1)] : NULL;
+}
+
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* A lock is held for one bucket's reads or writes, so spinning is short;
+ * but with more threads than cores its holder may have lost its core, so a
+ * waiter that spun a while gives its own up. */
+static inline void lock(uint8_t *l)
+{
+    if (!l)
+        return;
+    for (int spins = 0; __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE);)
+        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+            if (++spins % 64)
+                spin_pause();
+            else
+                sched_yield();
+}
+
+static inline void unlock(uint8_t *l)
+{
+    if (l)
+        __atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
 void pns_tt_free(tt_table *t)
 {
+    free(t->locks);
+    t->locks = NULL;
     if (t->map)
         munmap(t->map, t->map_len);
     t->map = NULL;
@@ -60,6 +105,17 @@ void pns_tt_prefetch(const tt_table *t, game_key key)
 static inline int is_empty(const tt_entry *e) { return e->pn == 0 && e->dn == 0; }
 static inline int is_solved(const tt_entry *e) { return e->pn == 0 || e->dn == 0; }
 
+int pns_tt_get(const tt_table *t, game_key key, tt_entry *out)
+{
+    uint8_t *l = lock_of(t, key);
+    lock(l);
+    const tt_entry *e = pns_tt_lookup(t, key);
+    if (e)
+        *out = *e;
+    unlock(l);
+    return e != NULL;
+}
+
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)
 {
     const tt_entry *b = bucket_of(t, key);
@@ -73,7 +129,7 @@ const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)
  * end a search where an unsolved one only guides it. */
 static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
 
-tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
+static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
 {
     tt_entry *b = bucket_of(t, key), *victim = NULL;
     uint64_t total = work;
@@ -91,7 +147,7 @@ tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
         }
     }
     if (is_empty(victim))
-        t->used++;
+        __atomic_add_fetch(&t->used, 1, __ATOMIC_RELAXED);
     if (victim->lo != key.lo || victim->hi != key.hi || is_empty(victim))
         victim->flags = 0;
     victim->lo = key.lo;
@@ -104,10 +160,22 @@ tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
     return victim;
 }
 
+tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
+{
+    uint8_t *l = lock_of(t, key);
+    lock(l);
+    tt_entry *e = store(t, key, pn, dn, work, best, tag);
+    unlock(l);
+    return e;
+}
+
 void pns_tt_flag(tt_table *t, game_key key, uint8_t flag)
 {
+    uint8_t *l = lock_of(t, key);
+    lock(l);
     tt_entry *e = (tt_entry *)pns_tt_lookup(t, key);
     if (!e)
-        e = pns_tt_store(t, key, 1, 1, 0, 0, 0);
+        e = store(t, key, 1, 1, 0, 0, 0);
     e->flags |= flag;
+    unlock(l);
 }

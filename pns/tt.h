@@ -31,7 +31,10 @@ typedef struct {
     size_t used;
     void *map;           /* the mapping, aligned for huge pages inside */
     size_t map_len;
+    uint8_t *locks;      /* shared by threads: a spin lock per stripe of buckets; NULL: one thread */
 } tt_table;
+
+#define TT_LOCK_STRIPES (1u << 16)
 
 #define TT_WAYS 4
 
@@ -39,8 +42,14 @@ typedef struct {
 int pns_tt_init(tt_table *t, size_t bytes);
 void pns_tt_free(tt_table *t);
 void pns_tt_clear(tt_table *t);
-/* The entry of key, or NULL. */
+/* Lets several threads use t at once: every call below but pns_tt_lookup
+ * then takes the key's stripe lock.  0, or -1 when out of memory. */
+int pns_tt_share(tt_table *t);
+/* The entry of key, or NULL; only while no other thread stores (a shared
+ * table's entry may change under the pointer: use pns_tt_get). */
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);
+/* Copies the entry of key into *out: 1, or 0 when there is none. */
+int pns_tt_get(const tt_table *t, game_key key, tt_entry *out);
 /* Sets flag bits on key's entry (made unsolved 1/1 if key has none). */
 void pns_tt_flag(tt_table *t, game_key key, uint8_t flag);
 /* Starts loading key's bucket into the cache. */

@@ -73,6 +73,63 @@ static void test_random_graphs(void)
            naive_wrong[1]);
 }
 
+/* The three-valued answer of df-pn on `threads` threads in a table of
+ * memory bytes (0 where a question stayed open, 9). */
+static int threaded_value(const game *g, int threads, size_t memory)
+{
+    pns_options o;
+    question_options(&o, 0, memory);
+    o.threads = threads;
+    o.max_nodes = 50000000;
+    game_state s;
+    game_start(g, &s);
+    pns_result w, a;
+    pns_solve(g, &s, &o, &w);
+    o.question = PNS_ADVANTAGE;
+    pns_solve(g, &s, &o, &a);
+    if (w.status == PNS_PROVEN)
+        return 1;
+    if (w.status == PNS_DISPROVEN)
+        return a.status == PNS_PROVEN ? 0 : a.status == PNS_DISPROVEN ? -1 : 9;
+    return 9;
+}
+
+static void dense_graph(unsigned seed, int n, int w, char *buf, size_t len);
+
+/* Threads on one table give the exhaustive value of every small random
+ * graph (they race to the answer: different interleavings, many runs), and
+ * the one-thread value of large cyclic graphs in a table so small that the
+ * threads overwrite each other's entries all the time. */
+static void test_threads(void)
+{
+    unsigned seed = 20261125;
+    int wrong = 0;
+    for (int t = 0; t < 3000; t++) {
+        char text[2048];
+        random_graph(&seed, text, sizeof text);
+        game *g = graph_from_text(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        int truth = graph_truth(g), v = threaded_value(g, 2 + t % 3, 1 << 20);
+        if (v != truth && wrong++ < 5)
+            fprintf(stderr, "\n%d threads: %d, truth %d, graph:\n%s", 2 + t % 3, v, truth, text);
+        CU_ASSERT_EQUAL(v, truth);
+        game_close(g);
+    }
+    static char text[1 << 18];
+    int values[3] = { 0 };
+    for (unsigned k = 1; k <= 6; k++) {
+        dense_graph(k, 1000, 3, text, sizeof text);
+        game *g = graph_from_text(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        int one = threaded_value(g, 1, 64 << 20), many = threaded_value(g, 4, 256 << 10);
+        CU_ASSERT(one != 9);
+        CU_ASSERT_EQUAL(many, one);
+        values[one < 0 ? 0 : one == 0 ? 1 : 2]++;
+        game_close(g);
+    }
+    printf("\n    large graphs: %d losses, %d draws, %d wins ", values[0], values[1], values[2]);
+}
+
 /* n OR and n AND nodes, w random moves each, an exit to a win from about a
  * third of the AND nodes: cycles everywhere, so summed proof numbers count
  * up around them to saturation. */
@@ -874,6 +931,7 @@ void suite_pns(void)
     CU_add_test(s, "hand-made GHI graphs: safe right, naive wrong where marked", test_ghi_files);
     CU_add_test(s, "10,000 random cyclic graphs against exhaustive path search", test_random_graphs);
     CU_add_test(s, "dense cyclic graphs: df-pn as best-first PNS; unbounded thresholds stay unbounded", test_saturated_sums);
+    CU_add_test(s, "threads on one table: exhaustive values of small graphs, one-thread values of large ones", test_threads);
     CU_add_test(s, "2,000 random graphs resumed in a bigger and a smaller table", test_resume_resized);
     CU_add_test(s, "proofs of 2,000 random graphs verify; a flipped claim does not", test_proofs_graphs);
     CU_add_test(s, "Jungle proofs verify; a missing line is caught", test_proofs_jungle);
