@@ -56,11 +56,21 @@ test: deps
 	tests/layering.sh $(BUILD)
 	./$(BUILD)/run-tests
 	tests/cli.sh ./$(BUILD)/pnsolve
+	tests/threads.sh ./$(BUILD)/pnsolve
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps
 	$(MAKE) --no-print-directory test BUILD=build-asan OPT="-O1 -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+
+# The threaded searches under ThreadSanitizer: the threads test of the unit
+# tests, then short threaded searches of every game (tests/threads.sh).
+check-tsan: deps
+	$(MAKE) --no-print-directory BUILD=build-tsan OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=thread" \
+	  build-tsan/run-tests build-tsan/pnsolve
+	TSAN_OPTIONS="halt_on_error=1" ./build-tsan/run-tests \
+	  "pns/threads on one table: exhaustive values of small graphs, one-thread values of large ones"
+	TSAN_OPTIONS="halt_on_error=1" tests/threads.sh ./build-tsan/pnsolve
 
 demo: deps
 	$(MAKE) --no-print-directory $(BUILD)/pnsolve
@@ -71,9 +81,9 @@ bench: deps
 	./$(BUILD)/run-bench
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
-.PHONY: all deps test check-asan demo bench clean fuzz
+.PHONY: all deps test check-asan check-tsan demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -6,6 +6,10 @@
 #
 #   bench/split-proof.sh PNSOLVE GAME POSITION QUESTION OUT JOBS [prove options...]
 #
+# Each child's search gets the cores JOBS leaves it (--threads cores/JOBS,
+# at least 1) unless the options name --threads, so that JOBS x threads stays
+# within the machine.
+#
 # QUESTION (win | advantage) is asked of the root's side to move; its
 # disproof is, after every move, the other side's answer to the other
 # question ('can Black force a win?' disproven = after each Black move,
@@ -17,6 +21,10 @@ set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 PNSOLVE GAME POSITION QUESTION OUT JOBS [prove options...]" >&2; exit 2; }
 bin=$1 game=$2 root=$3 question=$4 out=$5 jobs=$6
 shift 6
+case " $* " in
+    *" --threads "*) ;;
+    *) threads=$(( $(nproc) / jobs )); set -- "$@" --threads $(( threads > 0 ? threads : 1 )) ;;
+esac
 case $question in
     win) child_q=advantage ;;
     advantage) child_q=win ;;

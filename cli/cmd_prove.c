@@ -39,9 +39,8 @@ static const char help[] =
     "  --proof-exact K           with --score --proof: positions with at most K empty\n"
     "                            squares are 'exact' leaves that verify-proof searches\n"
     "                            itself (default 12, at most 14; 0: trees to the end)\n"
-    "  --threads T               df-pn: T threads on one shared table (default 1;\n"
-    "                            so far for --question and the value, not --score,\n"
-    "                            --proof or --validate)\n"
+    "  --threads T               df-pn: T threads on one shared table (default 1);\n"
+    "                            a proof is written by one of them from the table\n"
     "  --json                    one JSON object on stdout\n"
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
@@ -380,8 +379,8 @@ static int refused(const prove_opts *p)
         return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
     if (p->proof && !p->question_set && !p->score)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
-    if (p->o.threads > 1 && (p->score || p->proof || p->validate || p->o.algo != PNS_DFPN))
-        return cli_fail(EXIT_USAGE, "prove: --threads is for df-pn's questions (not yet --score, --proof, --validate)");
+    if (p->o.threads > 1 && p->o.algo != PNS_DFPN)
+        return cli_fail(EXIT_USAGE, "prove: --threads is for df-pn (best-first PNS runs on one thread)");
     if ((p->o.checkpoint || p->o.resume) && ((!p->question_set && !p->score) || p->o.algo != PNS_DFPN))
         return cli_fail(EXIT_USAGE, "prove: --checkpoint and --resume need --question or --score, and df-pn");
     return 0;

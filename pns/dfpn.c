@@ -591,10 +591,6 @@ int pns_dfpn_checkpoint(dfpn *D, const game_state *s)
 
 void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
-    if (o->threads > 1) {
-        pns_dfpn_solve_team(g, s, o, r);
-        return;
-    }
     dfpn D;
     if (pns_dfpn_init(&D, g, s, o) != 0) {
         r->status = PNS_UNKNOWN;
@@ -610,12 +606,16 @@ void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pn
         pns_dfpn_free(&D);
         return;
     }
-    pns_dfpn_run(&D, s, &root);
+    /* without the memory for more threads, one searches */
+    dfpn_team *T = o->threads > 1 ? pns_dfpn_team_new(&D, s, o->threads) : NULL;
+    pns_dfpn_go(&D, T, s, &root);
     pns_dfpn_checkpoint(&D, s);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
     pns_search_report(&D.S, r);
+    pns_dfpn_team_report(T, r);
+    pns_dfpn_team_free(T);
     if (r->status != PNS_UNKNOWN)
         pns_dfpn_line(&D, s, r);
     pns_dfpn_free(&D);

@@ -144,8 +144,21 @@ int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
 void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
 /* Searches s from the root until solved or stopped (pns_solve's df-pn). */
 void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
-/* The same with o->threads threads on one shared table (dfpn_par.c). */
-void pns_dfpn_solve_team(const game *g, const game_state *s, const pns_options *o, pns_result *r);
+
+/* Threads of one search (dfpn_par.c): the lead and threads - 1 helpers on
+ * the lead's table, shared from then on; NULL when out of memory. */
+typedef struct dfpn_team dfpn_team;
+dfpn_team *pns_dfpn_team_new(dfpn *lead, const game_state *root, int threads);
+/* Runs every member from s until one ends; *root as the member that solved
+ * it saw it, else the lead's, and the lead stopped as the first member to
+ * end was; 1 if solved. */
+int pns_dfpn_team_run(dfpn_team *T, const game_state *s, child_t *root);
+/* pns_dfpn_team_run with T, else pns_dfpn_run of D alone. */
+int pns_dfpn_go(dfpn *D, dfpn_team *T, const game_state *s, child_t *root);
+/* Adds the helpers' nodes, memory and first error to r (nothing for NULL). */
+void pns_dfpn_team_report(const dfpn_team *T, pns_result *r);
+/* Frees the helpers; the lead is the caller's again, alone. */
+void pns_dfpn_team_free(dfpn_team *T);
 /* The principal line of a solved root s into r->pv: the stored best moves
  * while they stay solved and off the path. */
 void pns_dfpn_line(dfpn *D, const game_state *root, pns_result *r);

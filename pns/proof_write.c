@@ -437,7 +437,22 @@ int pns_proof_write(const game *g, const game_state *s, const pns_options *o, FI
     }
     int rc = -1;
     if (pns_dfpn_start(&D, s) == 0) {
+        /* threads solve it together; the lead alone writes the proof from
+         * the shared table (it searches again only what the helpers' own
+         * path-dependent tables held) */
+        dfpn_team *T = q.threads > 1 ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
+        pns_result helpers;
+        memset(&helpers, 0, sizeof helpers);
+        if (T) {
+            child_t root;
+            pns_dfpn_team_run(T, s, &root);
+            pns_dfpn_team_report(T, &helpers);
+            pns_dfpn_team_free(T);
+        }
         rc = pns_proof_write_dfpn(&D, s, out, r);
+        r->nodes += helpers.nodes;
+        r->path_dependent += helpers.path_dependent;
+        r->peak_bytes += helpers.peak_bytes;
         if (pns_dfpn_checkpoint(&D, s) != 0)
             snprintf(r->error, sizeof r->error, "%s", D.S.error);
     } else {

@@ -65,6 +65,8 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
         pns_dfpn_free(&D);
         return -1;
     }
+    /* the threads ask every question together; the proofs are the lead's */
+    dfpn_team *T = q.threads > 1 ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
     child_t root = { 0 };
     pns_result best;
     memset(&best, 0, sizeof best);
@@ -84,7 +86,7 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
         at++;
     while (nc > 0 && (a < b || !have)) {
         score_question(&D, &q, cand[at]);
-        pns_dfpn_run(&D, s, &root);
+        pns_dfpn_go(&D, T, s, &root);
         if ((open = root.pn != 0 && root.dn != 0))
             break;
         int dir = root.pn == 0 ? 1 : -1;
@@ -109,6 +111,10 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     }
     if (pns_dfpn_checkpoint(&D, s) != 0)
         open = 1;
+    pns_result helpers;
+    memset(&helpers, 0, sizeof helpers);
+    pns_dfpn_team_report(T, &helpers);
+    pns_dfpn_team_free(T);
     int lo = have ? cand[a] : 0, found = have && a == b && !open, solved = found;
     if (solved && out) {
         /* the two bounds from the same table: at least the score proven,
@@ -129,6 +135,12 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     char error[sizeof r->error];
     memcpy(error, r->error, sizeof error);
     pns_search_report(&D.S, r);
+    r->nodes += helpers.nodes;
+    r->endgame_nodes += helpers.endgame_nodes;
+    r->path_dependent += helpers.path_dependent;
+    r->peak_bytes += helpers.peak_bytes;
+    if (!error[0])
+        memcpy(error, helpers.error, sizeof error);
     if (error[0])
         memcpy(r->error, error, sizeof error);
     r->pv_len = best.pv_len;

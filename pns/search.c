@@ -162,11 +162,11 @@ int pns_search_tick(pns_search *S)
             S->stopped = 1;
             S->stopped_by = "nodes";
         }
-        if (S->team->halt && !S->stopped) {
+        if (__atomic_load_n(&S->team->halt, __ATOMIC_ACQUIRE) && !S->stopped) {
             S->stopped = 1;
             S->stopped_by = "another thread";
         }
-        if (S->team->pause)
+        if (__atomic_load_n(&S->team->pause, __ATOMIC_ACQUIRE))
             pns_team_wait(S->team);
     }
     /* the clock every 1024 nodes, or sooner when the endgame solver is busy */

@@ -12,8 +12,8 @@
 
 /* What the threads of one search share beside their table (dfpn_par.c). */
 typedef struct {
-    volatile int halt;         /* set when any member ends: the others stop */
-    volatile int pause;        /* the first member saves a checkpoint: the others wait */
+    int halt;                  /* set when any member ends: the others stop (atomic) */
+    int pause;                 /* the lead saves a checkpoint: the others wait (atomic) */
     int paused, active;        /* members waiting; members still searching */
     uint64_t nodes;            /* every member's nodes, counted in steps of 1024 */
 } pns_team;

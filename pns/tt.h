@@ -57,6 +57,9 @@ void pns_tt_prefetch(const tt_table *t, game_key key);
 /* Stores or updates the entry of key (work adds to an existing entry's);
  * returns the entry. */
 tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
-static inline double pns_tt_fill(const tt_table *t) { return (double)t->used / (double)(t->buckets * TT_WAYS); }
+static inline double pns_tt_fill(const tt_table *t)
+{
+    return (double)__atomic_load_n(&t->used, __ATOMIC_RELAXED) / (double)(t->buckets * TT_WAYS);
+}
 
 #endif

@@ -315,6 +315,10 @@ grep -q forged "$tmp/out" && { fail=$((fail + 1)); echo "FAIL: the sound line ec
 check "a graph node with 257 children" 2 "more than 256 children" -- show "graph:$tmp/wide.graph"
 check "prove --epsilon nan" 2 "bad value 'nan' for option '--epsilon'" -- prove jungle --epsilon nan
 check "prove --nodes too many" 2 "bad value '99999999999999999999'" -- prove jungle --nodes 99999999999999999999
+check "prove --threads 0" 2 "bad value '0' for option '--threads'" -- prove jungle --threads 0
+check "prove --threads 100000" 2 "bad value '100000' for option '--threads'" -- prove jungle --threads 100000
+check "prove --threads x" 2 "bad value 'x' for option '--threads'" -- prove jungle --threads x
+check "prove --threads with best-first" 2 "best-first PNS runs on one thread" -- prove jungle --threads 2 --algo pns
 check "prove --time inf" 2 "bad value 'inf' for option '--time'" -- prove jungle --time inf
 check "prove --time 1e30" 2 "bad value '1e30' for option '--time'" -- prove jungle --time 1e30
 # the writer's proofs pass its own checker: two moves to one finished state, a chain of 5,000 plies
