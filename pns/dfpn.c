@@ -588,35 +588,3 @@ int pns_dfpn_checkpoint(dfpn *D, const game_state *s)
 {
     return D->S.o->checkpoint ? ckpt_save(D, s) : 0;
 }
-
-void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
-{
-    dfpn D;
-    if (pns_dfpn_init(&D, g, s, o) != 0) {
-        r->status = PNS_UNKNOWN;
-        r->stopped_by = "memory";
-        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", o->memory);
-        return;
-    }
-    child_t root;
-    if (pns_dfpn_start(&D, s) != 0) {
-        r->status = PNS_UNKNOWN;
-        r->stopped_by = "resume";
-        pns_search_report(&D.S, r);
-        pns_dfpn_free(&D);
-        return;
-    }
-    /* without the memory for more threads, one searches */
-    dfpn_team *T = o->threads > 1 ? pns_dfpn_team_new(&D, s, o->threads) : NULL;
-    pns_dfpn_go(&D, T, s, &root);
-    pns_dfpn_checkpoint(&D, s);
-    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
-    r->pn = root.pn;
-    r->dn = root.dn;
-    pns_search_report(&D.S, r);
-    pns_dfpn_team_report(T, r);
-    pns_dfpn_team_free(T);
-    if (r->status != PNS_UNKNOWN)
-        pns_dfpn_line(&D, s, r);
-    pns_dfpn_free(&D);
-}

@@ -108,7 +108,7 @@ typedef struct {
     pns_search S;
     tt_table *tt;     /* own_tt, or the table the threads of one search share */
     tt_table own_tt;
-    /* threads of one search (dfpn_par.c): per stripe of key hashes, how many
+    /* threads of one search (dfpn_team.c): per stripe of key hashes, how many
      * threads have a position of it on their path (virtual loss); NULL alone */
     uint8_t *busy;
     uint32_t busy_mask;
@@ -142,10 +142,11 @@ void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
 /* One MID call: searches st until pn >= thpn, dn >= thdn or solved. */
 void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
-/* Searches s from the root until solved or stopped (pns_solve's df-pn). */
+/* Searches s from the root until solved or stopped (pns_solve's df-pn), on
+ * o->threads threads (dfpn_team.c). */
 void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r);
 
-/* Threads of one search (dfpn_par.c): the lead and threads - 1 helpers on
+/* Threads of one search (dfpn_team.c): the lead and threads - 1 helpers on
  * the lead's table, shared from then on; NULL when out of memory. */
 typedef struct dfpn_team dfpn_team;
 dfpn_team *pns_dfpn_team_new(dfpn *lead, const game_state *root, int threads);

@@ -204,3 +204,28 @@ void pns_search_report(const pns_search *S, pns_result *r)
     r->path_dependent = S->path_dependent;
     strcpy(r->error, S->error);
 }
+
+/* --- the signals between the threads of one search --- */
+
+static void nap(void)
+{
+    struct timespec ts = { 0, 200000 };
+    nanosleep(&ts, NULL);
+}
+
+void pns_team_wait(pns_team *t)
+{
+    __atomic_add_fetch(&t->paused, 1, __ATOMIC_ACQ_REL);
+    while (__atomic_load_n(&t->pause, __ATOMIC_ACQUIRE))
+        nap();
+    __atomic_sub_fetch(&t->paused, 1, __ATOMIC_ACQ_REL);
+}
+
+void pns_team_pause(pns_team *t)
+{
+    __atomic_store_n(&t->pause, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&t->paused, __ATOMIC_ACQUIRE) < __atomic_load_n(&t->active, __ATOMIC_ACQUIRE) - 1)
+        nap();
+}
+
+void pns_team_resume(pns_team *t) { __atomic_store_n(&t->pause, 0, __ATOMIC_RELEASE); }

@@ -10,7 +10,8 @@
 #define DEP_NONE UINT32_MAX    /* a solved result that does not depend on the path */
 #define PATH_MAX_DEPTH 65536
 
-/* What the threads of one search share beside their table (dfpn_par.c). */
+/* What the threads of one search share beside their table (a df-pn team,
+ * dfpn_team.c; the signals are here, because every search ticks). */
 typedef struct {
     int halt;                  /* set when any member ends: the others stop (atomic) */
     int pause;                 /* the lead saves a checkpoint: the others wait (atomic) */

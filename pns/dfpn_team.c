@@ -1,4 +1,5 @@
-/* pns/dfpn_par.c - df-pn on several threads over one shared table.
+/* pns/dfpn_team.c - df-pn on one thread, or on several over one shared
+ * table (pns_dfpn_solve, the score search and the proof writer run teams).
  *
  * A team is a lead search (the caller's dfpn: it reports, saves checkpoints
  * and writes proofs) and helpers, each with a path, frames and a table of
@@ -17,33 +18,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MEMBER_STACK ((size_t)1 << 30)  /* df-pn recurses once per ply (pns.c) */
 #define BUSY_STRIPES (1u << 16)
-
-static void nap(void)
-{
-    struct timespec ts = { 0, 200000 };
-    nanosleep(&ts, NULL);
-}
-
-void pns_team_wait(pns_team *t)
-{
-    __atomic_add_fetch(&t->paused, 1, __ATOMIC_ACQ_REL);
-    while (__atomic_load_n(&t->pause, __ATOMIC_ACQUIRE))
-        nap();
-    __atomic_sub_fetch(&t->paused, 1, __ATOMIC_ACQ_REL);
-}
-
-void pns_team_pause(pns_team *t)
-{
-    __atomic_store_n(&t->pause, 1, __ATOMIC_RELEASE);
-    while (__atomic_load_n(&t->paused, __ATOMIC_ACQUIRE) < __atomic_load_n(&t->active, __ATOMIC_ACQUIRE) - 1)
-        nap();
-}
-
-void pns_team_resume(pns_team *t) { __atomic_store_n(&t->pause, 0, __ATOMIC_RELEASE); }
 
 typedef struct {
     dfpn *D;           /* the lead's, or own */
@@ -202,4 +179,36 @@ void pns_dfpn_team_report(const dfpn_team *T, pns_result *r)
 int pns_dfpn_go(dfpn *D, dfpn_team *T, const game_state *s, child_t *root)
 {
     return T ? pns_dfpn_team_run(T, s, root) : pns_dfpn_run(D, s, root);
+}
+
+void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+{
+    dfpn D;
+    if (pns_dfpn_init(&D, g, s, o) != 0) {
+        r->status = PNS_UNKNOWN;
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", o->memory);
+        return;
+    }
+    child_t root;
+    if (pns_dfpn_start(&D, s) != 0) {
+        r->status = PNS_UNKNOWN;
+        r->stopped_by = "resume";
+        pns_search_report(&D.S, r);
+        pns_dfpn_free(&D);
+        return;
+    }
+    /* without the memory for more threads, one searches */
+    dfpn_team *T = o->threads > 1 ? pns_dfpn_team_new(&D, s, o->threads) : NULL;
+    pns_dfpn_go(&D, T, s, &root);
+    pns_dfpn_checkpoint(&D, s);
+    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
+    r->pn = root.pn;
+    r->dn = root.dn;
+    pns_search_report(&D.S, r);
+    pns_dfpn_team_report(T, r);
+    pns_dfpn_team_free(T);
+    if (r->status != PNS_UNKNOWN)
+        pns_dfpn_line(&D, s, r);
+    pns_dfpn_free(&D);
 }
