@@ -74,6 +74,9 @@ static void test_random_graphs(void)
 }
 
 static int expect_of(const char *path, char *naive, size_t len);
+static int for_each_ghi_graph(void (*f)(const game *g, const char *path, int expect, const char *naive, void *ctx),
+                              void *ctx);
+static void ghi_threaded(const game *g, const char *path, int expect, const char *naive, void *ctx);
 
 /* The three-valued answer of df-pn on `threads` threads in a table of
  * memory bytes, within max_nodes (9 where a question stayed open). */
@@ -143,27 +146,7 @@ static void test_threads(void)
     }
     /* the hand-made GHI graphs, where a path-dependent result shared as if
      * it held on every path gives a wrong answer */
-    DIR *d = opendir("positions/ghi");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!strstr(e->d_name, ".graph"))
-            continue;
-        char path[512], spec[600], err[256], naive[512];
-        snprintf(path, sizeof path, "positions/ghi/%s", e->d_name);
-        snprintf(spec, sizeof spec, "graph:%s", path);
-        int expect = expect_of(path, naive, sizeof naive);
-        game *g = game_open(spec, NULL, err, sizeof err);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-        for (int run = 0; run < 60; run++) {
-            int v = threaded_value(g, 2 + run % 3, 1 << 16, 1000000);
-            if (v != expect && wrong++ < 5)
-                fprintf(stderr, "\n%s: %d threads give %d, expected %d\n", path, 2 + run % 3, v, expect);
-            CU_ASSERT_EQUAL(v, expect);
-        }
-        game_close(g);
-    }
-    closedir(d);
+    for_each_ghi_graph(ghi_threaded, &wrong);
     static char text[1 << 18];
     int values[3] = { 0 }, open = 0;
     for (unsigned k = 1; k <= 24; k++) {
@@ -301,7 +284,10 @@ static int expect_of(const char *path, char *naive, size_t len)
     return v;
 }
 
-static void test_ghi_files(void)
+/* Calls f on every graph of positions/ghi with its expected value and its
+ * "naive-wrong" line; returns how many. */
+static int for_each_ghi_graph(void (*f)(const game *g, const char *path, int expect, const char *naive, void *ctx),
+                              void *ctx)
 {
     DIR *d = opendir("positions/ghi");
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -316,24 +302,45 @@ static void test_ghi_files(void)
         int expect = expect_of(path, naive, sizeof naive);
         game *g = game_open(spec, NULL, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-        CU_ASSERT_EQUAL(graph_truth(g), expect);
-        for (int algo = 0; algo < 2; algo++) {
-            int ws, as;
-            int v = engine_value(g, algo ? PNS_BEST_FIRST : PNS_DFPN, PNS_GHI_SAFE, &ws, &as);
-            if (v != expect)
-                fprintf(stderr, "\n%s: safe %s gives %d, expected %d\n", path, algo ? "pns" : "dfpn", v, expect);
-            CU_ASSERT_EQUAL(v, expect);
-            int nv = engine_value(g, algo ? PNS_BEST_FIRST : PNS_DFPN, PNS_GHI_NAIVE, &ws, &as);
-            int says_wrong = strstr(naive, algo ? "pns" : "dfpn") != NULL;
-            if ((nv != expect) != says_wrong)
-                fprintf(stderr, "\n%s: naive %s gives %d, expected %d\n", path, algo ? "pns" : "dfpn", nv, expect);
-            CU_ASSERT_EQUAL(nv != expect, says_wrong);
-        }
+        f(g, path, expect, naive, ctx);
         game_close(g);
         files++;
     }
     closedir(d);
-    CU_ASSERT(files >= 8);
+    return files;
+}
+
+static void ghi_safe_and_naive(const game *g, const char *path, int expect, const char *naive, void *ctx)
+{
+    (void)ctx;
+    CU_ASSERT_EQUAL(graph_truth(g), expect);
+    for (int algo = 0; algo < 2; algo++) {
+        int ws, as;
+        int v = engine_value(g, algo ? PNS_BEST_FIRST : PNS_DFPN, PNS_GHI_SAFE, &ws, &as);
+        if (v != expect)
+            fprintf(stderr, "\n%s: safe %s gives %d, expected %d\n", path, algo ? "pns" : "dfpn", v, expect);
+        CU_ASSERT_EQUAL(v, expect);
+        int nv = engine_value(g, algo ? PNS_BEST_FIRST : PNS_DFPN, PNS_GHI_NAIVE, &ws, &as);
+        int says_wrong = strstr(naive, algo ? "pns" : "dfpn") != NULL;
+        if ((nv != expect) != says_wrong)
+            fprintf(stderr, "\n%s: naive %s gives %d, expected %d\n", path, algo ? "pns" : "dfpn", nv, expect);
+        CU_ASSERT_EQUAL(nv != expect, says_wrong);
+    }
+}
+
+static void test_ghi_files(void) { CU_ASSERT(for_each_ghi_graph(ghi_safe_and_naive, NULL) >= 8); }
+
+/* 60 runs on 2 to 4 threads in a 64 KB table; *ctx counts the wrong ones. */
+static void ghi_threaded(const game *g, const char *path, int expect, const char *naive, void *ctx)
+{
+    (void)naive;
+    int *wrong = ctx;
+    for (int run = 0; run < 60; run++) {
+        int v = threaded_value(g, 2 + run % 3, 1 << 16, 1000000);
+        if (v != expect && (*wrong)++ < 5)
+            fprintf(stderr, "\n%s: %d threads give %d, expected %d\n", path, 2 + run % 3, v, expect);
+        CU_ASSERT_EQUAL(v, expect);
+    }
 }
 
 /* --- proofs: written by the engine, checked by the independent checker -- */
