@@ -76,9 +76,10 @@ demo: deps
 	$(MAKE) --no-print-directory $(BUILD)/pnsolve
 	./demo.sh $(BUILD)/pnsolve
 
+# `make bench BENCH="othello threads"`: only the sections named (bench/bench.c)
 bench: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-bench
-	./$(BUILD)/run-bench
+	./$(BUILD)/run-bench $(BENCH)
 
 clean:
 	rm -rf build build-asan build-tsan

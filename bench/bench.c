@@ -1,6 +1,6 @@
 /* bench/bench.c - `make bench`: the figures of docs/performance.md.
  *
- * Single thread.  "bulk" perft counts the legal moves at the last ply (the
+ * Single thread but for the threads section.  "bulk" perft counts the legal moves at the last ply (the
  * usual perft convention and what the 50M leaves/s target means);
  * "full" perft plays every leaf move too, which is the cost a search pays per
  * node.  Each figure repeats its run until a second has passed.
@@ -10,6 +10,7 @@
 #include "../tablebase/tablebase.h"
 #include "../pns/pns.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include <stdio.h>
@@ -387,6 +388,115 @@ static void bench_othello(void)
     }
 }
 
+/* One search of the threads section: Othello's score or df-pn's question
+ * on T threads; the wall time, and the answer in *answer. */
+typedef struct {
+    const char *spec, *position;
+    int score;                  /* 1: pns_score over the whole range; 0: pns_solve */
+} threads_run;
+
+static double run_on_threads(const threads_run *run, int threads, int *answer, uint64_t *nodes)
+{
+    char err[256];
+    game *g = game_open(run->spec, NULL, err, sizeof err);
+    game_state s;
+    if (!g || (run->position ? game_parse(g, run->position, &s, err, sizeof err) != 0 : (game_start(g, &s), 0))) {
+        fprintf(stderr, "bench: %s\n", err);
+        game_close(g);
+        return -1;
+    }
+    pns_options o;
+    pns_defaults(&o);
+    if (run->score)
+        pns_score_defaults(&o);
+    o.threads = threads;
+    pns_result r;
+    double t = game_clock();
+    if (run->score) {
+        int bound = game_score_bound(g);
+        *answer = pns_score(g, &s, &o, -bound, bound, answer, &r, NULL) == 0 ? *answer : 999;
+    } else {
+        pns_solve(g, &s, &o, &r);
+        *answer = (int)r.status;
+    }
+    t = game_clock() - t;
+    *nodes = r.nodes;
+    if (threads > 1)
+        printf("threads %-11s %d: %.2f s, %llu nodes; shared table %llu locks, %.4f%% found held\n", run->spec,
+               threads, t, (unsigned long long)r.nodes, (unsigned long long)r.locks_taken,
+               r.locks_taken ? 100.0 * (double)r.locks_waited / (double)r.locks_taken : 0.0);
+    game_close(g);
+    return t;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    const threads_run *run;
+    double seconds;
+    int answer;
+    uint64_t nodes;
+} lone_search;
+
+static void *lone(void *arg)
+{
+    lone_search *l = arg;
+    l->seconds = run_on_threads(l->run, 1, &l->answer, &l->nodes);
+    return NULL;
+}
+
+/* One search on 1 and on 2 threads, three times each in turns (this VM's
+ * speed drifts over minutes), and the median wall time of each to the same
+ * answer; then, for the Jungle search, two independent one-thread searches
+ * side by side: the most two cores of this memory-bound machine give
+ * (2 x the median on one thread / their wall time). */
+static void bench_threads(void)
+{
+    static const threads_run runs[] = {
+        /* can White force a win?  Found among random positions of RrDdTt
+         * (six pieces) by df-pn with one thread, no tables and the default
+         * 256 MB table: 70.6 M nodes, a minute on this machine */
+        { "jungle", "4d2/7/5t1/6D/2r2T1/3R3/7 w", 0 },
+        { "othello:6x6", NULL, 1 },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        double t[2][3];
+        int answer[2][3];
+        uint64_t nodes[2][3];
+        for (int k = 0; k < 3; k++)
+            for (int th = 0; th < 2; th++)
+                t[th][k] = run_on_threads(&runs[i], th + 1, &answer[th][k], &nodes[th][k]);
+        int same = 1;
+        for (int k = 0; k < 3; k++)
+            for (int th = 0; th < 2; th++)
+                same = same && answer[th][k] == answer[0][0] && t[th][k] >= 0;
+        for (int th = 0; th < 2; th++) {
+            printf("threads %-11s %d: %.2f s %.2f s %.2f s, nodes %llu %llu %llu\n", runs[i].spec, th + 1, t[th][0],
+                   t[th][1], t[th][2], (unsigned long long)nodes[th][0], (unsigned long long)nodes[th][1],
+                   (unsigned long long)nodes[th][2]);
+            qsort(t[th], 3, sizeof t[th][0], by_value);
+        }
+        printf("threads %-11s answer %d%s; median %.2f s on 1 thread, %.2f s on 2: speed-up %.2fx\n", runs[i].spec,
+               answer[0][0], same ? " every run" : ", BUT THE RUNS DISAGREE", t[0][1], t[1][1], t[0][1] / t[1][1]);
+        if (runs[i].score)
+            continue;
+        pthread_t other;
+        lone_search a = { &runs[i], 0, 0, 0 }, b = a;
+        double wall = game_clock();
+        if (pthread_create(&other, NULL, lone, &b) != 0)
+            continue;
+        lone(&a);
+        pthread_join(other, NULL);
+        wall = game_clock() - wall;
+        printf("threads %-11s two lone searches side by side: %.2f s and %.2f s, both in %.2f s: %.2fx the work of "
+               "one (the ceiling)\n", runs[i].spec, a.seconds, b.seconds, wall, 2 * t[0][1] / wall);
+    }
+}
+
 static int count_puzzle(const game_state *s, const pns_puzzle *p, void *ctx)
 {
     (void)s; (void)p;
@@ -445,11 +555,12 @@ static void bench_puzzles(void)
 }
 
 /* With arguments, only the sections named (perft, ranking, tables, build,
- * dfpn, othello, puzzles); without, all of them. */
+ * dfpn, othello, puzzles, threads); without, all but threads (about 25
+ * minutes: `make bench BENCH=threads`). */
 static int wanted(int argc, char **argv, const char *section)
 {
     if (argc < 2)
-        return 1;
+        return strcmp(section, "threads") != 0;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], section) == 0)
             return 1;
@@ -478,5 +589,7 @@ int main(int argc, char **argv)
         bench_othello();
     if (wanted(argc, argv, "puzzles"))
         bench_puzzles();
+    if (wanted(argc, argv, "threads"))
+        bench_threads();
     return 0;
 }

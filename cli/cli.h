@@ -11,6 +11,9 @@
 
 enum { EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
+/* The most pieces a table may have: Ostle's full board (5 + 5). */
+enum { CLI_MAX_PIECES = 10 };
+
 /* Set by SIGINT; long commands poll it and report what they have. */
 extern volatile int cli_stop;
 void cli_catch_interrupt(void);

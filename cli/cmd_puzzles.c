@@ -310,7 +310,7 @@ static tb_set *open_tables(const game *g, const puzzle_opts *p)
 /* The most pieces of any table file present in dir, 0 if none. */
 static int most_pieces(const game *g, const char *dir)
 {
-    int mats[4096], n = game_tables(g)->materials(g, 8, mats, 4096), best = 0;
+    int mats[4096], n = game_tables(g)->materials(g, CLI_MAX_PIECES, mats, 4096), best = 0;
     for (int i = 0; i < n; i++) {
         char path[4200];
         struct stat st;
@@ -414,10 +414,11 @@ int cmd_puzzles(int argc, char **argv)
     if (tb) {
         const char *dir = p.tb_dir ? p.tb_dir : "tables";
         int k;
-        if (p.pieces && cli_int(p.pieces, 2, 8, &k) == 0)
+        if (p.pieces && cli_int(p.pieces, 2, CLI_MAX_PIECES, &k) == 0)
             q.pieces = k;
         else if (p.pieces && (q.material = game_tables(g)->material_parse(g, p.pieces)) < 0) {
-            rc = cli_fail(EXIT_USAGE, "puzzles: --pieces '%s' is neither a piece count (2-8) nor a material", p.pieces);
+            rc = cli_fail(EXIT_USAGE, "puzzles: --pieces '%s' is neither a piece count (2-%d) nor a material", p.pieces,
+                          CLI_MAX_PIECES);
             goto out_tb;
         } else if (!p.pieces && !(q.pieces = most_pieces(g, dir))) {
             tb_close(tb);

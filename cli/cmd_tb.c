@@ -61,7 +61,7 @@ static int on_option(int opt, const char *arg, void *ctx)
 {
     tb_opts *o = ctx;
     switch (opt) {
-    case OPT_PIECES: return cli_int(arg, 2, 10, &o->pieces);
+    case OPT_PIECES: return cli_int(arg, 2, CLI_MAX_PIECES, &o->pieces);
     case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;

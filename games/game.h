@@ -78,7 +78,24 @@ typedef struct game_sindex {
     void (*drop)(struct game_sindex *ix);  /* frees it, whoever made it */
     void *mem;                         /* the maker's, for drop (e.g. a mapped file) */
     size_t mem_len;
+    /* A file's lines are checked a chunk of 2^GAME_SINDEX_CHUNK_LOG2 at a
+     * time when first read, so that a probe reads and checks kilobytes of a
+     * 3.5 GB index, not all of it: checked[c] is nonzero once chunk c is
+     * (NULL: every line is trusted already); check(ix, c) checks chunk c,
+     * repairs it from the game's counts if it does not match, and sets
+     * checked[c]. */
+    unsigned char *checked;
+    void (*check)(struct game_sindex *ix, uint64_t chunk);
 } game_sindex;
+#define GAME_SINDEX_CHUNK_LOG2 12
+
+/* Makes line l of ix safe to read (see game_sindex.checked). */
+static inline void game_sindex_use(const game_sindex *ix, uint64_t l)
+{
+    const unsigned char *c = ix->checked;
+    if (__builtin_expect(c != NULL, 0) && !__atomic_load_n(&c[l >> GAME_SINDEX_CHUNK_LOG2], __ATOMIC_ACQUIRE))
+        ix->check((game_sindex *)ix, l >> GAME_SINDEX_CHUNK_LOG2);
+}
 
 /* The sum of the first n counts of c (a word at a time: each count is below
  * 256, so 16-bit lanes hold the pair sums). */
@@ -99,11 +116,13 @@ static inline uint64_t game_sindex_sum(const uint8_t *c, unsigned n)
 /* The number of states of position p. */
 static inline unsigned game_sindex_count(const game_sindex *ix, uint64_t p)
 {
+    game_sindex_use(ix, p / GAME_SINDEX_LINE);
     return ix->line[p / GAME_SINDEX_LINE].count[p % GAME_SINDEX_LINE];
 }
 /* The first state of position p. */
 static inline uint64_t game_sindex_first(const game_sindex *ix, uint64_t p)
 {
+    game_sindex_use(ix, p / GAME_SINDEX_LINE);
     const game_sindex_line *l = &ix->line[p / GAME_SINDEX_LINE];
     return l->base + game_sindex_sum(l->count, (unsigned)(p % GAME_SINDEX_LINE));
 }

@@ -11,11 +11,13 @@ uint64_t game_sindex_position(const game_sindex *ix, uint64_t state, uint64_t *f
     uint64_t lo = ix->hint[h], hi = h + 1 < ix->hints ? (uint64_t)ix->hint[h + 1] + 1 : ix->lines;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
+        game_sindex_use(ix, mid);
         if (ix->line[mid].base <= state)
             lo = mid;
         else
             hi = mid;
     }
+    game_sindex_use(ix, lo);
     uint64_t p = lo * GAME_SINDEX_LINE, at = ix->line[lo].base;
     while (at + game_sindex_count(ix, p) <= state)
         at += game_sindex_count(ix, p++);

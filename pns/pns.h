@@ -83,6 +83,8 @@ typedef struct {
     int pv_len;                /* principal line (moves from the root) */
     game_move pv[PNS_MAX_PV];
     uint64_t path_dependent;   /* solved results not stored because they hit the path */
+    uint64_t locks_taken;      /* several threads: shared-table locks taken, */
+    uint64_t locks_waited;     /* and of those, found held by another thread */
     char error[256];           /* a table file failed: status is UNKNOWN */
 } pns_result;
 

@@ -53,6 +53,17 @@ static inline void spin_pause(void)
 #endif
 }
 
+/* This thread's locks taken and found held: the contention of the
+ * scaling model (docs/search.md), at the cost of two thread-local adds. */
+static _Thread_local uint64_t locks_taken, locks_waited;
+
+void pns_tt_lock_counts(uint64_t *taken, uint64_t *waited)
+{
+    *taken += locks_taken;
+    *waited += locks_waited;
+    locks_taken = locks_waited = 0;
+}
+
 /* A lock is held for one bucket's reads or writes, so spinning is short;
  * but with more threads than cores its holder may have lost its core, so a
  * waiter that spun a while gives its own up. */
@@ -60,6 +71,9 @@ static inline void lock(uint8_t *l)
 {
     if (!l)
         return;
+    locks_taken++;
+    if (__builtin_expect(__atomic_load_n(l, __ATOMIC_RELAXED), 0))
+        locks_waited++;
     for (int spins = 0; __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE);)
         while (__atomic_load_n(l, __ATOMIC_RELAXED))
             if (++spins % 64)

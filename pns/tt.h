@@ -45,6 +45,9 @@ void pns_tt_clear(tt_table *t);
 /* Lets several threads use t at once: every call below but pns_tt_lookup
  * then takes the key's stripe lock.  0, or -1 when out of memory. */
 int pns_tt_share(tt_table *t);
+/* Adds the calling thread's shared-table locks taken and found held since
+ * the last call to *taken and *waited. */
+void pns_tt_lock_counts(uint64_t *taken, uint64_t *waited);
 /* The entry of key, or NULL; only while no other thread stores (a shared
  * table's entry may change under the pointer: use pns_tt_get). */
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);

@@ -166,7 +166,7 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
         why = tb_blocks_open(f, check_data);
     else if (f->map_len != sizeof(tb_header) + h->entries * h->entry_bytes)
         why = "truncated or oversized table";
-    else if (check_data && tb_checksum(f->data, (size_t)(h->entries * h->entry_bytes)) != h->data_checksum)
+    else if (tb_checksum(f->data, (size_t)(h->entries * h->entry_bytes)) != h->data_checksum)
         why = "corrupt entries (checksum)";
     if (why) {
         int known = h->version == TB_VERSION_RAW || h->version == TB_VERSION_BLOCKS;

@@ -82,7 +82,7 @@ static slot *get_slot(tb_set *t, int mat)
     if (!s && (s = calloc(1, sizeof *s)) != NULL) {
         char path[4200];
         tb_path(t->g, t->dir, mat, path, sizeof path);
-        int rc = tb_file_open(t->g, path, mat, 1, &s->f, s->err, sizeof s->err);
+        int rc = tb_file_open(t->g, path, mat, 0, &s->f, s->err, sizeof s->err);
         if (rc == 0 && s->f.map && t->resident && tb_file_decode_all(&s->f) != 0) {
             char name[32];
             game_tables(t->g)->material_name(t->g, mat, name, sizeof name);
@@ -137,7 +137,7 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     if (e == TB_ENTRY_BAD) {
         char name[32];
         ops->material_name(t->g, mat, name, sizeof name);
-        return game_error(err, errlen, "table %s: a compressed block does not decode (damaged file?)", name);
+        return game_error(err, errlen, "table %s: a compressed block fails its checksum or does not decode (damaged file?)", name);
     }
     *v = tb_decode(e);
     return 1;

@@ -106,8 +106,10 @@ int tb_stream_get(FILE *f, void *p, size_t len, uint64_t *sum);
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
                   const void *ctx, uint64_t n, int compress, char *err, size_t errlen);
 /* Maps and checks a table file (magic, version, game, material, size,
- * checksums when check_data).  0, 0 with f->map NULL if the file does not
- * exist, or -1 with err naming the file. */
+ * checksums).  Without check_data the blocks of a compressed file are
+ * checked only as each is decoded (a probe reads a few of a 2.7 GB file);
+ * a raw file has one checksum and is checked whole either way.  0, 0 with
+ * f->map NULL if the file does not exist, or -1 with err naming the file. */
 int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen);
 void tb_file_close(tb_file *f);
 

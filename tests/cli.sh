@@ -161,6 +161,7 @@ check "puzzles even mate-in" 2 "bad value '4' for option '--mate-in'" -- puzzles
 check "puzzles bad motif" 2 "bad value 'pretty' for option '--motif'" -- puzzles jungle --mate-in 3 --motif pretty
 check "puzzles bad side" 2 "--side must be White or Black" -- puzzles jungle --mate-in 3 --side red --tb-dir "$tb"
 check "puzzles bad pieces" 2 "neither a piece count" -- puzzles jungle --mate-in 3 --pieces XYZ --tb-dir "$tb"
+check "puzzles pieces over ten" 2 "neither a piece count .2-10." -- puzzles jungle --mate-in 3 --pieces 11 --tb-dir "$tb"
 check "puzzles pieces without tables" 2 "needs endgame tables" -- puzzles ostle --mate-in 3 --pieces 8
 check "puzzles jungle from tables" 0 "^key: " -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
 check "puzzles found line" 0 "2 found in" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4

@@ -418,20 +418,37 @@ static void test_index_files(void)
     CU_ASSERT_FATAL(file_bytes(path, &bad, &len2) == 0);
     CU_ASSERT_FATAL(len2 == len);
 
-    /* A count moved from one position to the next (same block, so the bases
-     * still add up) with both checksums made right: only recounting finds it. */
-    /* the file's layout (tablebase/sindex.c): a 256-byte header whose data
-     * and header sums sit at 152 and 160, then lines of a 64-bit base and
-     * 56 counts */
-    enum { HEADER = 256, DATA_SUM = 152, HEADER_SUM = 160 };
-    memcpy(bad, good, (size_t)len);
+    /* the file's layout (tablebase/sindex.c): a 256-byte header with the
+     * number of lines at 128 and the data and header sums at 152 and 160,
+     * then lines of a 64-bit base and 56 counts, one chunk's {sum, base}
+     * here (fewer than 4,096 lines), then the hints */
+    enum { HEADER = 256, LINES = 128, DATA_SUM = 152, HEADER_SUM = 160 };
+    uint64_t lines;
+    memcpy(&lines, good + LINES, 8);
+    CU_ASSERT_FATAL(lines < 4096);
+    long chunk = HEADER + (long)lines * 64;
     long p = HEADER;
-    while (p + 1 < len && (bad[p] == 0 || bad[p + 1] == 0 || (p - HEADER) % 64 < 8 || (p - HEADER) % 64 == 63))
+    while (p + 1 < chunk && (good[p] == 0 || good[p + 1] == 0 || (p - HEADER) % 64 < 8 || (p - HEADER) % 64 == 63))
         p++;
-    CU_ASSERT_FATAL(p + 1 < len);
+    CU_ASSERT_FATAL(p + 1 < chunk);
+
+    /* A damaged count: its chunk fails its checksum when first read and is
+     * counted again in memory; the file is kept, the answers are right. */
+    memcpy(bad, good, (size_t)len);
+    bad[p] ^= 4;
+    put_bytes(path, bad, len);
+    ino_t damaged = inode_of(path);
+    CU_ASSERT_EQUAL(index_mismatches(ref, prefix, mat), 0);
+    CU_ASSERT_EQUAL(inode_of(path), damaged);
+
+    /* A count moved from one position to the next (same line, so the bases
+     * still add up) with every checksum made right: only recounting finds it. */
+    memcpy(bad, good, (size_t)len);
     bad[p]--;
     bad[p + 1]++;
-    uint64_t sum = XXH3_64bits(bad + HEADER, (size_t)len - HEADER), zero = 0;
+    uint64_t sum = XXH3_64bits(bad + HEADER, (size_t)(chunk - HEADER)), zero = 0;
+    memcpy(bad + chunk, &sum, 8);
+    sum = XXH3_64bits(bad + chunk, (size_t)(len - chunk));
     memcpy(bad + DATA_SUM, &sum, 8);
     memcpy(bad + HEADER_SUM, &zero, 8);
     sum = XXH3_64bits(bad, HEADER);
@@ -839,7 +856,7 @@ static void test_ostle_reach(void)
 void suite_ostle_tb(void)
 {
     CU_pSuite s = CU_add_suite("ostle tables", NULL, NULL);
-    CU_add_test(s, "index files: made once, then mapped; damaged, truncated or stale ones made again", test_index_files);
+    CU_add_test(s, "index files: made once, then mapped; a damaged chunk counted again; damaged tables, truncated or stale files made again", test_index_files);
     CU_add_test(s, "the sparse state index against a running sum of the game's counts", test_state_index);
     CU_add_test(s, "successors, count_successors and unmoves against the children's entries, symmetric ones once", test_count_successors);
     CU_add_test(s, "the census of states against the Ostle paper's Algorithm 6 on 3x3 and 3x4", test_ostle_census);
