@@ -83,6 +83,17 @@ static void index_path(const file_source *src, const game *g, int mat, char *buf
 
 static uint64_t chunks_of(uint64_t lines) { return (lines + CHUNK_LINES - 1) >> GAME_SINDEX_CHUNK_LOG2; }
 
+/* The lines of chunk c of an index of `lines` lines: the first in *first,
+ * their count returned (the last chunk is short). */
+static uint64_t chunk_span(uint64_t lines, uint64_t c, uint64_t *first)
+{
+    *first = c << GAME_SINDEX_CHUNK_LOG2;
+    return lines - *first < CHUNK_LINES ? lines - *first : CHUNK_LINES;
+}
+
+/* The checksum of n lines from line. */
+static uint64_t lines_sum(const game_sindex_line *line, uint64_t n) { return XXH3_64bits(line, n * sizeof *line); }
+
 /* A mapped index and what checking its chunks needs. */
 typedef struct {
     game_sindex ix;             /* first: the game holds a pointer to it */
@@ -123,8 +134,8 @@ static void chunk_recount(mapped_index *m, uint64_t c, uint64_t first, uint64_t 
 static void chunk_check(game_sindex *ix, uint64_t c)
 {
     mapped_index *m = (mapped_index *)ix;
-    uint64_t first = c << GAME_SINDEX_CHUNK_LOG2, n = ix->lines - first < CHUNK_LINES ? ix->lines - first : CHUNK_LINES;
-    if (XXH3_64bits(ix->line + first, n * sizeof(game_sindex_line)) != m->chunk[2 * c]) {
+    uint64_t first, n = chunk_span(ix->lines, c, &first);
+    if (lines_sum(ix->line + first, n) != m->chunk[2 * c]) {
         pthread_mutex_lock(&m->repair);
         if (!ix->checked[c])
             chunk_recount(m, c, first, n);
@@ -222,8 +233,8 @@ static void index_write(const game *g, int mat, const char *path, const game_sin
         return;
     }
     for (uint64_t c = 0; c < chunks; c++) {
-        uint64_t first = c << GAME_SINDEX_CHUNK_LOG2, n = ix->lines - first < CHUNK_LINES ? ix->lines - first : CHUNK_LINES;
-        chunk[2 * c] = XXH3_64bits(ix->line + first, n * sizeof(game_sindex_line));
+        uint64_t first, n = chunk_span(ix->lines, c, &first);
+        chunk[2 * c] = lines_sum(ix->line + first, n);
         chunk[2 * c + 1] = ix->line[first].base;
     }
     XXH3_state_t sum;
