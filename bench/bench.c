@@ -423,8 +423,8 @@ static double run_on_threads(const threads_run *run, int threads, int *answer, u
     *nodes = r.nodes;
     if (threads > 1)
         printf("threads %-11s %d: %.2f s, %llu nodes; shared table %llu locks, %.4f%% found held\n", run->spec,
-               threads, t, (unsigned long long)r.nodes, (unsigned long long)r.locks_taken,
-               r.locks_taken ? 100.0 * (double)r.locks_waited / (double)r.locks_taken : 0.0);
+               threads, t, (unsigned long long)r.nodes, (unsigned long long)r.tt_accesses,
+               r.tt_accesses ? 100.0 * (double)r.tt_contended / (double)r.tt_accesses : 0.0);
     game_close(g);
     return t;
 }

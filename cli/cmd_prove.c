@@ -249,9 +249,9 @@ static void report(const game *g, const game_state *s, const char *value, const 
     else
         printf("status: %s\n", status);
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
-    if (r->locks_taken)
-        printf("shared table: %llu locks taken, %llu found held (%.4f%%)\n", (unsigned long long)r->locks_taken,
-               (unsigned long long)r->locks_waited, 100.0 * (double)r->locks_waited / (double)r->locks_taken);
+    if (r->tt_accesses)
+        printf("shared table: %llu bucket accesses, %llu met a store under way (%.4f%%)\n", (unsigned long long)r->tt_accesses,
+               (unsigned long long)r->tt_contended, 100.0 * (double)r->tt_contended / (double)r->tt_accesses);
 }
 
 /* A proof file is written under a temporary name and renamed when complete. */

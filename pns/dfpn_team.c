@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define MEMBER_STACK ((size_t)1 << 30)  /* df-pn recurses once per ply (pns.c) */
-#define BUSY_STRIPES (1u << 16)
+#define BUSY_STRIPES (1u << 22)
 
 typedef struct {
     dfpn *D;           /* the lead's, or own */
@@ -30,7 +30,7 @@ typedef struct {
     child_t root;
     pns_team *shared;
     int first;         /* this member ended first: its reason is the search's */
-    uint64_t locks_taken, locks_waited;
+    uint64_t tt_accesses, tt_contended;
 } member;
 
 struct dfpn_team {
@@ -92,7 +92,7 @@ static void *member_run(void *arg)
 {
     member *m = arg;
     pns_dfpn_run(m->D, m->s, &m->root);
-    pns_tt_lock_counts(&m->locks_taken, &m->locks_waited);
+    pns_tt_access_counts(&m->tt_accesses, &m->tt_contended);
     int no = 0;
     if (__atomic_compare_exchange_n(&m->shared->halt, &no, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         m->first = 1;
@@ -168,8 +168,8 @@ int pns_dfpn_team_run(dfpn_team *T, const game_state *s, child_t *root)
 void pns_dfpn_team_report(const dfpn_team *T, pns_result *r)
 {
     for (int i = 0; T && i < T->n; i++) {
-        r->locks_taken += T->m[i].locks_taken;
-        r->locks_waited += T->m[i].locks_waited;
+        r->tt_accesses += T->m[i].tt_accesses;
+        r->tt_contended += T->m[i].tt_contended;
     }
     for (int i = 1; T && i < T->n; i++) {
         const pns_search *S = &T->m[i].D->S;

@@ -83,8 +83,8 @@ typedef struct {
     int pv_len;                /* principal line (moves from the root) */
     game_move pv[PNS_MAX_PV];
     uint64_t path_dependent;   /* solved results not stored because they hit the path */
-    uint64_t locks_taken;      /* several threads: shared-table locks taken, */
-    uint64_t locks_waited;     /* and of those, found held by another thread */
+    uint64_t tt_accesses;      /* several threads: shared-table bucket reads and stores, */
+    uint64_t tt_contended;     /* and of those, the ones that met another thread's store */
     char error[256];           /* a table file failed: status is UNKNOWN */
 } pns_result;
 

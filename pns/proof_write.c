@@ -453,8 +453,8 @@ int pns_proof_write(const game *g, const game_state *s, const pns_options *o, FI
         r->nodes += helpers.nodes;
         r->path_dependent += helpers.path_dependent;
         r->peak_bytes += helpers.peak_bytes;
-        r->locks_taken = helpers.locks_taken;
-        r->locks_waited = helpers.locks_waited;
+        r->tt_accesses = helpers.tt_accesses;
+        r->tt_contended = helpers.tt_contended;
         if (pns_dfpn_checkpoint(&D, s) != 0)
             snprintf(r->error, sizeof r->error, "%s", D.S.error);
     } else {

@@ -139,8 +139,8 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     r->endgame_nodes += helpers.endgame_nodes;
     r->path_dependent += helpers.path_dependent;
     r->peak_bytes += helpers.peak_bytes;
-    r->locks_taken = helpers.locks_taken;
-    r->locks_waited = helpers.locks_waited;
+    r->tt_accesses = helpers.tt_accesses;
+    r->tt_contended = helpers.tt_contended;
     if (!error[0])
         memcpy(error, helpers.error, sizeof error);
     if (error[0])

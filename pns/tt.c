@@ -16,7 +16,7 @@ int pns_tt_init(tt_table *t, size_t bytes)
         b *= 2;
     t->buckets = b;
     t->used = 0;
-    t->locks = NULL;
+    t->seq = NULL;
     /* fresh anonymous pages are zero (empty) and cost nothing until touched;
      * 2 MB alignment lets the kernel back the table with huge pages, without
      * which every probe is a TLB miss as well as a cache miss */
@@ -35,15 +35,21 @@ int pns_tt_init(tt_table *t, size_t bytes)
 
 int pns_tt_share(tt_table *t)
 {
-    if (!t->locks)
-        t->locks = calloc(TT_LOCK_STRIPES, 1);
-    return t->locks ? 0 : -1;
+    if (!t->seq)
+        t->seq = calloc(t->buckets, sizeof *t->seq);
+    return t->seq ? 0 : -1;
 }
 
-/* The stripe lock of key's bucket, or NULL for a table of one thread. */
-static inline uint8_t *lock_of(const tt_table *t, game_key key)
+/* This thread's bucket accesses and those that met a store under way: the
+ * contention of the scaling model (docs/search.md), at the cost of two
+ * thread-local adds. */
+static _Thread_local uint64_t accesses, met;
+
+void pns_tt_access_counts(uint64_t *acc, uint64_t *m)
 {
-    return t->locks ? &t->locks[game_key_hash(key) & (t->buckets - 1) & (TT_LOCK_STRIPES - 1)] : NULL;
+    *acc += accesses;
+    *m += met;
+    accesses = met = 0;
 }
 
 static inline void spin_pause(void)
@@ -53,45 +59,47 @@ static inline void spin_pause(void)
 #endif
 }
 
-/* This thread's locks taken and found held: the contention of the
- * scaling model (docs/search.md), at the cost of two thread-local adds. */
-static _Thread_local uint64_t locks_taken, locks_waited;
-
-void pns_tt_lock_counts(uint64_t *taken, uint64_t *waited)
+/* A store holds a bucket for a few writes, so waiting is short; but with
+ * more threads than cores its holder may have lost its core, so a waiter
+ * that spun a while gives its own up. */
+static inline void wait_a_little(int *spins)
 {
-    *taken += locks_taken;
-    *waited += locks_waited;
-    locks_taken = locks_waited = 0;
+    if (++*spins % 64)
+        spin_pause();
+    else
+        sched_yield();
 }
 
-/* A lock is held for one bucket's reads or writes, so spinning is short;
- * but with more threads than cores its holder may have lost its core, so a
- * waiter that spun a while gives its own up. */
-static inline void lock(uint8_t *l)
+/* Locks a bucket for a store: its number made odd.  Readers of a shared
+ * table never write, so that a bucket's line moves between cores only when
+ * one of them stores into it (a lock byte written by every read made the
+ * lock lines cross between cores on almost every probe). */
+static inline uint32_t *lock(const tt_table *t, size_t bucket)
 {
-    if (!l)
-        return;
-    locks_taken++;
-    if (__builtin_expect(__atomic_load_n(l, __ATOMIC_RELAXED), 0))
-        locks_waited++;
-    for (int spins = 0; __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE);)
-        while (__atomic_load_n(l, __ATOMIC_RELAXED))
-            if (++spins % 64)
-                spin_pause();
-            else
-                sched_yield();
+    if (!t->seq)
+        return NULL;
+    uint32_t *q = &t->seq[bucket];
+    accesses++;
+    int spins = 0;
+    for (uint32_t v = __atomic_load_n(q, __ATOMIC_RELAXED);; v = __atomic_load_n(q, __ATOMIC_RELAXED)) {
+        if (!(v & 1) && __atomic_compare_exchange_n(q, &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return q;
+        if (!spins)
+            met++;
+        wait_a_little(&spins);
+    }
 }
 
-static inline void unlock(uint8_t *l)
+static inline void unlock(uint32_t *q)
 {
-    if (l)
-        __atomic_store_n(l, 0, __ATOMIC_RELEASE);
+    if (q)
+        __atomic_store_n(q, __atomic_load_n(q, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
 }
 
 void pns_tt_free(tt_table *t)
 {
-    free(t->locks);
-    t->locks = NULL;
+    free(t->seq);
+    t->seq = NULL;
     if (t->map)
         munmap(t->map, t->map_len);
     t->map = NULL;
@@ -104,30 +112,66 @@ void pns_tt_clear(tt_table *t)
     t->used = 0;
 }
 
-static inline tt_entry *bucket_of(const tt_table *t, game_key key)
-{
-    return t->e + (game_key_hash(key) & (t->buckets - 1)) * TT_WAYS;
-}
+static inline size_t bucket_index(const tt_table *t, game_key key) { return game_key_hash(key) & (t->buckets - 1); }
+
+static inline tt_entry *bucket_of(const tt_table *t, game_key key) { return t->e + bucket_index(t, key) * TT_WAYS; }
 
 void pns_tt_prefetch(const tt_table *t, game_key key)
 {
     const tt_entry *b = bucket_of(t, key);
     __builtin_prefetch(b);
     __builtin_prefetch((const char *)b + 64);
+    if (t->seq)
+        __builtin_prefetch(&t->seq[bucket_index(t, key)]);
 }
 
 static inline int is_empty(const tt_entry *e) { return e->pn == 0 && e->dn == 0; }
 static inline int is_solved(const tt_entry *e) { return e->pn == 0 || e->dn == 0; }
 
+/* An entry copied field by field: a store may be writing it, and the
+ * sequence number tells the copy to be thrown away.  Acquire loads of
+ * fields written by release stores (SET) order the seqlock without fences
+ * (ThreadSanitizer does not model fences); on x86 all are plain moves. */
+static void copy_racing(tt_entry *to, const tt_entry *e)
+{
+    to->lo = __atomic_load_n(&e->lo, __ATOMIC_ACQUIRE);
+    to->hi = __atomic_load_n(&e->hi, __ATOMIC_ACQUIRE);
+    to->pn = __atomic_load_n(&e->pn, __ATOMIC_ACQUIRE);
+    to->dn = __atomic_load_n(&e->dn, __ATOMIC_ACQUIRE);
+    to->work = __atomic_load_n(&e->work, __ATOMIC_ACQUIRE);
+    to->best = __atomic_load_n(&e->best, __ATOMIC_ACQUIRE);
+    to->flags = __atomic_load_n(&e->flags, __ATOMIC_ACQUIRE);
+    to->tag = __atomic_load_n(&e->tag, __ATOMIC_ACQUIRE);
+}
+
 int pns_tt_get(const tt_table *t, game_key key, tt_entry *out)
 {
-    uint8_t *l = lock_of(t, key);
-    lock(l);
-    const tt_entry *e = pns_tt_lookup(t, key);
-    if (e)
-        *out = *e;
-    unlock(l);
-    return e != NULL;
+    if (!t->seq) {
+        const tt_entry *e = pns_tt_lookup(t, key);
+        if (e)
+            *out = *e;
+        return e != NULL;
+    }
+    /* the seqlock read: the copy counts only if the bucket's number was
+     * even before it and the same after it (no store began or ended) */
+    size_t b = bucket_index(t, key);
+    const uint32_t *q = &t->seq[b];
+    const tt_entry *e = t->e + b * TT_WAYS;
+    accesses++;
+    for (int spins = 0;; wait_a_little(&spins)) {
+        uint32_t v = __atomic_load_n(q, __ATOMIC_ACQUIRE);
+        int found = 0;
+        if (!(v & 1)) {
+            for (int i = 0; i < TT_WAYS && !found; i++) {
+                copy_racing(out, &e[i]);
+                found = out->lo == key.lo && out->hi == key.hi && !is_empty(out);
+            }
+            if (__atomic_load_n(q, __ATOMIC_RELAXED) == v)
+                return found;
+        }
+        if (!spins)
+            met++;
+    }
 }
 
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)
@@ -142,6 +186,11 @@ const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)
 /* Solved entries are worth more than unsolved ones of the same work: they
  * end a search where an unsolved one only guides it. */
 static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
+
+/* Writes with release stores: a reader of a shared table may be copying
+ * the entry (copy_racing); one that sees a field written here also sees the
+ * bucket's odd number, and throws its copy away. */
+#define SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELEASE)
 
 static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
 {
@@ -163,33 +212,31 @@ static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
     if (is_empty(victim))
         __atomic_add_fetch(&t->used, 1, __ATOMIC_RELAXED);
     if (victim->lo != key.lo || victim->hi != key.hi || is_empty(victim))
-        victim->flags = 0;
-    victim->lo = key.lo;
-    victim->hi = key.hi;
-    victim->pn = pn;
-    victim->dn = dn;
-    victim->work = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
-    victim->best = (uint8_t)best;
-    victim->tag = (int16_t)tag;
+        SET(victim->flags, 0);
+    SET(victim->lo, key.lo);
+    SET(victim->hi, key.hi);
+    SET(victim->pn, pn);
+    SET(victim->dn, dn);
+    SET(victim->work, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+    SET(victim->best, (uint8_t)best);
+    SET(victim->tag, (int16_t)tag);
     return victim;
 }
 
 tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag)
 {
-    uint8_t *l = lock_of(t, key);
-    lock(l);
+    uint32_t *q = lock(t, bucket_index(t, key));
     tt_entry *e = store(t, key, pn, dn, work, best, tag);
-    unlock(l);
+    unlock(q);
     return e;
 }
 
 void pns_tt_flag(tt_table *t, game_key key, uint8_t flag)
 {
-    uint8_t *l = lock_of(t, key);
-    lock(l);
+    uint32_t *q = lock(t, bucket_index(t, key));
     tt_entry *e = (tt_entry *)pns_tt_lookup(t, key);
     if (!e)
         e = store(t, key, 1, 1, 0, 0, 0);
-    e->flags |= flag;
-    unlock(l);
+    SET(e->flags, (uint8_t)(e->flags | flag));
+    unlock(q);
 }

@@ -28,13 +28,17 @@ typedef struct {
 typedef struct {
     tt_entry *e;
     size_t buckets;      /* a power of two */
-    size_t used;
     void *map;           /* the mapping, aligned for huge pages inside */
     size_t map_len;
-    uint8_t *locks;      /* shared by threads: a spin lock per stripe of buckets; NULL: one thread */
+    uint32_t *seq;       /* shared by threads: each bucket's sequence number, odd while a store
+                          * writes it (a seqlock); NULL: one thread */
+    /* apart from the fields every probe reads: a store that fills a slot
+     * writes it, and in their cache line it would cost the other threads
+     * a miss on each probe */
+    char apart[64];
+    size_t used;
+    char apart_after[64 - sizeof(size_t)];
 } tt_table;
-
-#define TT_LOCK_STRIPES (1u << 16)
 
 #define TT_WAYS 4
 
@@ -42,12 +46,13 @@ typedef struct {
 int pns_tt_init(tt_table *t, size_t bytes);
 void pns_tt_free(tt_table *t);
 void pns_tt_clear(tt_table *t);
-/* Lets several threads use t at once: every call below but pns_tt_lookup
- * then takes the key's stripe lock.  0, or -1 when out of memory. */
+/* Lets several threads use t at once: stores then lock the key's bucket,
+ * and pns_tt_get reads it without writing (it reads again if a store was
+ * under way).  0, or -1 when out of memory. */
 int pns_tt_share(tt_table *t);
-/* Adds the calling thread's shared-table locks taken and found held since
- * the last call to *taken and *waited. */
-void pns_tt_lock_counts(uint64_t *taken, uint64_t *waited);
+/* Adds the calling thread's shared-table bucket accesses, and those that
+ * met a store under way, since the last call to *accesses and *met. */
+void pns_tt_access_counts(uint64_t *accesses, uint64_t *met);
 /* The entry of key, or NULL; only while no other thread stores (a shared
  * table's entry may change under the pointer: use pns_tt_get). */
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);
