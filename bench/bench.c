@@ -422,7 +422,7 @@ static double run_on_threads(const threads_run *run, int threads, int *answer, u
     t = game_clock() - t;
     *nodes = r.nodes;
     if (threads > 1)
-        printf("threads %-11s %d: %.2f s, %llu nodes; shared table %llu locks, %.4f%% found held\n", run->spec,
+        printf("threads %-11s %d: %.2f s, %llu nodes; shared table %llu bucket accesses, %.4f%% met a store\n", run->spec,
                threads, t, (unsigned long long)r.nodes, (unsigned long long)r.tt_accesses,
                r.tt_accesses ? 100.0 * (double)r.tt_contended / (double)r.tt_accesses : 0.0);
     game_close(g);
@@ -453,8 +453,10 @@ static void *lone(void *arg)
  * speed drifts over minutes), and the median wall time of each to the same
  * answer; then, for the Jungle search, two independent one-thread searches
  * side by side: the most two cores of this memory-bound machine give
- * (2 x the median on one thread / their wall time). */
-static void bench_threads(void)
+ * (2 x the median on one thread / their wall time); and one run each on 4
+ * and 8 threads, more than the cores, for the duplicated work of the
+ * scaling model (docs/search.md).  jungle, othello: which searches. */
+static void bench_threads(int jungle, int othello)
 {
     static const threads_run runs[] = {
         /* can White force a win?  Found among random positions of RrDdTt
@@ -464,6 +466,8 @@ static void bench_threads(void)
         { "othello:6x6", NULL, 1 },
     };
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        if (!(runs[i].score ? othello : jungle))
+            continue;
         double t[2][3];
         int answer[2][3];
         uint64_t nodes[2][3];
@@ -494,6 +498,13 @@ static void bench_threads(void)
         wall = game_clock() - wall;
         printf("threads %-11s two lone searches side by side: %.2f s and %.2f s, both in %.2f s: %.2fx the work of "
                "one (the ceiling)\n", runs[i].spec, a.seconds, b.seconds, wall, 2 * t[0][1] / wall);
+        for (int th = 4; th <= 8; th *= 2) {
+            int ans;
+            uint64_t n;
+            double sec = run_on_threads(&runs[i], th, &ans, &n);
+            printf("threads %-11s %d threads on 2 cores: answer %d in %.2f s, %.2fx the nodes of one thread\n",
+                   runs[i].spec, th, ans, sec, (double)n / (double)nodes[0][0]);
+        }
     }
 }
 
@@ -555,12 +566,13 @@ static void bench_puzzles(void)
 }
 
 /* With arguments, only the sections named (perft, ranking, tables, build,
- * dfpn, othello, puzzles, threads); without, all but threads (about 25
- * minutes: `make bench BENCH=threads`). */
+ * dfpn, othello, puzzles, threads, or threads-jungle and threads-othello
+ * for its parts); without, all but threads (about 25 minutes: `make bench
+ * BENCH=threads`, about 40). */
 static int wanted(int argc, char **argv, const char *section)
 {
     if (argc < 2)
-        return strcmp(section, "threads") != 0;
+        return strncmp(section, "threads", 7) != 0;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], section) == 0)
             return 1;
@@ -589,7 +601,8 @@ int main(int argc, char **argv)
         bench_othello();
     if (wanted(argc, argv, "puzzles"))
         bench_puzzles();
-    if (wanted(argc, argv, "threads"))
-        bench_threads();
+    int all_threads = wanted(argc, argv, "threads");
+    if (all_threads || wanted(argc, argv, "threads-jungle") || wanted(argc, argv, "threads-othello"))
+        bench_threads(all_threads || wanted(argc, argv, "threads-jungle"), all_threads || wanted(argc, argv, "threads-othello"));
     return 0;
 }
