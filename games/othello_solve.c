@@ -34,10 +34,20 @@ typedef struct {
     uint8_t empties;
 } slot;
 
+/* Most lines one direction has on a board of up to 8x8 (diagonals: 15). */
+#define LINES_MAX 15
+
 struct game_solver {
     uint64_t board;
+    int squares;
     uint64_t corners;    /* the board's four corners, first in the move order on a tie */
     uint64_t region[4];  /* the board's quadrants, for the parity order */
+    /* for the stable discs: per line direction (row, column, two diagonals),
+     * its lines on the board, and the squares with no board square next to
+     * them on one side or the other along it */
+    uint64_t line[4][LINES_MAX];
+    int lines[4];
+    uint64_t rim[4];
     slot *table;
     uint64_t mask;
     uint64_t nodes;
@@ -68,6 +78,28 @@ void othello_rays_init(void)
     pthread_once(&once, rays_fill);
 }
 
+/* The lines and rims of a W x H board (see struct game_solver). */
+static void stability_init(game_solver *x, int W, int H)
+{
+    static const int dr[4] = { 0, 1, 1, 1 }, dc[4] = { 1, 0, 1, -1 };
+    for (int d = 0; d < 4; d++) {
+        for (int r = 0; r < H; r++)
+            for (int c = 0; c < W; c++) {
+                int pr = r - dr[d], pc = c - dc[d], nr = r + dr[d], nc = c + dc[d];
+                int has_prev = pr >= 0 && pr < H && pc >= 0 && pc < W;
+                int has_next = nr >= 0 && nr < H && nc >= 0 && nc < W;
+                if (!has_prev || !has_next)
+                    x->rim[d] |= 1ULL << (r * 8 + c);
+                if (has_prev)
+                    continue;  /* a line starts where nothing comes before */
+                uint64_t line = 0;
+                for (int rr = r, cc = c; rr >= 0 && rr < H && cc >= 0 && cc < W; rr += dr[d], cc += dc[d])
+                    line |= 1ULL << (rr * 8 + cc);
+                x->line[d][x->lines[d]++] = line;
+            }
+    }
+}
+
 game_solver *othello_solver_new(const game *g, size_t bytes)
 {
     game_solver *x = calloc(1, sizeof *x);
@@ -89,6 +121,8 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
     for (int i = 0; i < 4; i++)
         x->board |= x->region[i];
     x->corners = 1ULL | 1ULL << (W - 1) | 1ULL << ((H - 1) * 8) | 1ULL << ((H - 1) * 8 + W - 1);
+    x->squares = W * H;
+    stability_init(x, W, H);
     return x;
 }
 
@@ -181,6 +215,33 @@ static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int 
     return -solve_shallow(x, o, p, -beta, -alpha);
 }
 
+/* Discs of o that no sequence of moves can flip, found as a fixed point:
+ * such a disc, along each of the four line directions, is on a full line,
+ * or on the rim, or next to such a disc of its own.  Fewer than all of them
+ * (a disc can also be safe between the other side's safe discs), which
+ * is all a bound needs. */
+static uint64_t stable_discs(const game_solver *x, uint64_t p, uint64_t o)
+{
+    const uint64_t not_a = 0xfefefefefefefefeULL, not_h = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t filled = p | o, safe[4];
+    for (int d = 0; d < 4; d++) {
+        safe[d] = x->rim[d];
+        for (int i = 0; i < x->lines[d]; i++)
+            if ((x->line[d][i] & filled) == x->line[d][i])
+                safe[d] |= x->line[d][i];
+    }
+    uint64_t stable = o & safe[0] & safe[1] & safe[2] & safe[3], last;
+    do {
+        last = stable;
+        uint64_t row = safe[0] | ((stable << 1) & not_a) | ((stable >> 1) & not_h);
+        uint64_t col = safe[1] | stable << 8 | stable >> 8;
+        uint64_t dia = safe[2] | ((stable << 9) & not_a) | ((stable >> 9) & not_h);
+        uint64_t anti = safe[3] | ((stable << 7) & not_h) | ((stable >> 7) & not_a);
+        stable |= o & row & col & dia & anti;
+    } while (stable != last);
+    return stable;
+}
+
 static inline slot *table_slot(const game_solver *x, uint64_t p, uint64_t o)
 {
     uint64_t h = p * 0x9e3779b97f4a7c15ULL ^ o * 0xc2b2ae3d27d4eb4fULL;
@@ -204,6 +265,13 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         return -solve_deep(x, o, p, -beta, -alpha);
     }
     int empties = __builtin_popcountll(x->board & ~(p | o));
+    /* o keeps its stable discs, so p scores at most squares - 2 x those:
+     * worth counting only where that could be at most alpha */
+    if (alpha >= x->squares - 2 * __builtin_popcountll(o)) {
+        int bound = x->squares - 2 * __builtin_popcountll(stable_discs(x, p, o));
+        if (bound <= alpha)
+            return bound;
+    }
     slot *t = NULL;
     unsigned hint = 64;
     if (empties >= TABLE_MIN) {
@@ -227,7 +295,8 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         unsigned sq = (unsigned)__builtin_ctzll(m);
         uint64_t f = othello_flips(p, o, sq);
         uint64_t np = p | f | (1ULL << sq), no = o & ~f;
-        int k = sq == hint ? -1000 : 16 * __builtin_popcountll(othello_legal(no, np, x->board)) +
+        uint64_t replies = othello_legal(no, np, x->board);
+        int k = sq == hint ? -1000 : 16 * (__builtin_popcountll(replies) + __builtin_popcountll(replies & x->corners)) +
                                      __builtin_popcountll(around(np) & x->board & ~(np | no));
         if (k >= 0 && (x->corners >> sq & 1))
             k -= 8;

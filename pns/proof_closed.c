@@ -113,6 +113,15 @@ static int shown(const closed_proof *P, game_key key)
     return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || (e->flags & TT_COND));
 }
 
+/* Did the search show the claim at key by move i (its best move)?  Where
+ * the table lost that child, the claim's side lost the move the search
+ * proved it by, and the child is worth searching again. */
+static int shown_by(const closed_proof *P, game_key key, int i)
+{
+    const tt_entry *e = pns_dfpn_lookup(P->D, key);
+    return e && e->best == i && shown(P, key);
+}
+
 /* Expands the positions added since the last call (breadth first from the
  * root): one edge per move.  -1 when out of memory or the search stopped. */
 static int explore(closed_proof *P)
@@ -144,7 +153,7 @@ static int explore(closed_proof *P)
                 int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
                 if (e && !fails && (to = add(P, &cs, k)) == EDGE_BAD)
                     return -1;
-                if (!e && to == EDGE_BAD && all && shown(P, P->key[v]))
+                if (!e && to == EDGE_BAD && (all ? shown(P, P->key[v]) : shown_by(P, P->key[v], i)))
                     to = EDGE_MISSING;
             }
             P->edge[P->nedge++] = to;
@@ -383,21 +392,22 @@ static void choose_all(closed_proof *P)
 }
 
 /* Searches again, from scratch, the missing positions the strategy would
- * list if they held the claim; adds those that do.  The count searched, or
- * -1 when out of memory or stopped. */
+ * list if they held the claim (the other side's moves, and the claim's
+ * side's chosen move); adds those that do.  The count searched, or -1 when
+ * out of memory or stopped. */
 static int64_t repair(closed_proof *P)
 {
     pns_search *S = &P->D->S;
     const game *g = S->g;
     int64_t searched = 0;
     for (uint32_t v = 0, reached = P->n; v < reached; v++) {  /* not the positions added here */
-        if (P->parent[v] == EDGE_BAD || !needs_all(P, v))
+        if (P->parent[v] == EDGE_BAD)
             continue;
         game_move mv[GAME_MAX_MOVES];
         int n = game_moves(g, &P->state[v], mv);
         for (int i = 0; i < n; i++) {
             uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
-            if (*to != EDGE_MISSING)
+            if (*to != EDGE_MISSING || !listed(P, v, i))
                 continue;
             game_state cs = P->state[v];
             game_play(g, &cs, mv[i]);
