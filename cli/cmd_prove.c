@@ -249,6 +249,9 @@ static void report(const game *g, const game_state *s, const char *value, const 
     else
         printf("status: %s\n", status);
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
+    if (r->proof_closed)
+        printf("proof: a closed set read off the table; %llu positions it had lost searched again\n",
+               (unsigned long long)r->proof_repaired);
     if (r->tt_accesses)
         printf("shared table: %llu bucket accesses, %llu met a store under way (%.4f%%)\n", (unsigned long long)r->tt_accesses,
                (unsigned long long)r->tt_contended, 100.0 * (double)r->tt_contended / (double)r->tt_accesses);

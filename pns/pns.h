@@ -83,6 +83,8 @@ typedef struct {
     int pv_len;                /* principal line (moves from the root) */
     game_move pv[PNS_MAX_PV];
     uint64_t path_dependent;   /* solved results not stored because they hit the path */
+    int proof_closed;          /* a proof was written: 1 read off the table as a closed set, 0 by searching again */
+    uint64_t proof_repaired;   /* positions the closed set's writer searched again (those the table lost) */
     uint64_t tt_accesses;      /* several threads: shared-table bucket reads and stores, */
     uint64_t tt_contended;     /* and of those, the ones that met another thread's store */
     char error[256];           /* a table file failed: status is UNKNOWN */

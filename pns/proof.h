@@ -18,8 +18,9 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
  * header first, as a closed set read off D's table (proof_closed.c); 0, 1
  * when the table's positions do not hold the root (nothing written), -1
  * when out of memory, stopped, a table is bad or out cannot be written
- * (D->S.error). */
+ * (D->S.error).  Adds to *repaired the positions the table had lost that
+ * it searched again. */
 struct proof_claim;
-int pns_proof_write_closed(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out);
+int pns_proof_write_closed(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out, uint64_t *repaired);
 
 #endif

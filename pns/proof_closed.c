@@ -446,7 +446,7 @@ static void leaf_tables(const closed_proof *P, proof_tables *t)
     }
 }
 
-int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out)
+int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
@@ -474,8 +474,10 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
             goto out;
         choose_all(&P);
         lay_out(&P);
-        if (repair(&P) <= 0)
+        int64_t searched = repair(&P);
+        if (searched <= 0)
             goto out;
+        *repaired += (uint64_t)searched;
         rc = -1;
     }
     choose_all(&P);

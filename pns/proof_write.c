@@ -380,7 +380,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
-    int rc = -1;
+    int rc = -1, closed = 0;
+    uint64_t repaired = 0;
     if (r->status != PNS_UNKNOWN) {
         char text[GAME_TEXT_MAX], question[32];
         game_format(g, s, text, sizeof text);
@@ -394,7 +395,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
             snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
         proof_claim claim = { g, text, S->prover, question, W.claim_proven };
         /* a closed set from the table first; searching again where it does not hold the root */
-        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pns_proof_write_closed(D, s, &claim, out) : 1;
+        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pns_proof_write_closed(D, s, &claim, out, &repaired) : 1;
+        closed = from_table == 0;
         if (from_table <= 0) {
             rc = from_table;
         } else {
@@ -417,6 +419,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     D->closed = NULL;
     pns_search_report(S, r);
+    r->proof_closed = closed;
+    r->proof_repaired = repaired;
     rollback(&W, 0, 0);
     free(W.log);
     free(W.buf);
