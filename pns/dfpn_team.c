@@ -5,8 +5,8 @@
  * and writes proofs) and helpers, each with a path, frames and a table of
  * path-dependent results of its own: a result that holds only given
  * positions of one member's path never leaves that member (GHI).  They share
- * the transposition table, whose entries hold only path-free values (stripe
- * locks, tt.c).  Members spread over the tree by virtual loss (dfpn.c: a
+ * the transposition table, whose entries hold only path-free values (a seqlock
+ * per bucket, tt.c).  Members spread over the tree by virtual loss (dfpn.c: a
  * child another member is below looks worse), the scheme of the parallel
  * df-pn solvers with a shared table (Kaneko 2010; Pawlewicz and Hayward's
  * SPDFPN 2013).  The first member to end (root solved, a limit, Ctrl-C)
