@@ -252,6 +252,8 @@ static void report(const game *g, const game_state *s, const char *value, const 
     if (r->proof_closed)
         printf("proof: a closed set read off the table; %llu positions it had lost searched again\n",
                (unsigned long long)r->proof_repaired);
+    else if (r->proof_why[0])
+        printf("proof: a tree searched again, as the table's closed set did not hold the root (%s)\n", r->proof_why);
     if (r->tt_accesses)
         printf("shared table: %llu bucket accesses, %llu met a store under way (%.4f%%)\n", (unsigned long long)r->tt_accesses,
                (unsigned long long)r->tt_contended, 100.0 * (double)r->tt_contended / (double)r->tt_accesses);

@@ -113,6 +113,7 @@ typedef struct {
     uint8_t *busy;
     uint32_t busy_mask;
     dfpn_closed *closed; /* NULL but while a proof writer writes a closed set */
+    char closed_why[256]; /* why the table's closed set did not hold the root (proof_closed.c), or empty */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
     const game_state *root_state; /* for checkpoints (NULL: none) */

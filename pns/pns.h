@@ -85,6 +85,7 @@ typedef struct {
     uint64_t path_dependent;   /* solved results not stored because they hit the path */
     int proof_closed;          /* a proof was written: 1 read off the table as a closed set, 0 by searching again */
     uint64_t proof_repaired;   /* positions the closed set's writer searched again (those the table lost) */
+    char proof_why[256];       /* a closed set was tried and did not hold the root: why (else empty) */
     uint64_t tt_accesses;      /* several threads: shared-table bucket reads and stores, */
     uint64_t tt_contended;     /* and of those, the ones that met another thread's store */
     char error[256];           /* a table file failed: status is UNKNOWN */

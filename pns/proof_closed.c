@@ -115,7 +115,9 @@ static int shown(const closed_proof *P, game_key key)
 
 /* Did the search show the claim at key by move i (its best move)?  Where
  * the table lost that child, the claim's side lost the move the search
- * proved it by, and the child is worth searching again. */
+ * proved it by, and the child is worth searching again.  (Every lost move
+ * of the other side is: the strategy may need it, and repair() searches
+ * only those the strategy lists.) */
 static int shown_by(const closed_proof *P, game_key key, int i)
 {
     const tt_entry *e = pns_dfpn_lookup(P->D, key);
@@ -153,7 +155,7 @@ static int explore(closed_proof *P)
                 int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
                 if (e && !fails && (to = add(P, &cs, k)) == EDGE_BAD)
                     return -1;
-                if (!e && to == EDGE_BAD && (all ? shown(P, P->key[v]) : shown_by(P, P->key[v], i)))
+                if (!e && to == EDGE_BAD && (all || shown_by(P, P->key[v], i)))
                     to = EDGE_MISSING;
             }
             P->edge[P->nedge++] = to;
@@ -446,6 +448,58 @@ static void leaf_tables(const closed_proof *P, proof_tables *t)
     }
 }
 
+/* Why a child edge does not keep to the set, in words. */
+static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
+{
+    uint32_t to = P->edge[P->first[v] + (uint64_t)i];
+    if (is_position(to))
+        return "a position dropped from the set";
+    if (to == EDGE_MISSING)
+        return "a position the table lost, searched again without success";
+    const pns_search *S = &P->D->S;
+    game_move mv[GAME_MAX_MOVES];
+    game_moves(S->g, &P->state[v], mv);
+    game_state cs = P->state[v];
+    game_play(S->g, &cs, mv[i]);
+    uint32_t pn, dn;
+    if (pns_search_leaf((pns_search *)S, &cs, &pn, &dn))
+        return "a game end or table value against the claim";
+    const tt_entry *e = pns_dfpn_lookup(P->D, game_key_of(S->g, &cs));
+    if (!e)
+        return "a position the table lost, below one the search had not shown";
+    return (P->claim_proven ? e->dn == 0 : e->pn == 0) ? "a position the table says fails" : "a position not read";
+}
+
+/* Follows from the root, through positions out of the set, the claim
+ * side's best move and the other side's first move that leaves the set,
+ * down to the edge that is not a position: why the set lost the root. */
+static void explain(const closed_proof *P, char *why, size_t size)
+{
+    uint32_t v = 0;
+    int depth = 0, i = 0, kept = 0;
+    for (uint32_t k = 0; k < P->n; k++)
+        kept += P->in[k];
+    for (; depth < 1000 && (uint32_t)depth < P->n; depth++) {  /* the line may go round a cycle */
+        int n = (int)(P->first[v + 1] - P->first[v]);
+        if (needs_all(P, v)) {
+            for (i = 0; i < n && keeps(P, P->edge[P->first[v] + (uint64_t)i]); i++)
+                ;
+        } else {
+            const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
+            i = e && e->best < n ? e->best : 0;
+        }
+        if (i >= n)
+            break;
+        uint32_t to = P->edge[P->first[v] + (uint64_t)i];
+        if (!is_position(to) || P->in[to])
+            break;
+        v = to;
+    }
+    int n = (int)(P->first[v + 1] - P->first[v]);
+    snprintf(why, size, "%u positions read, %d kept; at depth %d the %s side's move %d leads to %s", P->n, kept, depth,
+             needs_all(P, v) ? "other" : "claim's", i, i < n ? edge_fault(P, v, i) : "nothing out of the set");
+}
+
 int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
 {
     closed_proof P;
@@ -454,8 +508,10 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     P.claim_proven = c->proven;
     P.slot_mask = (1 << 16) - 1;
     uint32_t pn, dn;
-    if (pns_search_leaf(&D->S, root, &pn, &dn))
-        return 1;  /* a leaf: one line, the tree writer's */
+    if (pns_search_leaf(&D->S, root, &pn, &dn)) {
+        snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
+        return 1;
+    }
     int rc = -1;
     if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
         goto out;
@@ -470,11 +526,18 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         P.optimistic = 1;
         close_set(&P);
         rc = 1;
-        if (!P.in[0])
+        if (!P.in[0]) {
+            explain(&P, D->closed_why, sizeof D->closed_why);
             goto out;
+        }
         choose_all(&P);
         lay_out(&P);
         int64_t searched = repair(&P);
+        if (searched == 0) {  /* nothing to search again: as if the lost positions failed */
+            P.optimistic = 0;
+            close_set(&P);
+            explain(&P, D->closed_why, sizeof D->closed_why);
+        }
         if (searched <= 0)
             goto out;
         *repaired += (uint64_t)searched;

@@ -377,6 +377,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     child_t root;
     pns_dfpn_run(D, s, &root);
+    D->closed_why[0] = 0;
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -421,6 +422,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     pns_search_report(S, r);
     r->proof_closed = closed;
     r->proof_repaired = repaired;
+    snprintf(r->proof_why, sizeof r->proof_why, "%s", D->closed_why);
     rollback(&W, 0, 0);
     free(W.log);
     free(W.buf);
