@@ -456,13 +456,13 @@ static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
         return "a position dropped from the set";
     if (to == EDGE_MISSING)
         return "a position the table lost, searched again without success";
-    const pns_search *S = &P->D->S;
+    pns_search *S = &P->D->S;
     game_move mv[GAME_MAX_MOVES];
     game_moves(S->g, &P->state[v], mv);
     game_state cs = P->state[v];
     game_play(S->g, &cs, mv[i]);
     uint32_t pn, dn;
-    if (pns_search_leaf((pns_search *)S, &cs, &pn, &dn))
+    if (pns_search_leaf(S, &cs, &pn, &dn))
         return "a game end or table value against the claim";
     const tt_entry *e = pns_dfpn_lookup(P->D, game_key_of(S->g, &cs));
     if (!e)
