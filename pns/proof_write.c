@@ -412,6 +412,9 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
         }
         if (rc != 0 && ferror(out) && !S->error[0])
             snprintf(S->error, sizeof S->error, "cannot write the proof: %s", strerror(errno));
+        if (rc != 0 && !S->error[0] && S->stopped && S->stopped_by)
+            snprintf(S->error, sizeof S->error, "the proof could not be completed: the search stopped (%s)",
+                     S->stopped_by);
         if (rc != 0 && !S->error[0])
             snprintf(S->error, sizeof S->error, "%s",
                      W.oom ? "out of memory for the proof"
