@@ -13,6 +13,7 @@ LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 BENCH_SRC := $(wildcard bench/*.c)
+FIT_SRC := bench/fit/othello_eval.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
@@ -33,6 +34,10 @@ $(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ -lcunit $(LDLIBS)
 
 $(BUILD)/run-bench: $(call obj,$(BENCH_SRC)) $(BUILD)/libpnsolve.a
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+# The fitter of the Othello move-order evaluation (games/othello_weights.c).
+$(BUILD)/fit-othello-eval: $(call obj,$(FIT_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
 # Installs what a fresh Debian machine lacks; does nothing when all is there.
@@ -69,7 +74,8 @@ check-tsan: deps
 	$(MAKE) --no-print-directory BUILD=build-tsan OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=thread" \
 	  build-tsan/run-tests build-tsan/pnsolve
 	TSAN_OPTIONS="halt_on_error=1" ./build-tsan/run-tests \
-	  "pns/threads on one table: exhaustive values of small graphs, one-thread values of large ones"
+	  "pns/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
+	  "pns/Othello's solver with threads: the scores and bounds of one thread"
 	TSAN_OPTIONS="halt_on_error=1" tests/threads.sh ./build-tsan/pnsolve
 
 demo: deps

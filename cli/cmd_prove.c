@@ -40,7 +40,9 @@ static const char help[] =
     "                            squares are 'exact' leaves that verify-proof searches\n"
     "                            itself (default 12, at most 14; 0: trees to the end)\n"
     "  --threads T               df-pn: T threads on one shared table (default 1);\n"
-    "                            a proof is written by one of them from the table\n"
+    "                            a proof is written by one of them from the table;\n"
+    "                            with --score from a root within --exact-empties,\n"
+    "                            the endgame solver's threads instead\n"
     "  --json                    one JSON object on stdout\n"
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
@@ -249,6 +251,9 @@ static void report(const game *g, const game_state *s, const char *value, const 
     else
         printf("status: %s\n", status);
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
+    if (r->kept || r->kept_dropped)
+        printf("solved positions the table evicted, kept for the proof: %llu (%llu more dropped: the keep was full)\n",
+               (unsigned long long)r->kept, (unsigned long long)r->kept_dropped);
     if (r->proof_closed)
         printf("proof: a closed set read off the table; %llu positions it had lost searched again\n",
                (unsigned long long)r->proof_repaired);

@@ -237,6 +237,9 @@ typedef struct game_solver_ops {
      * (fail-soft); adds the positions it visited to *nodes */
     int (*score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
     void (*destroy)(game_solver *x);
+    /* lets each later score call search with n threads (NULL: one); 0, or
+     * -1 when out of memory */
+    int (*threads)(game_solver *x, int n);
 } game_solver_ops;
 
 typedef struct game_symmetry_ops {
@@ -365,6 +368,12 @@ static inline int game_solver_score(const game *g, game_solver *x, const game_st
                                     uint64_t *nodes)
 {
     return g->ops->solver->score(x, s, alpha, beta, nodes);
+}
+/* Lets x search with n threads from now on (1: one); 0, or -1 when out of
+ * memory.  A solver without threads of its own searches with one. */
+static inline int game_solver_threads(const game *g, game_solver *x, int n)
+{
+    return g->ops->solver->threads ? g->ops->solver->threads(x, n) : 0;
 }
 static inline void game_solver_free(const game *g, game_solver *x)
 {

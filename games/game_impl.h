@@ -19,6 +19,7 @@ game *tictactoe_open(const char *args, const char *variant, char *err, size_t er
 game_solver *othello_solver_new(const game *g, size_t bytes);
 int othello_solver_score(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
 void othello_solver_free(game_solver *x);
+int othello_solver_threads(game_solver *x, int n);
 
 /* Allocates a game object with the given ops and name; NULL on no memory. */
 game *game_alloc(const game_ops *ops, const char *name);

@@ -249,6 +249,7 @@ static const game_solver_ops othello_solver_ops = {
     .create = othello_solver_new,
     .score = othello_solver_score,
     .destroy = othello_solver_free,
+    .threads = othello_solver_threads,
 };
 
 static const game_symmetry_ops othello_symmetry_ops = { .key = othello_symmetric_key };

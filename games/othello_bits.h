@@ -32,6 +32,14 @@ static inline uint64_t othello_legal(uint64_t p, uint64_t o, uint64_t board)
     return moves & empty;
 }
 
+/* The squares next to the discs of x (off-board squares included: mask
+ * with the board). */
+static inline uint64_t othello_neighbours(uint64_t x)
+{
+    const uint64_t not_a = 0xfefefefefefefefeULL, not_h = 0x7f7f7f7f7f7f7f7fULL;
+    return ((x << 1 | x << 9 | x >> 7) & not_a) | ((x >> 1 | x >> 9 | x << 7) & not_h) | x << 8 | x >> 8;
+}
+
 /* The rays from each square in the 8 directions: [0..3] towards higher
  * square numbers (east, south-west, south, south-east), [4..7] towards lower
  * ones; built once by othello_rays_init. */

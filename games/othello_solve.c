@@ -7,8 +7,9 @@
  * Move order, as in the usual endgame solvers (Edax, Zebra):
  *   - above SHALLOW empties: the move of the table first, then fastest first
  *     (fewest replies for the opponent, then fewest empty squares next to
- *     the mover's discs; corners first on a tie); enhanced transposition
- *     cutoffs from ETC_MIN empties;
+ *     the mover's discs; corners first on a tie), from EVAL_MIN empties
+ *     with the fitted evaluation one reply deep added (othello_eval.h);
+ *     enhanced transposition cutoffs from ETC_MIN empties;
  *   - at SHALLOW empties or fewer: no sorting, squares of regions with an odd
  *     number of empties first (parity), the last two squares by their own
  *     code.
@@ -18,13 +19,18 @@
  * question (window) to the next. */
 #include "game_impl.h"
 #include "othello_bits.h"
+#include "othello_eval.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SHALLOW 6     /* at most this many empties: parity order, no table */
 #define TABLE_MIN 9   /* at least this many empties: positions go to the table */
+#define SPLIT_MIN 16  /* at least this many at the root: its moves are shared out among the threads */
+#define SPLIT_MAX 64  /* threads of one solver at most */
+#define EVAL_MIN 15   /* at least this many: the evaluation joins the move order */
 #define ETC_MIN 12    /* at least this many: children are looked up before any is searched */
 
 typedef struct {
@@ -34,23 +40,21 @@ typedef struct {
     uint8_t empties;
 } slot;
 
-/* Most lines one direction has on a board of up to 8x8 (diagonals: 15). */
-#define LINES_MAX 15
-
 struct game_solver {
-    uint64_t board;
-    int squares;
-    uint64_t corners;    /* the board's four corners, first in the move order on a tie */
-    uint64_t region[4];  /* the board's quadrants, for the parity order */
-    /* for the stable discs: per line direction (row, column, two diagonals),
-     * its lines on the board, and the squares with no board square next to
-     * them on one side or the other along it */
-    uint64_t line[4][LINES_MAX];
-    int lines[4];
-    uint64_t rim[4];
+    othello_shape shape;
+    int eval_min;        /* from this many empties, the evaluation helps to order moves */
+    uint64_t noise;      /* not 0: the evaluation replaced by noise from this seed (tests) */
     slot *table;
     uint64_t mask;
+    size_t bytes;
     uint64_t nodes;
+    /* threads: the root's moves after the first are shared out among this
+     * solver and its helpers, each with a table of its own (so nothing is
+     * shared but the root's window); a cutoff stops the others */
+    int helpers;
+    game_solver **helper;
+    int split_root;      /* set for the top call: split at this node */
+    const int *stop;     /* while splitting: set when the others' work is moot */
 };
 
 uint64_t othello_rays[64][8];
@@ -78,28 +82,6 @@ void othello_rays_init(void)
     pthread_once(&once, rays_fill);
 }
 
-/* The lines and rims of a W x H board (see struct game_solver). */
-static void stability_init(game_solver *x, int W, int H)
-{
-    static const int dr[4] = { 0, 1, 1, 1 }, dc[4] = { 1, 0, 1, -1 };
-    for (int d = 0; d < 4; d++) {
-        for (int r = 0; r < H; r++)
-            for (int c = 0; c < W; c++) {
-                int pr = r - dr[d], pc = c - dc[d], nr = r + dr[d], nc = c + dc[d];
-                int has_prev = pr >= 0 && pr < H && pc >= 0 && pc < W;
-                int has_next = nr >= 0 && nr < H && nc >= 0 && nc < W;
-                if (!has_prev || !has_next)
-                    x->rim[d] |= 1ULL << (r * 8 + c);
-                if (has_prev)
-                    continue;  /* a line starts where nothing comes before */
-                uint64_t line = 0;
-                for (int rr = r, cc = c; rr >= 0 && rr < H && cc >= 0 && cc < W; rr += dr[d], cc += dc[d])
-                    line |= 1ULL << (rr * 8 + cc);
-                x->line[d][x->lines[d]++] = line;
-            }
-    }
-}
-
 game_solver *othello_solver_new(const game *g, size_t bytes)
 {
     game_solver *x = calloc(1, sizeof *x);
@@ -114,22 +96,20 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
         return NULL;
     }
     x->mask = slots - 1;
-    int W = g->width, H = g->height;
-    for (int r = 0; r < H; r++)
-        for (int c = 0; c < W; c++)
-            x->region[(r >= H / 2) * 2 + (c >= W / 2)] |= 1ULL << (r * 8 + c);
-    for (int i = 0; i < 4; i++)
-        x->board |= x->region[i];
-    x->corners = 1ULL | 1ULL << (W - 1) | 1ULL << ((H - 1) * 8) | 1ULL << ((H - 1) * 8 + W - 1);
-    x->squares = W * H;
-    stability_init(x, W, H);
+    x->bytes = bytes;
+    othello_shape_init(&x->shape, g->width, g->height);
+    x->eval_min = EVAL_MIN;
     return x;
 }
 
 void othello_solver_free(game_solver *x)
 {
-    if (x)
-        free(x->table);
+    if (!x)
+        return;
+    for (int i = 0; i < x->helpers; i++)
+        othello_solver_free(x->helper[i]);
+    free(x->helper);
+    free(x->table);
     free(x);
 }
 
@@ -138,7 +118,7 @@ void othello_solver_free(game_solver *x)
 static inline int final_score(const game_solver *x, uint64_t p, uint64_t o)
 {
     int np = __builtin_popcountll(p), no = __builtin_popcountll(o);
-    int e = __builtin_popcountll(x->board) - np - no, d = np - no;
+    int e = __builtin_popcountll(x->shape.board) - np - no, d = np - no;
     return d > 0 ? d + e : d < 0 ? d - e : 0;
 }
 
@@ -179,7 +159,7 @@ static int solve_two(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta
 
 static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
-    uint64_t empty = x->board & ~(p | o);
+    uint64_t empty = x->shape.board & ~(p | o);
     if (!(empty & (empty - 1)))
         return empty ? solve_last(x, p, o, (unsigned)__builtin_ctzll(empty)) : final_score(x, p, o);
     if (__builtin_popcountll(empty) == 2) {
@@ -189,8 +169,8 @@ static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int 
     x->nodes++;
     uint64_t odd = 0;
     for (int i = 0; i < 4; i++)
-        if (__builtin_popcountll(empty & x->region[i]) & 1)
-            odd |= x->region[i];
+        if (__builtin_popcountll(empty & x->shape.region[i]) & 1)
+            odd |= x->shape.region[i];
     int best = -1000;
     for (int round = 0; round < 2; round++) {
         for (uint64_t m = empty & (round ? ~odd : odd); m; m &= m - 1) {
@@ -210,36 +190,9 @@ static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int 
     }
     if (best > -1000)
         return best;
-    if (!othello_legal(o, p, x->board))
+    if (!othello_legal(o, p, x->shape.board))
         return final_score(x, p, o);
     return -solve_shallow(x, o, p, -beta, -alpha);
-}
-
-/* Discs of o that no sequence of moves can flip, found as a fixed point:
- * such a disc, along each of the four line directions, is on a full line,
- * or on the rim, or next to such a disc of its own.  Fewer than all of them
- * (a disc can also be safe between the other side's safe discs), which
- * is all a bound needs. */
-static uint64_t stable_discs(const game_solver *x, uint64_t p, uint64_t o)
-{
-    const uint64_t not_a = 0xfefefefefefefefeULL, not_h = 0x7f7f7f7f7f7f7f7fULL;
-    uint64_t filled = p | o, safe[4];
-    for (int d = 0; d < 4; d++) {
-        safe[d] = x->rim[d];
-        for (int i = 0; i < x->lines[d]; i++)
-            if ((x->line[d][i] & filled) == x->line[d][i])
-                safe[d] |= x->line[d][i];
-    }
-    uint64_t stable = o & safe[0] & safe[1] & safe[2] & safe[3], last;
-    do {
-        last = stable;
-        uint64_t row = safe[0] | ((stable << 1) & not_a) | ((stable >> 1) & not_h);
-        uint64_t col = safe[1] | stable << 8 | stable >> 8;
-        uint64_t dia = safe[2] | ((stable << 9) & not_a) | ((stable >> 9) & not_h);
-        uint64_t anti = safe[3] | ((stable << 7) & not_h) | ((stable >> 7) & not_a);
-        stable |= o & row & col & dia & anti;
-    } while (stable != last);
-    return stable;
 }
 
 static inline slot *table_slot(const game_solver *x, uint64_t p, uint64_t o)
@@ -248,27 +201,139 @@ static inline slot *table_slot(const game_solver *x, uint64_t p, uint64_t o)
     return &x->table[(h ^ h >> 29) & x->mask];
 }
 
-/* The squares next to the discs of x. */
-static inline uint64_t around(uint64_t x)
+void othello_solver_order(game_solver *x, int eval_min, uint64_t noise)
 {
-    const uint64_t not_a = 0xfefefefefefefefeULL, not_h = 0x7f7f7f7f7f7f7f7fULL;
-    return ((x << 1 | x << 9 | x >> 7) & not_a) | ((x >> 1 | x >> 9 | x << 7) & not_h) | x << 8 | x >> 8;
+    x->eval_min = eval_min;
+    x->noise = noise;
+}
+
+/* The evaluation for p to move, or noise in its place (tests). */
+static int eval_or_noise(game_solver *x, uint64_t p, uint64_t o)
+{
+    if (!x->noise)
+        return othello_eval(&x->shape, p, o);
+    x->noise ^= x->noise << 13;
+    x->noise ^= x->noise >> 7;
+    x->noise ^= x->noise << 17;
+    return (int)(x->noise % (64 * OTHELLO_EVAL_ONE)) - 32 * OTHELLO_EVAL_ONE;
+}
+
+/* The evaluation of a move for the order (lower first): the opponent's
+ * expected score after its best reply by the evaluation, a quarter of a
+ * reply per disc.  A search one ply deep: the evaluation of the position
+ * itself orders worse (up to 2x the nodes with mobility alone, and
+ * evaluating every child from 12 empties cost more time than it saved). */
+static int reply_eval(game_solver *x, uint64_t p, uint64_t o)
+{
+    uint64_t moves = othello_legal(p, o, x->shape.board);
+    int best = INT_MIN;
+    for (uint64_t m = moves; m; m &= m - 1) {
+        unsigned sq = (unsigned)__builtin_ctzll(m);
+        uint64_t f = othello_flips(p, o, sq);
+        int v = -eval_or_noise(x, o & ~f, p | f | 1ULL << sq);
+        if (v > best)
+            best = v;
+    }
+    return (moves ? best : eval_or_noise(x, p, o)) / (OTHELLO_EVAL_ONE / 4);
+}
+
+static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta);
+
+/* The root's moves 1..n-1 shared out among a solver and its helpers. */
+typedef struct {
+    const uint64_t *cp, *co;
+    const int *sqs;
+    int n, next;         /* next: the next move to take (atomic) */
+    int alpha, beta;
+    int best, best_sq;   /* under lock */
+    int stop;            /* atomic: a cutoff was found */
+    pthread_mutex_t lock;
+} split;
+
+typedef struct {
+    game_solver *x;
+    split *sp;
+} split_member;
+
+static void *split_work(void *arg)
+{
+    game_solver *x = ((split_member *)arg)->x;
+    split *sp = ((split_member *)arg)->sp;
+    x->stop = &sp->stop;
+    for (;;) {
+        int i = __atomic_fetch_add(&sp->next, 1, __ATOMIC_RELAXED);
+        if (i >= sp->n || __atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE))
+            break;
+        pthread_mutex_lock(&sp->lock);
+        int a = sp->alpha > sp->best ? sp->alpha : sp->best;
+        pthread_mutex_unlock(&sp->lock);
+        int v = -solve_deep(x, sp->co[i], sp->cp[i], -a - 1, -a);
+        if (v > a && v < sp->beta)
+            v = -solve_deep(x, sp->co[i], sp->cp[i], -sp->beta, -v);
+        if (__atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE))
+            break;  /* v may be the garbage of a stopped search */
+        pthread_mutex_lock(&sp->lock);
+        if (v > sp->best) {
+            sp->best = v;
+            sp->best_sq = sp->sqs[i];
+            if (v >= sp->beta)
+                __atomic_store_n(&sp->stop, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&sp->lock);
+    }
+    x->stop = NULL;
+    return NULL;
+}
+
+/* Searches the root's moves 1..n-1 (after the first gave *best) with x and
+ * its helpers, as the serial loop would: fail-soft, a null window first. */
+static void split_root(game_solver *x, const uint64_t *cp, const uint64_t *co, const int *sqs, int n, int alpha,
+                       int beta, int *best, int *best_sq)
+{
+    split sp = { .cp = cp + 1, .co = co + 1, .sqs = sqs + 1, .n = n - 1, .alpha = alpha, .beta = beta,
+                 .best = *best, .best_sq = *best_sq };
+    pthread_mutex_init(&sp.lock, NULL);
+    split_member m[SPLIT_MAX];
+    pthread_t tid[SPLIT_MAX];
+    int started[SPLIT_MAX] = { 0 }, k = x->helpers < sp.n - 1 ? x->helpers : sp.n - 1;
+    for (int i = 0; i < k; i++) {
+        game_solver *h = x->helper[i];
+        h->nodes = 0;
+        h->eval_min = x->eval_min;
+        h->noise = x->noise ? x->noise + (uint64_t)i + 1 : 0;
+        m[i] = (split_member){ h, &sp };
+        started[i] = pthread_create(&tid[i], NULL, split_work, &m[i]) == 0;
+    }
+    split_member self = { x, &sp };
+    split_work(&self);  /* what no helper could start, this thread does */
+    for (int i = 0; i < k; i++)
+        if (started[i]) {
+            pthread_join(tid[i], NULL);
+            x->nodes += x->helper[i]->nodes;
+        }
+    pthread_mutex_destroy(&sp.lock);
+    *best = sp.best;
+    *best_sq = sp.best_sq;
 }
 
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
+    if (x->stop && __atomic_load_n(x->stop, __ATOMIC_RELAXED))
+        return 0;  /* moot: a cutoff elsewhere decided the root */
+    int split_here = x->split_root;
+    x->split_root = 0;
     x->nodes++;
-    uint64_t moves = othello_legal(p, o, x->board);
+    uint64_t moves = othello_legal(p, o, x->shape.board);
     if (!moves) {
-        if (!othello_legal(o, p, x->board))
+        if (!othello_legal(o, p, x->shape.board))
             return final_score(x, p, o);
         return -solve_deep(x, o, p, -beta, -alpha);
     }
-    int empties = __builtin_popcountll(x->board & ~(p | o));
+    int empties = __builtin_popcountll(x->shape.board & ~(p | o));
     /* o keeps its stable discs, so p scores at most squares - 2 x those:
      * worth counting only where that could be at most alpha */
-    if (alpha >= x->squares - 2 * __builtin_popcountll(o)) {
-        int bound = x->squares - 2 * __builtin_popcountll(stable_discs(x, p, o));
+    if (alpha >= x->shape.squares - 2 * __builtin_popcountll(o)) {
+        int bound = x->shape.squares - 2 * __builtin_popcountll(othello_stable(&x->shape, p, o));
         if (bound <= alpha)
             return bound;
     }
@@ -295,11 +360,15 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         unsigned sq = (unsigned)__builtin_ctzll(m);
         uint64_t f = othello_flips(p, o, sq);
         uint64_t np = p | f | (1ULL << sq), no = o & ~f;
-        uint64_t replies = othello_legal(no, np, x->board);
-        int k = sq == hint ? -1000 : 16 * (__builtin_popcountll(replies) + __builtin_popcountll(replies & x->corners)) +
-                                     __builtin_popcountll(around(np) & x->board & ~(np | no));
-        if (k >= 0 && (x->corners >> sq & 1))
+        uint64_t replies = othello_legal(no, np, x->shape.board);
+        int k = 16 * (__builtin_popcountll(replies) + __builtin_popcountll(replies & x->shape.corners)) +
+                __builtin_popcountll(othello_neighbours(np) & x->shape.board & ~(np | no));
+        if (x->shape.corners >> sq & 1)
             k -= 8;
+        if (empties >= x->eval_min)
+            k += reply_eval(x, no, np);
+        if (sq == hint)
+            k = -1000000;
         int j = n++;
         for (; j > 0 && key[j - 1] > k; j--) {
             cp[j] = cp[j - 1]; co[j] = co[j - 1]; key[j] = key[j - 1]; sqs[j] = sqs[j - 1];
@@ -319,8 +388,17 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
     for (int i = 0; i < n; i++) {
         int a = alpha > best ? alpha : best, v;
         int (*child)(game_solver *, uint64_t, uint64_t, int, int) = empties - 1 <= SHALLOW ? solve_shallow : solve_deep;
+        if (i == 1 && split_here && best < beta) {
+            split_root(x, cp, co, sqs, n, alpha, beta, &best, &best_sq);
+            break;
+        }
         if (i == 0) {
+            /* the first move's node may split in turn (the eldest brother
+             * first, as in YBWC): where this node cuts off at once, the
+             * first move's node is the one with moves to share */
+            x->split_root = split_here && child == solve_deep;
             v = -child(x, co[i], cp[i], -beta, -a);
+            x->split_root = 0;
         } else {  /* a null window first: most later moves are no better */
             v = -child(x, co[i], cp[i], -a - 1, -a);
             if (v > a && v < beta)
@@ -333,6 +411,8 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
                 break;
         }
     }
+    if (x->stop && __atomic_load_n(x->stop, __ATOMIC_RELAXED))
+        return best;  /* stopped: best may be garbage, so it is not stored */
     if (t) {
         if (t->p != p || t->o != o) {
             if (t->empties > empties)
@@ -360,9 +440,36 @@ int othello_solver_score(game_solver *x, const game_state *s, int alpha, int bet
     int c = (int)s->w[2];
     uint64_t p = s->w[c], o = s->w[!c];
     x->nodes = 0;
-    int empties = __builtin_popcountll(x->board & ~(p | o));
+    int empties = __builtin_popcountll(x->shape.board & ~(p | o));
+    x->split_root = x->helpers > 0 && empties >= SPLIT_MIN;
     int v = empties <= SHALLOW ? solve_shallow(x, p, o, alpha, beta) : solve_deep(x, p, o, alpha, beta);
     if (nodes)
         *nodes += x->nodes;
     return v;
+}
+
+int othello_solver_threads(game_solver *x, int n)
+{
+    n = n < 1 ? 1 : n > SPLIT_MAX ? SPLIT_MAX : n;
+    while (x->helpers > n - 1)
+        othello_solver_free(x->helper[--x->helpers]);
+    if (x->helpers < n - 1) {
+        game_solver **h = realloc(x->helper, sizeof *h * (size_t)(n - 1));
+        if (!h)
+            return -1;
+        x->helper = h;
+    }
+    while (x->helpers < n - 1) {
+        game_solver *h = calloc(1, sizeof *h);
+        if (!h || !(h->table = calloc(x->mask + 1, sizeof *h->table))) {
+            free(h);
+            return -1;
+        }
+        h->shape = x->shape;
+        h->mask = x->mask;
+        h->bytes = x->bytes;
+        h->eval_min = x->eval_min;
+        x->helper[x->helpers++] = h;
+    }
+    return 0;
 }

@@ -67,7 +67,7 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
         pns_search_free(&D->S);
         return -1;
     }
-    if (cond_init(D, mem / 8) != 0) {
+    if (cond_init(D, mem / 8) != 0 || (o->keep_solved && pns_tt_keep_solved(D->tt, mem / 8) != 0)) {
         pns_tt_free(D->tt);
         pns_search_free(&D->S);
         return -1;
@@ -163,7 +163,7 @@ static const tt_entry *tt_view(const dfpn *D, const tt_entry *e)
     return NULL;
 }
 
-const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, pns_tt_lookup(D->tt, key)); }
+const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, pns_tt_lookup_kept(D->tt, key)); }
 
 /* As pns_dfpn_lookup, safe beside other threads: the entry copied to *e. */
 static const tt_entry *dfpn_get(const dfpn *D, game_key key, tt_entry *e)

@@ -66,6 +66,8 @@ typedef struct {
     const char *checkpoint;    /* df-pn: save the tables here now and then and at the end (NULL: never) */
     double checkpoint_every;   /* seconds between saves; 0: 600 */
     const char *resume;        /* df-pn: start from the tables saved in this file (NULL: fresh) */
+    int keep_solved;           /* df-pn: keep the solved entries the table evicts (in up to an
+                                * eighth of memory more), for a proof writer */
     int threads;               /* df-pn's win and advantage questions: threads searching one
                                 * shared table (<= 1: one, with today's exact node counts) */
     void (*progress)(const pns_progress *p, void *ctx);
@@ -83,6 +85,7 @@ typedef struct {
     int pv_len;                /* principal line (moves from the root) */
     game_move pv[PNS_MAX_PV];
     uint64_t path_dependent;   /* solved results not stored because they hit the path */
+    uint64_t kept, kept_dropped; /* keep_solved: solved entries evicted and kept, and dropped (full) */
     int proof_closed;          /* a proof was written: 1 read off the table as a closed set, 0 by searching again */
     uint64_t proof_repaired;   /* positions the closed set's writer searched again (those the table lost) */
     char proof_why[256];       /* a closed set was tried and did not hold the root: why (else empty) */

@@ -423,6 +423,9 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     D->closed = NULL;
     pns_search_report(S, r);
+    size_t kept_bytes;
+    pns_tt_kept_counts(D->tt, &r->kept, &r->kept_dropped, &kept_bytes);
+    r->peak_bytes += kept_bytes;
     r->proof_closed = closed;
     r->proof_repaired = repaired;
     snprintf(r->proof_why, sizeof r->proof_why, "%s", D->closed_why);
@@ -437,6 +440,7 @@ int pns_proof_write(const game *g, const game_state *s, const pns_options *o, FI
 {
     pns_options q = *o;
     q.algo = PNS_DFPN;
+    q.keep_solved = 1;  /* the proof the search finds stays findable */
     dfpn D;
     if (pns_dfpn_init(&D, g, s, &q) != 0) {
         memset(r, 0, sizeof *r);

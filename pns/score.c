@@ -51,6 +51,7 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
 {
     pns_options q = *o;  /* the prover as asked: a graph's is its OR player */
     q.question = PNS_SCORE;
+    q.keep_solved = out != NULL;
     dfpn D;
     if (pns_dfpn_init(&D, g, s, &q) != 0) {
         r->stopped_by = "memory";
@@ -65,8 +66,16 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
         pns_dfpn_free(&D);
         return -1;
     }
-    /* the threads ask every question together; the proofs are the lead's */
-    dfpn_team *T = q.threads > 1 ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
+    /* the threads ask every question together; the proofs are the lead's.
+     * Where the root is the endgame solver's, its threads are the solver's */
+    int solver_root = D.S.solver && game_empties(g, s) <= q.exact_empties;
+    if (solver_root && q.threads > 1 && game_solver_threads(g, D.S.solver, q.threads) != 0) {
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for the solver's threads");
+        pns_dfpn_free(&D);
+        return -1;
+    }
+    dfpn_team *T = q.threads > 1 && !solver_root ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
     child_t root = { 0 };
     pns_result best;
     memset(&best, 0, sizeof best);

@@ -2,6 +2,7 @@
 #include "tt.h"
 #include "pns.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ int pns_tt_init(tt_table *t, size_t bytes)
     t->buckets = b;
     t->used = 0;
     t->seq = NULL;
+    t->kept = NULL;
     /* fresh anonymous pages are zero (empty) and cost nothing until touched;
      * 2 MB alignment lets the kernel back the table with huge pages, without
      * which every probe is a TLB miss as well as a cache miss */
@@ -31,6 +33,73 @@ int pns_tt_init(tt_table *t, size_t bytes)
     t->e = (tt_entry *)(((uintptr_t)t->map + huge - 1) & ~(uintptr_t)(huge - 1));
     madvise(t->e, len, MADV_HUGEPAGE);
     return 0;
+}
+
+struct tt_kept {
+    tt_entry *e;
+    size_t mask, used, limit;
+    uint64_t dropped;
+    size_t map_len;
+    pthread_mutex_t lock;  /* the threads of a shared table evict at once */
+};
+
+int pns_tt_keep_solved(tt_table *t, size_t bytes)
+{
+    size_t slots = 1024;
+    while (slots * 2 * sizeof(tt_entry) <= bytes)
+        slots *= 2;
+    tt_kept *k = calloc(1, sizeof *k);
+    if (!k)
+        return -1;
+    k->map_len = slots * sizeof(tt_entry);
+    k->e = mmap(NULL, k->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (k->e == MAP_FAILED) {
+        free(k);
+        return -1;
+    }
+    k->mask = slots - 1;
+    k->limit = slots / 10 * 7;
+    pthread_mutex_init(&k->lock, NULL);
+    t->kept = k;
+    return 0;
+}
+
+static void kept_free(tt_kept *k)
+{
+    if (!k)
+        return;
+    munmap(k->e, k->map_len);
+    pthread_mutex_destroy(&k->lock);
+    free(k);
+}
+
+static tt_entry *kept_slot(const tt_kept *k, game_key key)
+{
+    for (size_t i = game_key_hash(key) & k->mask;; i = (i + 1) & k->mask) {
+        tt_entry *e = &k->e[i];
+        if ((e->pn == 0 && e->dn == 0) || (e->lo == key.lo && e->hi == key.hi))
+            return e;
+    }
+}
+
+static void kept_put(tt_kept *k, const tt_entry *e)
+{
+    pthread_mutex_lock(&k->lock);
+    tt_entry *s = kept_slot(k, (game_key){ e->lo, e->hi });
+    if (s->pn != 0 || s->dn != 0)
+        *s = *e;  /* solved again, perhaps for another score target */
+    else if (k->used < k->limit)
+        *s = *e, k->used++;
+    else
+        k->dropped++;
+    pthread_mutex_unlock(&k->lock);
+}
+
+void pns_tt_kept_counts(const tt_table *t, uint64_t *kept, uint64_t *dropped, size_t *bytes)
+{
+    *kept = t->kept ? t->kept->used : 0;
+    *dropped = t->kept ? t->kept->dropped : 0;
+    *bytes = *kept ? t->kept->map_len : 0;
 }
 
 int pns_tt_share(tt_table *t)
@@ -100,6 +169,8 @@ void pns_tt_free(tt_table *t)
 {
     free(t->seq);
     t->seq = NULL;
+    kept_free(t->kept);
+    t->kept = NULL;
     if (t->map)
         munmap(t->map, t->map_len);
     t->map = NULL;
@@ -110,6 +181,11 @@ void pns_tt_clear(tt_table *t)
 {
     memset(t->e, 0, t->buckets * TT_WAYS * sizeof(tt_entry));
     t->used = 0;
+    if (t->kept) {
+        memset(t->kept->e, 0, t->kept->map_len);
+        t->kept->used = 0;
+        t->kept->dropped = 0;
+    }
 }
 
 static inline size_t bucket_index(const tt_table *t, game_key key) { return game_key_hash(key) & (t->buckets - 1); }
@@ -183,6 +259,15 @@ const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)
     return NULL;
 }
 
+const tt_entry *pns_tt_lookup_kept(const tt_table *t, game_key key)
+{
+    const tt_entry *e = pns_tt_lookup(t, key);
+    if ((e && is_solved(e)) || !t->kept)
+        return e;
+    const tt_entry *k = kept_slot(t->kept, key);
+    return is_empty(k) ? e : k;
+}
+
 /* Solved entries are worth more than unsolved ones of the same work: they
  * end a search where an unsolved one only guides it. */
 static uint64_t worth(const tt_entry *e) { return (uint64_t)e->work * (is_solved(e) ? 4 : 1); }
@@ -211,6 +296,8 @@ static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
     }
     if (is_empty(victim))
         __atomic_add_fetch(&t->used, 1, __ATOMIC_RELAXED);
+    else if (t->kept && is_solved(victim) && (victim->lo != key.lo || victim->hi != key.hi))
+        kept_put(t->kept, victim);
     if (victim->lo != key.lo || victim->hi != key.hi || is_empty(victim))
         SET(victim->flags, 0);
     SET(victim->lo, key.lo);

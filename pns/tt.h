@@ -25,9 +25,15 @@ typedef struct {
 #define TT_COND 1
 #define TT_SET 2
 
+/* Where a proof will be written: the solved entries the table evicts, kept
+ * apart so that the writer finds the proof the search found (open
+ * addressing, exact keys, never evicted; full at 70%). */
+typedef struct tt_kept tt_kept;
+
 typedef struct {
     tt_entry *e;
     size_t buckets;      /* a power of two */
+    tt_kept *kept;       /* NULL: evicted entries are lost */
     void *map;           /* the mapping, aligned for huge pages inside */
     size_t map_len;
     uint32_t *seq;       /* shared by threads: each bucket's sequence number, odd while a store
@@ -56,6 +62,16 @@ void pns_tt_access_counts(uint64_t *accesses, uint64_t *met);
 /* The entry of key, or NULL; only while no other thread stores (a shared
  * table's entry may change under the pointer: use pns_tt_get). */
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);
+/* Keeps the solved entries that stores evict from now on, in up to bytes
+ * more (pages taken as used); 0, or -1 when out of memory. */
+int pns_tt_keep_solved(tt_table *t, size_t bytes);
+/* Solved entries kept, those dropped when the keep was full, and the bytes
+ * it has touched (its whole size once it holds anything: the slots are
+ * spread over every page). */
+void pns_tt_kept_counts(const tt_table *t, uint64_t *kept, uint64_t *dropped, size_t *bytes);
+/* As pns_tt_lookup, and where the table has no solved entry of key, a kept
+ * one; only while no other thread stores. */
+const tt_entry *pns_tt_lookup_kept(const tt_table *t, game_key key);
 /* Copies the entry of key into *out: 1, or 0 when there is none. */
 int pns_tt_get(const tt_table *t, game_key key, tt_entry *out);
 /* Sets flag bits on key's entry (made unsolved 1/1 if key has none). */

@@ -3,6 +3,8 @@
 #include "suites.h"
 #include "../pns/pns.h"
 #include "../pns/dfpn.h"  /* the threshold rule, tested directly */
+#include "../games/othello_eval.h"
+#include "../pns/tt.h"  /* the keep of evicted solved entries, tested directly */  /* the solver's move order, replaced by noise */
 #include "ref.h"
 #include "graphs.h"
 
@@ -693,6 +695,50 @@ static void test_proofs_joined_sym(void)
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
+/* A table of one bucket with the keep of solved entries: every solved
+ * entry stored stays findable by its exact key with its value and move
+ * (in the table or the keep), an unsolved one only while the table holds
+ * it, a key never stored is never found, and a full keep drops and counts. */
+static void test_tt_keep_solved(void)
+{
+    tt_table t;
+    memset(&t, 0, sizeof t);
+    CU_ASSERT_EQUAL_FATAL(pns_tt_init(&t, 4 * sizeof(tt_entry)), 0);
+    CU_ASSERT_EQUAL_FATAL(pns_tt_keep_solved(&t, 1024 * sizeof(tt_entry)), 0);
+    enum { N = 600 };
+    for (uint64_t i = 0; i < N; i++) {
+        game_key k = { i * 0x9e3779b97f4a7c15ULL + 1, i };
+        pns_tt_store(&t, k, i % 2 ? 3 : 0, i % 2 ? 4 : PNS_INF, (uint32_t)(i % 5) + 1, (int)(i % 7), 0);
+    }
+    int solved_found = 0, unsolved_found = 0, wrong = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        game_key k = { i * 0x9e3779b97f4a7c15ULL + 1, i };
+        const tt_entry *e = pns_tt_lookup_kept(&t, k);
+        if (e && (e->lo != k.lo || e->hi != k.hi || e->best != i % 7 || (e->pn == 0) != (i % 2 == 0)))
+            wrong++;
+        if (i % 2 == 0)
+            solved_found += e != NULL;
+        else
+            unsolved_found += e != NULL;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(solved_found, N / 2);
+    CU_ASSERT(unsolved_found <= 4);
+    CU_ASSERT_PTR_NULL(pns_tt_lookup_kept(&t, (game_key){ 12345, 999999 }));
+    uint64_t kept, dropped;
+    size_t bytes;
+    pns_tt_kept_counts(&t, &kept, &dropped, &bytes);
+    CU_ASSERT(kept >= N / 2 - 4 && kept <= N / 2);
+    CU_ASSERT_EQUAL(dropped, 0);
+    for (uint64_t i = N; i < 4 * N; i++)  /* more than the keep's 70% of 1,024 */
+        pns_tt_store(&t, (game_key){ i * 0x9e3779b97f4a7c15ULL + 1, i }, 0, PNS_INF, 1, 0, 0);
+    pns_tt_kept_counts(&t, &kept, &dropped, &bytes);
+    CU_ASSERT_EQUAL(kept, 1024 / 10 * 7);
+    CU_ASSERT(dropped > 0);
+    CU_ASSERT(bytes > 0);
+    pns_tt_free(&t);
+}
+
 /* A table of eight entries forgets the search at once, so the writer
  * searches again inside the proof; where a draw supports the claim those
  * searches lean on the closed set being written (dfpn_closed).  The proofs
@@ -737,7 +783,8 @@ static void test_proofs_small_table(void)
     CU_ASSERT_EQUAL(checked, 1200);
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT(closed > 300);
-    /* 943 of 1,049 on 2026-11-26 (68 of the rest are a leaf at the root);
+    /* 966 of 1,049 since evicted solved entries are kept (943 before;
+     * 68 of the rest are a leaf at the root);
      * 584 while only the shown other side's lost moves were searched
      * again, 805 with the claim side's proving move too */
     CU_ASSERT(3 * from_table > 2 * closed);
@@ -960,6 +1007,89 @@ static void test_othello_scores(void)
     }
 }
 
+/* Deeper than the naive negamax goes (14-16 empties on 6x6 and 8x8, where
+ * the evaluation orders the moves by default): the solver with its
+ * evaluation and with noise in its place agree on every score, and the
+ * noise costs nodes (the fitted weights order better than chance). */
+static void test_othello_order_noise(void)
+{
+    const char *sizes[] = { "othello:6x6", "othello:8x8" };
+    unsigned long long seed = 99;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(sizes[i], NULL);
+        uint64_t fitted_nodes = 0, noise_nodes = 0;
+        for (int k = 0; k < 8; k++) {
+            game_state s;
+            game_start(g, &s);
+            int stop_at = 14 + (int)(ref_rand(&seed) % 3);
+            game_move mv[GAME_MAX_MOVES];
+            int n;
+            while (game_empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            game_solver *fitted = game_solver_new(g, 4 << 20), *noisy = game_solver_new(g, 4 << 20);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(fitted);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(noisy);
+            othello_solver_order(noisy, 7, 777 + (uint64_t)k);
+            int a = game_solver_score(g, fitted, &s, -100, 100, &fitted_nodes);
+            CU_ASSERT_EQUAL(game_solver_score(g, noisy, &s, -100, 100, &noise_nodes), a);
+            game_solver_free(g, fitted);
+            game_solver_free(g, noisy);
+        }
+        CU_ASSERT(noise_nodes > fitted_nodes);
+        game_close(g);
+    }
+}
+
+/* The solver's threads (the moves after the first shared out at nodes on
+ * the leftmost path, from 16 empties): on positions of 16-18 empties of
+ * 6x6 and 8x8, a solver with 2 and with 3 threads gives the one-thread
+ * solver's score in a full window and, in null and narrow windows, a bound
+ * on the right side of it (fail-soft), with cutoffs stopping the others. */
+static void test_othello_solver_threads(void)
+{
+    const char *sizes[] = { "othello:6x6", "othello:8x8" };
+    unsigned long long seed = 5;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(sizes[i], NULL);
+        game_solver *one = game_solver_new(g, 4 << 20), *two = game_solver_new(g, 4 << 20),
+                    *three = game_solver_new(g, 4 << 20);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(three);
+        CU_ASSERT_EQUAL(game_solver_threads(g, two, 2), 0);
+        CU_ASSERT_EQUAL(game_solver_threads(g, three, 3), 0);
+        for (int k = 0; k < 6; k++) {
+            game_state s;
+            game_start(g, &s);
+            int stop_at = 16 + (int)(ref_rand(&seed) % 3);
+            game_move mv[GAME_MAX_MOVES];
+            int n;
+            while (game_empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
+                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            uint64_t nodes = 0;
+            int want = game_solver_score(g, one, &s, -1000, 1000, &nodes);
+            for (int w = 0; w < 6; w++) {
+                game_solver *x = w % 2 ? three : two;
+                int a = want - 6 + (int)(ref_rand(&seed) % 13), b = a + 1 + (int)(ref_rand(&seed) % 2);
+                int v = game_solver_score(g, x, &s, a, b, &nodes);
+                if (v <= a) {
+                    CU_ASSERT(want <= v);
+                } else if (v >= b) {
+                    CU_ASSERT(want >= v);
+                } else {
+                    CU_ASSERT_EQUAL(v, want);
+                }
+            }
+            CU_ASSERT_EQUAL(game_solver_score(g, two, &s, -1000, 1000, &nodes), want);
+            CU_ASSERT_EQUAL(game_solver_score(g, three, &s, -1000, 1000, &nodes), want);
+        }
+        game_solver_free(g, one);
+        game_solver_free(g, two);
+        game_solver_free(g, three);
+        game_close(g);
+    }
+}
+
 /* Othello's exact endgame solver against the naive negamax on positions of
  * random games, full window and random windows (fail-soft: a value outside
  * the window bounds the score on its side), one solver for all positions so
@@ -970,8 +1100,15 @@ static void test_othello_solver(void)
     unsigned long long seed = 77;
     for (int i = 0; i < 4; i++) {
         game *g = test_open(sizes[i], NULL);
-        game_solver *x = game_solver_new(g, 1 << 20);
+        game_solver *x = game_solver_new(g, 1 << 20), *evaluated = game_solver_new(g, 1 << 20),
+                    *noisy = game_solver_new(g, 1 << 20);
         CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(evaluated);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(noisy);
+        /* the evaluation's order at every depth the naive search reaches,
+         * and noise in its place: neither may change a value */
+        othello_solver_order(evaluated, 7, 0);
+        othello_solver_order(noisy, 7, 12345 + (uint64_t)i);
         for (int k = 0; k < 60; k++) {
             game_state s;
             game_start(g, &s);
@@ -996,9 +1133,13 @@ static void test_othello_solver(void)
                 }
             }
             CU_ASSERT_EQUAL(game_solver_score(g, x, &s, -100, 100, &nodes), want);
+            CU_ASSERT_EQUAL(game_solver_score(g, evaluated, &s, -100, 100, &nodes), want);
+            CU_ASSERT_EQUAL(game_solver_score(g, noisy, &s, -100, 100, &nodes), want);
             CU_ASSERT(nodes > 0);
         }
         game_solver_free(g, x);
+        game_solver_free(g, evaluated);
+        game_solver_free(g, noisy);
         game_close(g);
     }
 }
@@ -1016,10 +1157,13 @@ void suite_pns(void)
     CU_add_test(s, "proofs split by the root's move, joined: verify and say the true value", test_proofs_joined);
     CU_add_test(s, "joined Ostle proofs with mirror children as sym lines; a copied set that leaks is refused",
                 test_proofs_joined_sym);
+    CU_add_test(s, "the table keeps the solved entries it evicts, by exact keys", test_tt_keep_solved);
     CU_add_test(s, "proofs from an eight-entry table: searches inside the writer lean on the closed set",
                 test_proofs_small_table);
     CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);
     CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
     CU_add_test(s, "Othello scores by bisection against naive negamax", test_othello_scores);
     CU_add_test(s, "Othello's endgame solver against naive negamax, any window", test_othello_solver);
+    CU_add_test(s, "Othello's solver: the evaluation orders, never decides (noise instead)", test_othello_order_noise);
+    CU_add_test(s, "Othello's solver with threads: the scores and bounds of one thread", test_othello_solver_threads);
 }

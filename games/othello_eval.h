@@ -1,0 +1,78 @@
+/* games/othello_eval.h - private to games/: the shape of an Othello board
+ * (the masks the endgame solver and the evaluation need, for any size up to
+ * 8x8) and a fitted linear evaluation that orders the solver's moves.
+ *
+ * The evaluation never decides a value: the solver only sorts moves by it,
+ * so a wrong weight costs nodes, never correctness (a test runs the solver
+ * with the evaluation replaced by noise). */
+#ifndef PNSOLVE_OTHELLO_EVAL_H
+#define PNSOLVE_OTHELLO_EVAL_H
+
+#include "game.h"
+
+#include <stdint.h>
+
+/* Most lines one direction has on a board of up to 8x8 (diagonals: 15). */
+#define OTHELLO_LINES_MAX 15
+
+typedef struct {
+    uint64_t board;
+    int squares;
+    uint64_t corners;    /* the four corners */
+    uint64_t xsq;        /* the squares diagonally next to a corner */
+    uint64_t csq;        /* the rim squares next to a corner */
+    uint64_t edge;       /* the other rim squares */
+    uint64_t region[4];  /* the quadrants, for the parity order */
+    /* per line direction (row, column, two diagonals): its lines on the
+     * board, and the squares with no board square next to them on one side
+     * or the other along it (for the stable discs) */
+    uint64_t line[4][OTHELLO_LINES_MAX];
+    int lines[4];
+    uint64_t rim[4];
+} othello_shape;
+
+/* Fills s for a W x H board in the top-left corner of the bitboard. */
+void othello_shape_init(othello_shape *s, int W, int H);
+
+/* Discs of o that no sequence of moves can flip (a subset: enough for a
+ * bound), given p the other side's discs. */
+uint64_t othello_stable(const othello_shape *s, uint64_t p, uint64_t o);
+
+/* The features of a position for the side to move with discs p (o: the
+ * other's), each from p's view; the evaluation is their weighted sum. */
+enum {
+    OTHELLO_F_CORNERS,    /* corner discs, p's minus o's */
+    OTHELLO_F_XSQ,        /* X-square discs next to an empty corner, p's minus o's */
+    OTHELLO_F_CSQ,        /* C-square discs next to an empty corner, p's minus o's */
+    OTHELLO_F_EDGE,       /* other rim discs, p's minus o's */
+    OTHELLO_F_DISCS,      /* all discs, p's minus o's */
+    OTHELLO_F_MOBILITY,   /* p's legal moves */
+    OTHELLO_F_OMOBILITY,  /* o's legal moves (were o to move) */
+    OTHELLO_F_FRONTIER,   /* empty squares next to o's discs (p's potential moves) */
+    OTHELLO_F_OFRONTIER,  /* empty squares next to p's discs */
+    OTHELLO_F_STABLE,     /* p's stable discs */
+    OTHELLO_F_OSTABLE,    /* o's stable discs */
+    OTHELLO_F_PARITY,     /* 1 if the empty squares are odd (p would play last), else 0 */
+    OTHELLO_F_ONE,        /* 1 */
+    OTHELLO_FEATURES
+};
+
+/* Fills f[OTHELLO_FEATURES] for p to move against o. */
+void othello_features(const othello_shape *s, uint64_t p, uint64_t o, int f[OTHELLO_FEATURES]);
+
+/* Weights per number of empty squares (the stage), in 1/OTHELLO_EVAL_ONE
+ * of a disc; stages beyond the last fitted one use the last
+ * (games/othello_weights.c, written by bench/fit/othello_eval.c). */
+#define OTHELLO_EVAL_ONE 256
+#define OTHELLO_STAGES 33
+extern const int32_t othello_weights[OTHELLO_STAGES][OTHELLO_FEATURES];
+
+/* The expected final score for p, in 1/OTHELLO_EVAL_ONE of a disc. */
+int othello_eval(const othello_shape *s, uint64_t p, uint64_t o);
+
+/* Sets where the solver x orders moves by the evaluation (from eval_min
+ * empty squares) and, where noise is not 0, replaces the evaluation by
+ * noise from that seed: tests show that the order never changes a value. */
+void othello_solver_order(game_solver *x, int eval_min, uint64_t noise);
+
+#endif
