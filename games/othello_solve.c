@@ -28,7 +28,7 @@
 
 #define SHALLOW 6     /* at most this many empties: parity order, no table */
 #define TABLE_MIN 9   /* at least this many empties: positions go to the table */
-#define SPLIT_MIN 16  /* at least this many at the root: its moves are shared out among the threads */
+#define SPLIT_MIN 16  /* at least this many: a node of the leftmost path shares its moves out among the threads */
 #define SPLIT_MAX 64  /* threads of one solver at most */
 #define EVAL_MIN 15   /* at least this many: the evaluation joins the move order */
 #define ETC_MIN 12    /* at least this many: children are looked up before any is searched */
@@ -396,7 +396,7 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
             /* the first move's node may split in turn (the eldest brother
              * first, as in YBWC): where this node cuts off at once, the
              * first move's node is the one with moves to share */
-            x->split_root = split_here && child == solve_deep;
+            x->split_root = split_here && empties - 1 >= SPLIT_MIN;
             v = -child(x, co[i], cp[i], -beta, -a);
             x->split_root = 0;
         } else {  /* a null window first: most later moves are no better */
