@@ -1007,6 +1007,17 @@ static void test_othello_scores(void)
     }
 }
 
+/* A position of a random game of g stopped at empties empty squares (or
+ * at its end). */
+static void random_position(const game *g, game_state *s, int empties, unsigned long long *seed)
+{
+    game_start(g, s);
+    game_move mv[GAME_MAX_MOVES];
+    int n;
+    while (game_empties(g, s) > empties && (n = game_moves(g, s, mv)) > 0)
+        game_play(g, s, mv[ref_rand(seed) % (unsigned)n]);
+}
+
 /* Deeper than the naive negamax goes (14-16 empties on 6x6 and 8x8, where
  * the evaluation orders the moves by default): the solver with its
  * evaluation and with noise in its place agree on every score, and the
@@ -1020,12 +1031,7 @@ static void test_othello_order_noise(void)
         uint64_t fitted_nodes = 0, noise_nodes = 0;
         for (int k = 0; k < 8; k++) {
             game_state s;
-            game_start(g, &s);
-            int stop_at = 14 + (int)(ref_rand(&seed) % 3);
-            game_move mv[GAME_MAX_MOVES];
-            int n;
-            while (game_empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            random_position(g, &s, 14 + (int)(ref_rand(&seed) % 3), &seed);
             game_solver *fitted = game_solver_new(g, 4 << 20), *noisy = game_solver_new(g, 4 << 20);
             CU_ASSERT_PTR_NOT_NULL_FATAL(fitted);
             CU_ASSERT_PTR_NOT_NULL_FATAL(noisy);
@@ -1060,12 +1066,7 @@ static void test_othello_solver_threads(void)
         CU_ASSERT_EQUAL(game_solver_threads(g, three, 3), 0);
         for (int k = 0; k < 6; k++) {
             game_state s;
-            game_start(g, &s);
-            int stop_at = 16 + (int)(ref_rand(&seed) % 3);
-            game_move mv[GAME_MAX_MOVES];
-            int n;
-            while (game_empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            random_position(g, &s, 16 + (int)(ref_rand(&seed) % 3), &seed);
             uint64_t nodes = 0;
             int want = game_solver_score(g, one, &s, -1000, 1000, &nodes);
             for (int w = 0; w < 6; w++) {
@@ -1111,12 +1112,7 @@ static void test_othello_solver(void)
         othello_solver_order(noisy, 7, 12345 + (uint64_t)i);
         for (int k = 0; k < 60; k++) {
             game_state s;
-            game_start(g, &s);
-            int stop_at = 4 + (int)(ref_rand(&seed) % 8);  /* 4..11 empties: both orders, the table */
-            game_move mv[GAME_MAX_MOVES];
-            int n;
-            while (game_empties(g, &s) > stop_at && (n = game_moves(g, &s, mv)) > 0)
-                game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+            random_position(g, &s, 4 + (int)(ref_rand(&seed) % 8), &seed);  /* 4..11 empties: both orders, the table */
             char text[GAME_TEXT_MAX];
             game_format(g, &s, text, sizeof text);
             int want = ref_negamax(text, -1000, 1000);
