@@ -46,14 +46,13 @@ struct game_solver {
     uint64_t noise;      /* not 0: the evaluation replaced by noise from this seed (tests) */
     slot *table;
     uint64_t mask;
-    size_t bytes;
     uint64_t nodes;
-    /* threads: the root's moves after the first are shared out among this
-     * solver and its helpers, each with a table of its own (so nothing is
-     * shared but the root's window); a cutoff stops the others */
+    /* threads: at nodes of the leftmost path, the moves after the first are
+     * shared out among this solver and its helpers, each with a table of its
+     * own (nothing is shared but the node's window); a cutoff stops the others */
     int helpers;
     game_solver **helper;
-    int split_root;      /* set for the top call: split at this node */
+    int split_root;      /* the next solve_deep may split (it is on the leftmost path) */
     const int *stop;     /* while splitting: set when the others' work is moot */
 };
 
@@ -96,7 +95,6 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
         return NULL;
     }
     x->mask = slots - 1;
-    x->bytes = bytes;
     othello_shape_init(&x->shape, g->width, g->height);
     x->eval_min = EVAL_MIN;
     return x;
@@ -239,7 +237,7 @@ static int reply_eval(game_solver *x, uint64_t p, uint64_t o)
 
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta);
 
-/* The root's moves 1..n-1 shared out among a solver and its helpers. */
+/* A node's moves 1..n-1 shared out among a solver and its helpers. */
 typedef struct {
     const uint64_t *cp, *co;
     const int *sqs;
@@ -285,9 +283,9 @@ static void *split_work(void *arg)
     return NULL;
 }
 
-/* Searches the root's moves 1..n-1 (after the first gave *best) with x and
+/* Searches a node's moves 1..n-1 (after the first gave *best) with x and
  * its helpers, as the serial loop would: fail-soft, a null window first. */
-static void split_root(game_solver *x, const uint64_t *cp, const uint64_t *co, const int *sqs, int n, int alpha,
+static void split_moves(game_solver *x, const uint64_t *cp, const uint64_t *co, const int *sqs, int n, int alpha,
                        int beta, int *best, int *best_sq)
 {
     split sp = { .cp = cp + 1, .co = co + 1, .sqs = sqs + 1, .n = n - 1, .alpha = alpha, .beta = beta,
@@ -319,7 +317,7 @@ static void split_root(game_solver *x, const uint64_t *cp, const uint64_t *co, c
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
     if (x->stop && __atomic_load_n(x->stop, __ATOMIC_RELAXED))
-        return 0;  /* moot: a cutoff elsewhere decided the root */
+        return 0;  /* moot: a cutoff elsewhere decided the split node */
     int split_here = x->split_root;
     x->split_root = 0;
     x->nodes++;
@@ -389,7 +387,7 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         int a = alpha > best ? alpha : best, v;
         int (*child)(game_solver *, uint64_t, uint64_t, int, int) = empties - 1 <= SHALLOW ? solve_shallow : solve_deep;
         if (i == 1 && split_here && best < beta) {
-            split_root(x, cp, co, sqs, n, alpha, beta, &best, &best_sq);
+            split_moves(x, cp, co, sqs, n, alpha, beta, &best, &best_sq);
             break;
         }
         if (i == 0) {
@@ -467,7 +465,6 @@ int othello_solver_threads(game_solver *x, int n)
         }
         h->shape = x->shape;
         h->mask = x->mask;
-        h->bytes = x->bytes;
         h->eval_min = x->eval_min;
         x->helper[x->helpers++] = h;
     }
