@@ -388,6 +388,71 @@ static void bench_othello(void)
     }
 }
 
+/* FFO #40-44 (../shared/data/ffo40-44.obf), the issue's yardstick: each
+ * position solved by `prove --score --exact-empties 24` with fresh search
+ * objects (all a fresh process would have but its start, a few ms), the
+ * wall times summed; median of 3 sums, on 1 and on 2 threads (the
+ * solver's own); a score other than the file's best is reported. */
+static void bench_ffo(void)
+{
+    FILE *f = fopen("../shared/data/ffo40-44.obf", "r");
+    if (!f) {
+        printf("ffo: ../shared/data/ffo40-44.obf not found: skipped\n");
+        return;
+    }
+    char pos[8][128];
+    int want[8], n = 0;
+    char line[512];
+    while (n < 8 && fgets(line, sizeof line, f))
+        if (sscanf(line, "%127[^;]; %*[^:]:%d", pos[n], &want[n]) == 2)
+            n++;
+    fclose(f);
+    char err[256];
+    game *g = game_open("othello:8x8", NULL, err, sizeof err);
+    if (!g)
+        return;
+    for (int threads = 1; threads <= 2; threads++) {
+        double sums[3];
+        uint64_t nodes = 0;
+        int wrong = 0;
+        for (int run = 0; run < 3; run++) {
+            sums[run] = 0;
+            nodes = 0;
+            for (int i = 0; i < n; i++) {
+                game_state s;
+                if (game_parse(g, pos[i], &s, err, sizeof err) != 0) {
+                    printf("ffo: %s\n", err);
+                    game_close(g);
+                    return;
+                }
+                pns_options o;
+                pns_defaults(&o);
+                pns_score_defaults(&o);
+                o.exact_empties = 24;
+                o.threads = threads;
+                pns_result r;
+                int score = 0;
+                double t = game_clock();
+                int rc = pns_score(g, &s, &o, -64, 64, &score, &r, NULL);
+                sums[run] += game_clock() - t;
+                nodes += r.endgame_nodes;
+                wrong += rc != 0 || score != want[i];
+            }
+        }
+        for (int a = 0; a < 3; a++)  /* sort the three sums: the middle is the median */
+            for (int b = a + 1; b < 3; b++)
+                if (sums[b] < sums[a]) {
+                    double t = sums[a];
+                    sums[a] = sums[b];
+                    sums[b] = t;
+                }
+        printf("othello FFO #40-44 on %d thread%s: %.2f s summed (median of 3; %.2f-%.2f), solver %.1f M nodes%s\n",
+               threads, threads > 1 ? "s" : "", sums[1], sums[0], sums[2], (double)nodes / 1e6,
+               wrong ? "; A SCORE DIFFERS FROM THE FILE'S" : ", every score the file's");
+    }
+    game_close(g);
+}
+
 /* One search of the threads section: Othello's score or df-pn's question
  * on T threads; the wall time, and the answer in *answer. */
 typedef struct {
@@ -566,7 +631,7 @@ static void bench_puzzles(void)
 }
 
 /* With arguments, only the sections named (perft, ranking, tables, build,
- * dfpn, othello, puzzles, threads, or threads-jungle and threads-othello
+ * dfpn, othello, ffo, puzzles, threads, or threads-jungle and threads-othello
  * for its parts); without, all but threads (about 25 minutes: `make bench
  * BENCH=threads`, about 40). */
 static int wanted(int argc, char **argv, const char *section)
@@ -599,6 +664,8 @@ int main(int argc, char **argv)
         bench_dfpn();
     if (wanted(argc, argv, "othello"))
         bench_othello();
+    if (wanted(argc, argv, "ffo"))
+        bench_ffo();
     if (wanted(argc, argv, "puzzles"))
         bench_puzzles();
     int all_threads = wanted(argc, argv, "threads");
