@@ -220,10 +220,10 @@ static int eval_or_noise(game_solver *x, uint64_t p, uint64_t o)
  * expected score after its best reply by the evaluation, a quarter of a
  * reply per disc.  A search one ply deep: the evaluation of the position
  * itself orders worse (up to 2x the nodes with mobility alone, and
- * evaluating every child from 12 empties cost more time than it saved). */
-static int reply_eval(game_solver *x, uint64_t p, uint64_t o)
+ * evaluating every child from 12 empties cost more time than it saved).
+ * moves: p's legal moves, which the caller has. */
+static int reply_eval(game_solver *x, uint64_t p, uint64_t o, uint64_t moves)
 {
-    uint64_t moves = othello_legal(p, o, x->shape.board);
     int best = INT_MIN;
     for (uint64_t m = moves; m; m &= m - 1) {
         unsigned sq = (unsigned)__builtin_ctzll(m);
@@ -364,7 +364,7 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         if (x->shape.corners >> sq & 1)
             k -= 8;
         if (empties >= x->eval_min)
-            k += reply_eval(x, no, np);
+            k += reply_eval(x, no, np, replies);
         if (sq == hint)
             k = -1000000;
         int j = n++;

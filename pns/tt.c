@@ -10,6 +10,9 @@
 
 _Static_assert(sizeof(tt_entry) == 32, "a table entry is 32 bytes");
 
+static inline int is_empty(const tt_entry *e) { return e->pn == 0 && e->dn == 0; }
+static inline int is_solved(const tt_entry *e) { return e->pn == 0 || e->dn == 0; }
+
 int pns_tt_init(tt_table *t, size_t bytes)
 {
     size_t b = 1;
@@ -77,7 +80,7 @@ static tt_entry *kept_slot(const tt_kept *k, game_key key)
 {
     for (size_t i = game_key_hash(key) & k->mask;; i = (i + 1) & k->mask) {
         tt_entry *e = &k->e[i];
-        if ((e->pn == 0 && e->dn == 0) || (e->lo == key.lo && e->hi == key.hi))
+        if (is_empty(e) || (e->lo == key.lo && e->hi == key.hi))
             return e;
     }
 }
@@ -86,7 +89,7 @@ static void kept_put(tt_kept *k, const tt_entry *e)
 {
     pthread_mutex_lock(&k->lock);
     tt_entry *s = kept_slot(k, (game_key){ e->lo, e->hi });
-    if (s->pn != 0 || s->dn != 0)
+    if (!is_empty(s))
         *s = *e;  /* solved again, perhaps for another score target */
     else if (k->used < k->limit)
         *s = *e, k->used++;
@@ -201,8 +204,6 @@ void pns_tt_prefetch(const tt_table *t, game_key key)
         __builtin_prefetch(&t->seq[bucket_index(t, key)]);
 }
 
-static inline int is_empty(const tt_entry *e) { return e->pn == 0 && e->dn == 0; }
-static inline int is_solved(const tt_entry *e) { return e->pn == 0 || e->dn == 0; }
 
 /* An entry copied field by field: a store may be writing it, and the
  * sequence number tells the copy to be thrown away.  Acquire loads of
