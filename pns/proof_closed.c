@@ -11,6 +11,13 @@
  * longer keep to it.  The search proved the root through positions it
  * expanded, so the set holds the root unless the table lost some of them.
  *
+ * The graph is first read along the search's own strategy: at the claim
+ * side's positions only the move the table names best.  That graph is the
+ * proof's size, not the table's (a table of billions of entries holds far
+ * more positions reachable from the root than the proof needs), so the
+ * reading is fast and small; only where it does not hold the root is every
+ * move read.
+ *
  * The file lists the set's positions reached from the root by the listed
  * moves, each expanded once, where breadth-first order first reaches it (so
  * the tree is as shallow as the strategy allows); every other line of it is
@@ -37,8 +44,9 @@ typedef struct {
     uint32_t *edge;
     uint64_t nedge, edge_cap;
     uint32_t explored;        /* positions [0, explored) have their edges */
-    uint32_t *slot;           /* open addressing: position index + 1, 0 empty */
+    uint64_t *slot;           /* open addressing: hash tag << 32 | position index + 1; 0 empty */
     uint64_t slot_mask;
+    int narrow;               /* read only the search's best move of the claim side */
     uint8_t *in;              /* in the closed set */
     int optimistic;           /* a missing position counts as kept */
     uint8_t *chosen;          /* the claim side's listed move */
@@ -57,21 +65,30 @@ static int grow(void **p, size_t elem, uint64_t n)
     return 0;
 }
 
+/* The tag keeps a probe from reading the key array (a second random
+ * access) except on a likely match. */
+static uint64_t tag_of(uint64_t hash) { return hash >> 32 << 32; }
+
 static uint32_t find(const closed_proof *P, game_key k)
 {
-    for (uint64_t i = game_key_hash(k) & P->slot_mask;; i = (i + 1) & P->slot_mask) {
-        uint32_t v = P->slot[i];
-        if (v == 0 || game_key_equal(P->key[v - 1], k))
-            return v ? v - 1 : EDGE_BAD;
+    uint64_t h = game_key_hash(k), tag = tag_of(h);
+    for (uint64_t i = h & P->slot_mask;; i = (i + 1) & P->slot_mask) {
+        uint64_t s = P->slot[i];
+        if (s == 0)
+            return EDGE_BAD;
+        uint32_t v = (uint32_t)s - 1;
+        if (tag_of(s) == tag && game_key_equal(P->key[v], k))
+            return v;
     }
 }
 
 static void place(closed_proof *P, uint32_t v)
 {
-    uint64_t i = game_key_hash(P->key[v]) & P->slot_mask;
+    uint64_t h = game_key_hash(P->key[v]);
+    uint64_t i = h & P->slot_mask;
     while (P->slot[i])
         i = (i + 1) & P->slot_mask;
-    P->slot[i] = v + 1;
+    P->slot[i] = tag_of(h) | (v + 1);
 }
 
 /* Adds position cs with key k; its index, or EDGE_BAD when out of memory. */
@@ -141,8 +158,16 @@ static int explore(closed_proof *P)
                 return -1;
             P->edge_cap = cap;
         }
-        int all = needs_all(P, v);
+        int all = needs_all(P, v), only = -1, lost = 0;
+        if (P->narrow && !all) {
+            const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
+            only = e && e->best < n ? e->best : -1;
+        }
         for (int i = 0; i < n; i++) {
+            if ((only >= 0 && i != only) || lost) {  /* not read: cannot keep v to the set */
+                P->edge[P->nedge++] = EDGE_BAD;
+                continue;
+            }
             game_state cs = s;
             game_play(g, &cs, mv[i]);
             uint32_t pn, dn, to;
@@ -159,6 +184,7 @@ static int explore(closed_proof *P)
                     to = EDGE_MISSING;
             }
             P->edge[P->nedge++] = to;
+            lost = all && to == EDGE_BAD;  /* v is out of the set whatever its other moves do */
         }
         P->first[v + 1] = P->nedge;
         P->explored = v + 1;
@@ -500,18 +526,17 @@ static void explain(const closed_proof *P, char *why, size_t size)
              needs_all(P, v) ? "other" : "claim's", i, i < n ? edge_fault(P, v, i) : "nothing out of the set");
 }
 
-int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
+/* Reads the closed set (along the search's strategy only where narrow) and
+ * writes it: 0 written, 1 it does not hold the root (D->closed_why says
+ * why), -1 out of memory, stopped or a write failed. */
+static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, int narrow, FILE *out, uint64_t *repaired)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
     P.D = D;
     P.claim_proven = c->proven;
+    P.narrow = narrow;
     P.slot_mask = (1 << 16) - 1;
-    uint32_t pn, dn;
-    if (pns_search_leaf(&D->S, root, &pn, &dn)) {
-        snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
-        return 1;
-    }
     int rc = -1;
     if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
         goto out;
@@ -551,7 +576,23 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     rc = !t || pns_proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
              ? -1 : 0;
     free(t);
+    D->closed_read = P.n;
 out:
     release(&P);
     return rc;
+}
+
+int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
+{
+    uint32_t pn, dn;
+    if (pns_search_leaf(&D->S, root, &pn, &dn)) {
+        snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
+        return 1;
+    }
+    int rc = write_closed(D, root, c, 1, out, repaired);
+    D->closed_narrow = rc == 0;
+    if (rc != 1)
+        return rc;
+    D->closed_why[0] = 0;
+    return write_closed(D, root, c, 0, out, repaired);
 }

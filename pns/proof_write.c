@@ -378,6 +378,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     child_t root;
     pns_dfpn_run(D, s, &root);
     D->closed_why[0] = 0;
+    D->closed_read = 0;
+    D->closed_narrow = 0;
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -428,6 +430,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     r->peak_bytes += kept_bytes;
     r->proof_closed = closed;
     r->proof_repaired = repaired;
+    r->proof_read = D->closed_read;
+    r->proof_narrow = D->closed_narrow;
     snprintf(r->proof_why, sizeof r->proof_why, "%s", D->closed_why);
     rollback(&W, 0, 0);
     free(W.log);

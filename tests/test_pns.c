@@ -748,7 +748,7 @@ static void test_tt_keep_solved(void)
 static void test_proofs_small_table(void)
 {
     unsigned seed = 11;
-    int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0;
+    int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0, narrow = 0;
     static char gtext[1 << 14];
     for (int t = 0; t < 600; t++) {
         if (t % 2)
@@ -769,6 +769,8 @@ static void test_proofs_small_table(void)
                 closed += proven == q;
                 from_table += last_proof.proof_closed;
                 repaired += last_proof.proof_closed && last_proof.proof_repaired > 0;
+                narrow += last_proof.proof_closed && last_proof.proof_narrow;
+                CU_ASSERT(!last_proof.proof_closed || last_proof.proof_read > 0);
                 /* where no set was written, the writer says why */
                 explained += proven == q && !last_proof.proof_closed && last_proof.proof_why[0] != 0;
                 checked++;
@@ -778,8 +780,8 @@ static void test_proofs_small_table(void)
         unlink_graph(g);
         game_close(g);
     }
-    fprintf(stderr, "\n    %d of %d draw-supported proofs read off the table, %d of them after searching lost positions again ",
-            from_table, closed, repaired);
+    fprintf(stderr, "\n    %d of %d draw-supported proofs read off the table, %d of them after searching lost positions again, "
+            "%d along the search's best moves alone ", from_table, closed, repaired, narrow);
     CU_ASSERT_EQUAL(checked, 1200);
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT(closed > 300);
@@ -788,6 +790,9 @@ static void test_proofs_small_table(void)
      * 584 while only the shown other side's lost moves were searched
      * again, 805 with the claim side's proving move too */
     CU_ASSERT(3 * from_table > 2 * closed);
+    /* 937 of the 971 along the search's best moves alone: the rest needed
+     * another move of the claim side where the table lost the best one's line */
+    CU_ASSERT(2 * narrow > from_table);
     CU_ASSERT_EQUAL(explained, closed - from_table);
 }
 
