@@ -12,7 +12,9 @@
  * expanded, so the set holds the root unless the table lost some of them.
  *
  * The graph is first read along the search's own strategy: at the claim
- * side's positions only the move the table names best.  That graph is the
+ * side's positions the search showed, only the move the table names best
+ * (a position inside a repetition cycle, not shown on its own, has every
+ * move read: the set, not the search, decides there).  That graph is the
  * proof's size, not the table's (a table of billions of entries holds far
  * more positions reachable from the root than the proof needs), so the
  * reading is fast and small; only where it does not hold the root is every
@@ -159,9 +161,9 @@ static int explore(closed_proof *P)
             P->edge_cap = cap;
         }
         int all = needs_all(P, v), only = -1, lost = 0;
-        if (P->narrow && !all) {
+        if (P->narrow && !all && shown(P, P->key[v])) {  /* where the search showed v, by its best move */
             const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
-            only = e && e->best < n ? e->best : -1;
+            only = e->best < n ? e->best : -1;
         }
         for (int i = 0; i < n; i++) {
             if ((only >= 0 && i != only) || lost) {  /* not read: cannot keep v to the set */

@@ -790,7 +790,7 @@ static void test_proofs_small_table(void)
      * 584 while only the shown other side's lost moves were searched
      * again, 805 with the claim side's proving move too */
     CU_ASSERT(3 * from_table > 2 * closed);
-    /* 937 of the 971 along the search's best moves alone: the rest needed
+    /* 950 of the 971 along the search's best moves alone: the rest needed
      * another move of the claim side where the table lost the best one's line */
     CU_ASSERT(2 * narrow > from_table);
     CU_ASSERT_EQUAL(explained, closed - from_table);
