@@ -3,6 +3,7 @@
  * graph files. */
 #include "ref.h"
 #include "../games/ostle_impl.h"
+#include "../games/othello_bits.h"
 #include "suites.h"
 
 #include <stdlib.h>
@@ -580,6 +581,34 @@ static void test_ostle_unmoves_state(void)
     }
 }
 
+/* The vector form of the flips against the plain one, on random boards of
+ * any density (not only reachable ones) and every empty square. */
+static void test_othello_flips_forms(void)
+{
+#ifdef OTHELLO_FLIPS_VECTOR
+    othello_rays_init();
+    uint64_t x = 88172645463325252ULL, differ = 0, flipped = 0;
+    for (int t = 0; t < 20000; t++) {
+        uint64_t r[2];
+        for (int i = 0; i < 2; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            r[i] = x;
+        }
+        uint64_t p = r[0] & r[1] >> (t % 3), o = ~r[0] & r[1] << (t % 5);  /* sparse to dense */
+        for (uint64_t e = ~(p | o); e; e &= e - 1) {
+            unsigned sq = (unsigned)__builtin_ctzll(e);
+            uint64_t f = othello_flips_plain(p, o, sq);
+            differ += othello_flips(p, o, sq) != f;
+            flipped += f != 0;
+        }
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(flipped > 100000);
+#else
+    CU_PASS("no vector form on this machine: othello_flips is the plain one");
+#endif
+}
+
 /* Othello's symmetric key against a by-hand image of the board: equal for
  * every image of a position (8 on square boards, 4 otherwise), and equal for
  * two positions of random games only when one is an image of the other. */
@@ -651,6 +680,7 @@ void suite_rules(void)
     CU_add_test(s, "ostle game ends", test_ostle_ends);
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
+    CU_add_test(s, "othello flips: the vector form against the plain one", test_othello_flips_forms);
     CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
     CU_add_test(s, "graph files", test_graph);
 }
