@@ -3,6 +3,7 @@
 #include "proof.h"
 #include "score.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* Continues the line of the last proof to the game's end where the solver
@@ -44,6 +45,34 @@ static void score_question(dfpn *D, pns_options *q, int target)
     D->tag = target;
     memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
     pns_path_clear(&D->S);
+}
+
+/* Where the root is the solver's: MTD(f) over the solver's fail-soft
+ * bounds, from 0, pins the score in fewer windows than the questions'
+ * steps (a null window's answer beyond it moves the next one there).  The
+ * score for the prover; INT_MIN when the search stopped. */
+static int solver_score(dfpn *D, const game_state *s, int lo, int hi)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    int sign = game_to_move(g, s) == S->prover ? 1 : -1, guess = 0;
+    if (sign < 0) {
+        int t = lo;
+        lo = -hi;
+        hi = -t;
+    }
+    while (lo < hi) {
+        int b = guess <= lo ? lo + 1 : guess > hi ? hi : guess;  /* is the score at least b? */
+        int v = game_solver_score(g, S->solver, s, b - 1, b, &S->endgame_nodes);
+        if (v < b)
+            hi = v;
+        else
+            lo = v;
+        guess = v;
+        if (pns_search_tick(S))
+            return INT_MIN;
+    }
+    return sign * lo;
 }
 
 int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo_score, int hi_score, int *score,
@@ -93,6 +122,16 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0;
     while (at + 1 < nc && cand[at] < 0)
         at++;
+    if (solver_root && nc > 0) {
+        /* the solver's score; one question at it then gives the line (and
+         * the writer below checks it with both of its proofs) */
+        int v = solver_score(&D, s, cand[0], cand[nc - 1]);
+        for (int i = 0; i < nc; i++)
+            if (cand[i] == v)
+                at = i;
+        if (v != INT_MIN && cand[at] == v)
+            a = b = at;
+    }
     while (nc > 0 && (a < b || !have)) {
         score_question(&D, &q, cand[at]);
         pns_dfpn_go(&D, T, s, &root);
