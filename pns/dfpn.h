@@ -115,7 +115,7 @@ typedef struct {
     dfpn_closed *closed; /* NULL but while a proof writer writes a closed set */
     char closed_why[256]; /* why the table's closed set did not hold the root (proof_closed.c), or empty */
     uint64_t closed_read; /* positions of the closed set read off the table */
-    int closed_narrow;    /* read along the search's strategy alone (not every move of the claim side) */
+    uint64_t closed_widened; /* of those, claim side's positions first read by the best move, later by every move */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
     const game_state *root_state; /* for checkpoints (NULL: none) */

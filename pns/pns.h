@@ -89,7 +89,7 @@ typedef struct {
     int proof_closed;          /* a proof was written: 1 read off the table as a closed set, 0 by searching again */
     uint64_t proof_repaired;   /* positions the closed set's writer searched again (those the table lost) */
     uint64_t proof_read;       /* positions of the closed set the writer read off the table */
-    int proof_narrow;          /* 1: read along the search's best moves alone; 0: every move of the claim side */
+    uint64_t proof_widened;    /* of those, claim side's positions read by the best move first, then by every move */
     char proof_why[256];       /* a closed set was tried and did not hold the root: why (else empty) */
     uint64_t tt_accesses;      /* several threads: shared-table bucket reads and stores, */
     uint64_t tt_contended;     /* and of those, the ones that met another thread's store */

@@ -14,11 +14,10 @@
  * The graph is first read along the search's own strategy: at the claim
  * side's positions the search showed, only the move the table names best
  * (a position inside a repetition cycle, not shown on its own, has every
- * move read: the set, not the search, decides there).  That graph is the
- * proof's size, not the table's (a table of billions of entries holds far
- * more positions reachable from the root than the proof needs), so the
- * reading is fast and small; only where it does not hold the root is every
- * move read.
+ * move read: the set, not the search, decides there).  That graph is
+ * nearer the proof's size than the table's, so reading it is faster and
+ * smaller; where the set does not hold the root, the other moves of the
+ * positions it dropped are read (widen()) and the set is closed again.
  *
  * The file lists the set's positions reached from the root by the listed
  * moves, each expanded once, where breadth-first order first reaches it (so
@@ -36,6 +35,8 @@ enum { EDGE_MISSING = UINT32_MAX - 2, EDGE_GOOD = UINT32_MAX - 1, EDGE_BAD = UIN
 
 static int is_position(uint32_t to) { return to < EDGE_MISSING; }
 
+enum { UNREAD_NONE = 0xff };  /* every move of the position read */
+
 typedef struct {
     dfpn *D;
     int claim_proven;
@@ -48,7 +49,8 @@ typedef struct {
     uint32_t explored;        /* positions [0, explored) have their edges */
     uint64_t *slot;           /* open addressing: hash tag << 32 | position index + 1; 0 empty */
     uint64_t slot_mask;
-    int narrow;               /* read only the search's best move of the claim side */
+    uint8_t *only;            /* the one move read of a position, UNREAD_NONE: every move read */
+    uint64_t widened;         /* positions whose other moves were read later */
     uint8_t *in;              /* in the closed set */
     int optimistic;           /* a missing position counts as kept */
     uint8_t *chosen;          /* the claim side's listed move */
@@ -99,7 +101,8 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
     if (P->n == P->cap) {
         uint32_t cap = P->cap ? P->cap * 2 : 1 << 16;
         if (cap >= EDGE_MISSING || grow((void **)&P->state, sizeof *P->state, cap) ||
-            grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1))
+            grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1) ||
+            grow((void **)&P->only, 1, cap))
             return EDGE_BAD;
         P->cap = cap;
     }
@@ -143,8 +146,34 @@ static int shown_by(const closed_proof *P, game_key key, int i)
     return e && e->best == i && shown(P, key);
 }
 
+/* The edge of v's move i (m; all: v needs all its moves) into *to.  -1 when
+ * out of memory. */
+static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, uint32_t *to)
+{
+    pns_search *S = &P->D->S;
+    const game *g = S->g;
+    game_state cs = *s;
+    game_play(g, &cs, m);
+    uint32_t pn, dn;
+    if (pns_search_leaf(S, &cs, &pn, &dn)) {
+        *to = (P->claim_proven ? pn == 0 : dn == 0) ? EDGE_GOOD : EDGE_BAD;
+        return 0;
+    }
+    game_key k = game_key_of(g, &cs);
+    *to = find(P, k);
+    const tt_entry *e = *to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
+    int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
+    if (e && !fails && (*to = add(P, &cs, k)) == EDGE_BAD)
+        return -1;
+    if (!e && *to == EDGE_BAD && (all || shown_by(P, P->key[v], i)))
+        *to = EDGE_MISSING;
+    return 0;
+}
+
 /* Expands the positions added since the last call (breadth first from the
- * root): one edge per move.  -1 when out of memory or the search stopped. */
+ * root): one edge per move; of a claim side's position the search showed,
+ * only its best move is read (the others wait as EDGE_BAD for widen()).
+ * -1 when out of memory or the search stopped. */
 static int explore(closed_proof *P)
 {
     pns_search *S = &P->D->S;
@@ -160,31 +189,17 @@ static int explore(closed_proof *P)
                 return -1;
             P->edge_cap = cap;
         }
-        int all = needs_all(P, v), only = -1, lost = 0;
-        if (P->narrow && !all && shown(P, P->key[v])) {  /* where the search showed v, by its best move */
+        int all = needs_all(P, v), lost = 0;
+        P->only[v] = UNREAD_NONE;
+        if (!all && shown(P, P->key[v])) {
             const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
-            only = e->best < n ? e->best : -1;
+            if (e->best < n && n > 1)
+                P->only[v] = e->best;
         }
         for (int i = 0; i < n; i++) {
-            if ((only >= 0 && i != only) || lost) {  /* not read: cannot keep v to the set */
-                P->edge[P->nedge++] = EDGE_BAD;
-                continue;
-            }
-            game_state cs = s;
-            game_play(g, &cs, mv[i]);
-            uint32_t pn, dn, to;
-            if (pns_search_leaf(S, &cs, &pn, &dn)) {
-                to = (P->claim_proven ? pn == 0 : dn == 0) ? EDGE_GOOD : EDGE_BAD;
-            } else {
-                game_key k = game_key_of(g, &cs);
-                to = find(P, k);
-                const tt_entry *e = to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
-                int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
-                if (e && !fails && (to = add(P, &cs, k)) == EDGE_BAD)
-                    return -1;
-                if (!e && to == EDGE_BAD && (all || shown_by(P, P->key[v], i)))
-                    to = EDGE_MISSING;
-            }
+            uint32_t to = EDGE_BAD;  /* not read: cannot keep v to the set */
+            if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) && read_edge(P, v, &s, mv[i], i, all, &to) != 0)
+                return -1;
             P->edge[P->nedge++] = to;
             lost = all && to == EDGE_BAD;  /* v is out of the set whatever its other moves do */
         }
@@ -194,6 +209,30 @@ static int explore(closed_proof *P)
             return -1;
     }
     return 0;
+}
+
+/* Reads the other moves of each position read by one move alone that the
+ * set dropped: the count widened, or -1 when out of memory or stopped. */
+static int64_t widen(closed_proof *P)
+{
+    pns_search *S = &P->D->S;
+    const game *g = S->g;
+    int64_t widened = 0;
+    for (uint32_t v = 0, reached = P->n; v < reached; v++) {
+        if (P->only[v] == UNREAD_NONE || P->in[v])
+            continue;
+        game_move mv[GAME_MAX_MOVES];
+        game_state s = P->state[v];
+        int n = game_moves(g, &s, mv);
+        for (int i = 0; i < n; i++)
+            if (i != P->only[v] && read_edge(P, v, &s, mv[i], i, 0, &P->edge[P->first[v] + (uint64_t)i]) != 0)
+                return -1;
+        P->only[v] = UNREAD_NONE;
+        widened++;
+        if (pns_search_tick(S))
+            return -1;
+    }
+    return widened;
 }
 
 static int keeps(const closed_proof *P, uint32_t to)
@@ -396,6 +435,7 @@ static void release(closed_proof *P)
     free(P->first);
     free(P->edge);
     free(P->slot);
+    free(P->only);
     free(P->in);
     free(P->chosen);
     free(P->parent);
@@ -528,17 +568,18 @@ static void explain(const closed_proof *P, char *why, size_t size)
              needs_all(P, v) ? "other" : "claim's", i, i < n ? edge_fault(P, v, i) : "nothing out of the set");
 }
 
-/* Reads the closed set (along the search's strategy only where narrow) and
- * writes it: 0 written, 1 it does not hold the root (D->closed_why says
- * why), -1 out of memory, stopped or a write failed. */
-static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, int narrow, FILE *out, uint64_t *repaired)
+int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
     P.D = D;
     P.claim_proven = c->proven;
-    P.narrow = narrow;
     P.slot_mask = (1 << 16) - 1;
+    uint32_t pn, dn;
+    if (pns_search_leaf(&D->S, root, &pn, &dn)) {
+        snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
+        return 1;
+    }
     int rc = -1;
     if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
         goto out;
@@ -552,9 +593,16 @@ static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, i
         /* would the positions the table lost close the set? then search them */
         P.optimistic = 1;
         close_set(&P);
-        rc = 1;
         if (!P.in[0]) {
+            /* or the moves not read yet of the positions it dropped */
+            int64_t widened = widen(&P);
+            if (widened < 0)
+                goto out;
+            P.widened += (uint64_t)widened;
+            if (widened > 0)
+                continue;
             explain(&P, D->closed_why, sizeof D->closed_why);
+            rc = 1;
             goto out;
         }
         choose_all(&P);
@@ -564,11 +612,11 @@ static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, i
             P.optimistic = 0;
             close_set(&P);
             explain(&P, D->closed_why, sizeof D->closed_why);
+            rc = 1;
         }
         if (searched <= 0)
             goto out;
         *repaired += (uint64_t)searched;
-        rc = -1;
     }
     choose_all(&P);
     lay_out(&P);
@@ -579,22 +627,8 @@ static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, i
              ? -1 : 0;
     free(t);
     D->closed_read = P.n;
+    D->closed_widened = P.widened;
 out:
     release(&P);
     return rc;
-}
-
-int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
-{
-    uint32_t pn, dn;
-    if (pns_search_leaf(&D->S, root, &pn, &dn)) {
-        snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
-        return 1;
-    }
-    int rc = write_closed(D, root, c, 1, out, repaired);
-    D->closed_narrow = rc == 0;
-    if (rc != 1)
-        return rc;
-    D->closed_why[0] = 0;
-    return write_closed(D, root, c, 0, out, repaired);
 }

@@ -379,7 +379,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     pns_dfpn_run(D, s, &root);
     D->closed_why[0] = 0;
     D->closed_read = 0;
-    D->closed_narrow = 0;
+    D->closed_widened = 0;
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -431,7 +431,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     r->proof_closed = closed;
     r->proof_repaired = repaired;
     r->proof_read = D->closed_read;
-    r->proof_narrow = D->closed_narrow;
+    r->proof_widened = D->closed_widened;
     snprintf(r->proof_why, sizeof r->proof_why, "%s", D->closed_why);
     rollback(&W, 0, 0);
     free(W.log);

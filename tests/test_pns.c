@@ -769,7 +769,7 @@ static void test_proofs_small_table(void)
                 closed += proven == q;
                 from_table += last_proof.proof_closed;
                 repaired += last_proof.proof_closed && last_proof.proof_repaired > 0;
-                narrow += last_proof.proof_closed && last_proof.proof_narrow;
+                narrow += last_proof.proof_closed && last_proof.proof_widened == 0;
                 CU_ASSERT(!last_proof.proof_closed || last_proof.proof_read > 0);
                 /* where no set was written, the writer says why */
                 explained += proven == q && !last_proof.proof_closed && last_proof.proof_why[0] != 0;
