@@ -240,29 +240,62 @@ static int keeps(const closed_proof *P, uint32_t to)
     return to == EDGE_GOOD || (is_position(to) && P->in[to]) || (to == EDGE_MISSING && P->optimistic);
 }
 
-/* The greatest subset in which every position keeps the claim: drops
- * positions until a pass drops none (deepest first, so a pass carries a
- * drop up through many levels). */
-static void close_set(closed_proof *P)
+/* The greatest subset in which every position keeps the claim, found as
+ * retrograde analysis finds it: each position counts its moves that keep
+ * to the set (the other side's position needs all of them, the claim
+ * side's one); a position dropped lowers the counts of its predecessors,
+ * which drop in turn where theirs no longer suffice.  Each edge is looked at
+ * a few times; passes over the whole set until one drops nothing took as
+ * many passes as the longest chain of drops (minutes on a set of tens of
+ * millions of positions).  The arrays lay_out() fills later hold the
+ * predecessor index, the counts and the work list meanwhile.  -1 when out
+ * of memory. */
+static int close_set(closed_proof *P)
 {
-    memset(P->in, 1, P->n);
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t v = P->n; v-- > 0;) {
-            if (!P->in[v])
-                continue;
-            int all = needs_all(P, v), kept = all;
-            for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++)
-                if (keeps(P, P->edge[e]) != all) {
-                    kept = !all;
-                    break;
-                }
-            if (!kept) {
-                P->in[v] = 0;
-                changed = 1;
+    uint32_t n = P->n;
+    uint64_t *start = P->id, *count = P->size;  /* start: n + 1 entries */
+    uint32_t *work = P->order, top = 0;
+    memset(start, 0, ((uint64_t)n + 1) * sizeof *start);
+    for (uint64_t e = 0; e < P->first[n]; e++)
+        if (is_position(P->edge[e]))
+            start[P->edge[e] + 1]++;
+    for (uint32_t v = 0; v < n; v++)
+        start[v + 1] += start[v];
+    uint32_t *pred = malloc((start[n] ? start[n] : 1) * sizeof *pred);
+    if (!pred)
+        return -1;
+    memcpy(count, start, (uint64_t)n * sizeof *count);  /* fill positions first */
+    for (uint32_t v = 0; v < n; v++)
+        for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++)
+            if (is_position(P->edge[e]))
+                pred[count[P->edge[e]]++] = v;
+    memset(P->in, 1, n);
+    for (uint32_t v = 0; v < n; v++) {
+        int all = needs_all(P, v);
+        uint64_t kept = 0, missed = 0;
+        for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
+            int k = is_position(P->edge[e]) || keeps(P, P->edge[e]);  /* every position in, as yet */
+            kept += k;
+            missed += !k;
+        }
+        count[v] = kept;
+        if (all ? missed > 0 : kept == 0) {
+            P->in[v] = 0;
+            work[top++] = v;
+        }
+    }
+    while (top > 0) {
+        uint32_t w = work[--top];
+        for (uint64_t i = start[w]; i < start[w + 1]; i++) {
+            uint32_t u = pred[i];
+            if (P->in[u] && (needs_all(P, u) || --count[u] == 0)) {
+                P->in[u] = 0;
+                work[top++] = u;
             }
         }
     }
+    free(pred);
+    return 0;
 }
 
 /* Does v's move to target to keep to the set through a position the search
@@ -452,7 +485,7 @@ static int size_arrays(closed_proof *P)
     return grow((void **)&P->in, 1, n) || grow((void **)&P->chosen, 1, n) ||
            grow((void **)&P->parent, sizeof *P->parent, n) || grow((void **)&P->parent_move, 1, n) ||
            grow((void **)&P->order, sizeof *P->order, n) || grow((void **)&P->size, sizeof *P->size, n) ||
-           grow((void **)&P->id, sizeof *P->id, n) ? -1 : 0;
+           grow((void **)&P->id, sizeof *P->id, n + 1) ? -1 : 0;
 }
 
 static void choose_all(closed_proof *P)
@@ -587,12 +620,14 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         if (explore(&P) != 0 || size_arrays(&P) != 0)
             goto out;
         P.optimistic = 0;
-        close_set(&P);
+        if (close_set(&P) != 0)
+            goto out;
         if (P.in[0])
             break;
         /* would the positions the table lost close the set? then search them */
         P.optimistic = 1;
-        close_set(&P);
+        if (close_set(&P) != 0)
+            goto out;
         if (!P.in[0]) {
             /* or the moves not read yet of the positions it dropped */
             int64_t widened = widen(&P);
@@ -610,9 +645,8 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         int64_t searched = repair(&P);
         if (searched == 0) {  /* nothing to search again: as if the lost positions failed */
             P.optimistic = 0;
-            close_set(&P);
+            rc = close_set(&P) != 0 ? -1 : 1;
             explain(&P, D->closed_why, sizeof D->closed_why);
-            rc = 1;
         }
         if (searched <= 0)
             goto out;
