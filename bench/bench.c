@@ -388,6 +388,12 @@ static void bench_othello(void)
     }
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* FFO #40-44 (../shared/data/ffo40-44.obf), the issue's yardstick: each
  * position solved by `prove --score --exact-empties 24` with fresh search
  * objects (all a fresh process would have but its start, a few ms), the
@@ -439,13 +445,7 @@ static void bench_ffo(void)
                 wrong += rc != 0 || score != want[i];
             }
         }
-        for (int a = 0; a < 3; a++)  /* sort the three sums: the middle is the median */
-            for (int b = a + 1; b < 3; b++)
-                if (sums[b] < sums[a]) {
-                    double t = sums[a];
-                    sums[a] = sums[b];
-                    sums[b] = t;
-                }
+        qsort(sums, 3, sizeof sums[0], by_value);  /* the middle is the median */
         printf("othello FFO #40-44 on %d thread%s: %.2f s summed (median of 3; %.2f-%.2f), solver %.1f M nodes%s\n",
                threads, threads > 1 ? "s" : "", sums[1], sums[0], sums[2], (double)nodes / 1e6,
                wrong ? "; A SCORE DIFFERS FROM THE FILE'S" : ", every score the file's");
@@ -492,12 +492,6 @@ static double run_on_threads(const threads_run *run, int threads, int *answer, u
                r.tt_accesses ? 100.0 * (double)r.tt_contended / (double)r.tt_accesses : 0.0);
     game_close(g);
     return t;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 typedef struct {

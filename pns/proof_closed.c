@@ -128,12 +128,15 @@ static int needs_all(const closed_proof *P, uint32_t v)
     return (game_to_move(S->g, &P->state[v]) == S->prover) != P->claim_proven;
 }
 
-/* Did the search show the claim at key, on every path or on some? */
-static int shown(const closed_proof *P, game_key key)
+/* Does the table entry e (NULL: none) show the claim, on every path or on
+ * some? */
+static int shows(const closed_proof *P, const tt_entry *e)
 {
-    const tt_entry *e = pns_dfpn_lookup(P->D, key);
     return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || (e->flags & TT_COND));
 }
+
+/* Did the search show the claim at key? */
+static int shown(const closed_proof *P, game_key key) { return shows(P, pns_dfpn_lookup(P->D, key)); }
 
 /* Did the search show the claim at key by move i (its best move)?  Where
  * the table lost that child, the claim's side lost the move the search
@@ -143,7 +146,7 @@ static int shown(const closed_proof *P, game_key key)
 static int shown_by(const closed_proof *P, game_key key, int i)
 {
     const tt_entry *e = pns_dfpn_lookup(P->D, key);
-    return e && e->best == i && shown(P, key);
+    return e && e->best == i && shows(P, e);
 }
 
 /* The edge of v's move i (m; all: v needs all its moves) into *to.  -1 when
@@ -190,12 +193,8 @@ static int explore(closed_proof *P)
             P->edge_cap = cap;
         }
         int all = needs_all(P, v), lost = 0;
-        P->only[v] = UNREAD_NONE;
-        if (!all && shown(P, P->key[v])) {
-            const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
-            if (e->best < n && n > 1)
-                P->only[v] = e->best;
-        }
+        const tt_entry *e = all ? NULL : pns_dfpn_lookup(P->D, P->key[v]);
+        P->only[v] = shows(P, e) && e->best < n && n > 1 ? e->best : UNREAD_NONE;
         for (int i = 0; i < n; i++) {
             uint32_t to = EDGE_BAD;  /* not read: cannot keep v to the set */
             if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) && read_edge(P, v, &s, mv[i], i, all, &to) != 0)

@@ -204,7 +204,6 @@ void pns_tt_prefetch(const tt_table *t, game_key key)
         __builtin_prefetch(&t->seq[bucket_index(t, key)]);
 }
 
-
 /* An entry copied field by field: a store may be writing it, and the
  * sequence number tells the copy to be thrown away.  Acquire loads of
  * fields written by release stores (SET) order the seqlock without fences

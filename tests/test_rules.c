@@ -587,13 +587,10 @@ static void test_othello_flips_forms(void)
 {
 #ifdef OTHELLO_FLIPS_VECTOR
     othello_rays_init();
-    uint64_t x = 88172645463325252ULL, differ = 0, flipped = 0;
+    unsigned long long seed = 88172645463325252ULL;
+    uint64_t differ = 0, flipped = 0;
     for (int t = 0; t < 20000; t++) {
-        uint64_t r[2];
-        for (int i = 0; i < 2; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            r[i] = x;
-        }
+        uint64_t r[2] = { ref_rand(&seed), ref_rand(&seed) };
         uint64_t p = r[0] & r[1] >> (t % 3), o = ~r[0] & r[1] << (t % 5);  /* sparse to dense */
         for (uint64_t e = ~(p | o); e; e &= e - 1) {
             unsigned sq = (unsigned)__builtin_ctzll(e);
