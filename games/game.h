@@ -176,6 +176,11 @@ typedef struct game_tb_ops {
      * GAME_MAX_MOVES), the n lookups' memory reads overlapped. */
     void (*index_many)(const game *g, const game_state *s, int n, uint64_t *out);
     void (*unindex)(const game *g, int mat, uint64_t index, game_state *s);
+    /* Optional, for speed: [*first, *end), the indices of the states of
+     * index's position.  They differ only in the one move each forbids (the
+     * first state forbids none), so a state's children are the first
+     * state's by the moves it allows; NULL: each state is its own. */
+    void (*state_group)(const game *g, int mat, uint64_t index, uint64_t *first, uint64_t *end);
     /* Optional, for speed: calls fn for each index of [first, end) in order
      * with its state (as unindex gives it) and whether it is a twin (index()
      * of the state is another); NULL: the builder unindexes every index. */

@@ -215,7 +215,8 @@ static _Thread_local struct {
     game_move list[GAME_MAX_MOVES];
 } last_position;
 
-static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
+/* Makes last_position the position of index. */
+static void position_of_index(const game *g, int mat, uint64_t index)
 {
     const struct ostle_tb *t = geom(g)->tb;
     if (last_position.tb != t->serial || last_position.mat != mat || index < last_position.first ||
@@ -229,6 +230,18 @@ static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_sta
         last_position.end = first + game_sindex_count(ix, p);
         last_position.nf = -1;
     }
+}
+
+static void ostle_state_group(const game *g, int mat, uint64_t index, uint64_t *first, uint64_t *end)
+{
+    position_of_index(g, mat, index);
+    *first = last_position.first;
+    *end = last_position.end;
+}
+
+static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
+{
+    position_of_index(g, mat, index);
     *s = last_position.board;
     uint64_t slot = index - last_position.first;
     if (slot) {
@@ -467,6 +480,7 @@ const game_tb_ops ostle_tb_ops = {
     .index = ostle_index,
     .index_many = ostle_index_many,
     .unindex = ostle_unindex_state,
+    .state_group = ostle_state_group,
     .each = ostle_each,
     .unmoves = ostle_unmoves_states,
     .successors = ostle_successors_states,

@@ -57,44 +57,73 @@ static int mark(reach_table *t, uint64_t i)
     return 1;
 }
 
+/* Marks the children of s that have tables: how many it marked first. */
+static uint64_t expand_state(reach_run *r, const game_state *s)
+{
+    const game *g = r->g;
+    game_move mv[GAME_MAX_MOVES];
+    game_state kid[GAME_MAX_MOVES];
+    uint64_t ix[GAME_MAX_MOVES], found = 0;
+    int slot[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv), k = 0;
+    for (int j = 0; j < n; j++) {
+        kid[k] = *s;
+        game_play(g, &kid[k], mv[j]);
+        if (game_result_of(g, &kid[k]) != GAME_ONGOING)
+            continue;  /* the game is over: no state of a table */
+        int mat = r->ops->material_of(g, &kid[k]);
+        slot[k] = slot_of(r, mat);
+        if (slot[k] < 0) {
+            __atomic_store_n(&r->lost_mat, mat, __ATOMIC_RELAXED);
+            continue;
+        }
+        k++;
+    }
+    if (r->ops->index_many)
+        r->ops->index_many(g, kid, k, ix);
+    else
+        for (int j = 0; j < k; j++)
+            ix[j] = r->ops->index(g, &kid[j]);
+    for (int j = 0; j < k; j++)
+        __builtin_prefetch(&r->t[slot[j]].seen[ix[j] >> 6]);
+    for (int j = 0; j < k; j++)
+        found += (uint64_t)mark(&r->t[slot[j]], ix[j]);
+    return found;
+}
+
+/* Whether bitmap b has a bit in [first, end). */
+static int any_bit(const uint64_t *b, uint64_t first, uint64_t end)
+{
+    for (uint64_t i = first; i < end; i++)
+        if ((b[i >> 6] >> (i & 63)) & 1)
+            return 1;
+    return 0;
+}
+
 static void expand_words(void *ctx, uint64_t first, uint64_t end)
 {
     reach_run *r = ctx;
     const game *g = r->g;
     reach_table *t = &r->t[r->at];
-    uint64_t found = 0, expanded = 0;
-    game_move mv[GAME_MAX_MOVES];
-    game_state kid[GAME_MAX_MOVES];
-    uint64_t ix[GAME_MAX_MOVES];
-    int slot[GAME_MAX_MOVES];
+    uint64_t found = 0, expanded = 0, covered = 0;  /* indices below covered: expanded with their group */
     for (uint64_t w = r->base + first; w < r->base + end && w < t->words; w++)
         for (uint64_t bits = t->cur[w]; bits; bits &= bits - 1) {
-            game_state s;
-            r->ops->unindex(g, t->mat, w * 64 + (uint64_t)__builtin_ctzll(bits), &s);
-            int n = game_moves(g, &s, mv), k = 0;
-            for (int j = 0; j < n; j++) {
-                kid[k] = s;
-                game_play(g, &kid[k], mv[j]);
-                if (game_result_of(g, &kid[k]) != GAME_ONGOING)
-                    continue;  /* the game is over: no state of a table */
-                int mat = r->ops->material_of(g, &kid[k]);
-                slot[k] = slot_of(r, mat);
-                if (slot[k] < 0) {
-                    __atomic_store_n(&r->lost_mat, mat, __ATOMIC_RELAXED);
-                    continue;
-                }
-                k++;
-            }
-            if (r->ops->index_many)
-                r->ops->index_many(g, kid, k, ix);
-            else
-                for (int j = 0; j < k; j++)
-                    ix[j] = r->ops->index(g, &kid[j]);
-            for (int j = 0; j < k; j++)
-                __builtin_prefetch(&r->t[slot[j]].seen[ix[j] >> 6]);
-            for (int j = 0; j < k; j++)
-                found += (uint64_t)mark(&r->t[slot[j]], ix[j]);
+            uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits), at = i;
             expanded++;
+            if (i < covered)
+                continue;
+            if (r->ops->state_group) {
+                /* Two states of one position in a level have every move of
+                 * its first state between them: expand that one instead
+                 * (about half of the 5x5 levels' states share a position). */
+                uint64_t gf, ge;
+                r->ops->state_group(g, t->mat, i, &gf, &ge);
+                if (i == gf || any_bit(t->cur, i + 1, ge))
+                    at = gf, covered = ge;
+            }
+            game_state s;
+            r->ops->unindex(g, t->mat, at, &s);
+            found += expand_state(r, &s);
         }
     __atomic_add_fetch(&r->found, found, __ATOMIC_RELAXED);
     __atomic_add_fetch(&r->expanded, expanded, __ATOMIC_RELAXED);
