@@ -51,22 +51,38 @@ static int mark(reach_table *t, uint64_t i)
     uint64_t *w = &t->seen[i >> 6], bit = 1ULL << (i & 63);
     if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
         return 0;  /* most children have been seen: a plain read, no locked write */
-    if (__atomic_fetch_or(w, bit, __ATOMIC_RELAXED) & bit)
-        return 0;
+    /* the next level's bit first: whoever finds the state seen (acquire)
+     * finds it in the next level too, never takes it for one expanded */
     __atomic_fetch_or(&t->next[i >> 6], bit, __ATOMIC_RELAXED);
-    return 1;
+    return !(__atomic_fetch_or(w, bit, __ATOMIC_RELEASE) & bit);
 }
 
-/* Marks the children of s that have tables: how many it marked first. */
-static uint64_t expand_state(reach_run *r, const game_state *s)
+static int bit_of(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1); }
+
+/* Whether state i of t was expanded in an earlier level: seen, and neither
+ * in this level nor found during it. */
+static int expanded_before(const reach_table *t, uint64_t i)
+{
+    return (__atomic_load_n(&t->seen[i >> 6], __ATOMIC_ACQUIRE) >> (i & 63) & 1) && !bit_of(t->cur, i) &&
+           !(__atomic_load_n(&t->next[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1);
+}
+
+/* Marks the children of s that have tables, but for the moves `known` also
+ * has (whose children are seen): how many it marked first. */
+static uint64_t expand_state(reach_run *r, const game_state *s, const game_state *known)
 {
     const game *g = r->g;
-    game_move mv[GAME_MAX_MOVES];
+    game_move mv[GAME_MAX_MOVES], old[GAME_MAX_MOVES];
     game_state kid[GAME_MAX_MOVES];
     uint64_t ix[GAME_MAX_MOVES], found = 0;
     int slot[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv), k = 0;
+    int n = game_moves(g, s, mv), n_old = known ? game_moves(g, known, old) : 0, k = 0;
     for (int j = 0; j < n; j++) {
+        int had = 0;
+        for (int q = 0; q < n_old && !had; q++)
+            had = old[q] == mv[j];
+        if (had)
+            continue;
         kid[k] = *s;
         game_play(g, &kid[k], mv[j]);
         if (game_result_of(g, &kid[k]) != GAME_ONGOING)
@@ -91,39 +107,53 @@ static uint64_t expand_state(reach_run *r, const game_state *s)
     return found;
 }
 
-/* Whether bitmap b has a bit in [first, end). */
-static int any_bit(const uint64_t *b, uint64_t first, uint64_t end)
+/* Expands state i of the level, or the group of states of its position
+ * from i on [*covered is then the group's end]: a state of a position has
+ * the moves of the position's first state but the one it forbids, so two of
+ * them have every move between them.  Moves that a state of the position
+ * expanded in an earlier level has are left out: their children are seen.
+ * On 5x5 about half of a level's states share their position with another
+ * of the level. */
+static uint64_t expand_group(reach_run *r, const reach_table *t, uint64_t i, uint64_t *covered)
 {
-    for (uint64_t i = first; i < end; i++)
-        if ((b[i >> 6] >> (i & 63)) & 1)
-            return 1;
-    return 0;
+    const game *g = r->g;
+    uint64_t first, end, at = i, before = 0, n_before = 0;
+    r->ops->state_group(g, t->mat, i, &first, &end);
+    int several = i == first;
+    for (uint64_t j = i + 1; j < end && !several; j++)
+        several = bit_of(t->cur, j);
+    if (several)
+        at = first, *covered = end;
+    for (uint64_t j = first; j < end && n_before < 2; j++)
+        if (expanded_before(t, j))
+            before = j, n_before++;
+    if (n_before == 2 || (n_before == 1 && before == first))
+        return 0;  /* every move of the position was expanded before */
+    game_state s, known;
+    r->ops->unindex(g, t->mat, at, &s);
+    if (n_before)
+        r->ops->unindex(g, t->mat, before, &known);
+    return expand_state(r, &s, n_before ? &known : NULL);
 }
 
 static void expand_words(void *ctx, uint64_t first, uint64_t end)
 {
     reach_run *r = ctx;
-    const game *g = r->g;
     reach_table *t = &r->t[r->at];
     uint64_t found = 0, expanded = 0, covered = 0;  /* indices below covered: expanded with their group */
     for (uint64_t w = r->base + first; w < r->base + end && w < t->words; w++)
         for (uint64_t bits = t->cur[w]; bits; bits &= bits - 1) {
-            uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits), at = i;
+            uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
             expanded++;
             if (i < covered)
                 continue;
             if (r->ops->state_group) {
-                /* Two states of one position in a level have every move of
-                 * its first state between them: expand that one instead
-                 * (about half of the 5x5 levels' states share a position). */
-                uint64_t gf, ge;
-                r->ops->state_group(g, t->mat, i, &gf, &ge);
-                if (i == gf || any_bit(t->cur, i + 1, ge))
-                    at = gf, covered = ge;
+                found += expand_group(r, t, i, &covered);
+                continue;
             }
             game_state s;
-            r->ops->unindex(g, t->mat, at, &s);
-            found += expand_state(r, &s);
+            r->ops->unindex(r->g, t->mat, i, &s);
+            found += expand_state(r, &s, NULL);
         }
     __atomic_add_fetch(&r->found, found, __ATOMIC_RELAXED);
     __atomic_add_fetch(&r->expanded, expanded, __ATOMIC_RELAXED);
