@@ -23,4 +23,23 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
 struct proof_claim;
 int pns_proof_write_closed(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out, uint64_t *repaired);
 
+/* Edge targets of a closed set's graph other than positions: a move of the
+ * other side to a position the table does not hold; a leaf that supports
+ * the claim; anything else. */
+enum { PROOF_EDGE_MISSING = UINT32_MAX - 2, PROOF_EDGE_GOOD = UINT32_MAX - 1, PROOF_EDGE_BAD = UINT32_MAX };
+
+/* A graph the closed-set writer closed, and the set it kept. */
+typedef struct {
+    uint32_t n;              /* positions; 0 is the root */
+    const uint64_t *first;   /* the edges of v: edge[first[v] .. first[v + 1]) */
+    const uint32_t *edge;    /* a position, or a PROOF_EDGE_ target */
+    const uint8_t *all;      /* v needs every move to keep to the set (else one) */
+    const uint8_t *in;       /* kept */
+    int optimistic;          /* PROOF_EDGE_MISSING counts as kept */
+} pns_closed_graph;
+
+/* NULL, or called with each set the writer closes: the tests check it
+ * against a naive greatest fixed point. */
+extern void (*pns_closed_observe)(const pns_closed_graph *g);
+
 #endif

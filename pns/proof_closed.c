@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Edge targets other than positions: a move of the other side to a position
- * the table does not hold; a leaf that supports the claim; anything else. */
-enum { EDGE_MISSING = UINT32_MAX - 2, EDGE_GOOD = UINT32_MAX - 1, EDGE_BAD = UINT32_MAX };
+enum { EDGE_MISSING = PROOF_EDGE_MISSING, EDGE_GOOD = PROOF_EDGE_GOOD, EDGE_BAD = PROOF_EDGE_BAD };
+
+void (*pns_closed_observe)(const pns_closed_graph *g);
 
 static int is_position(uint32_t to) { return to < EDGE_MISSING; }
 
@@ -294,6 +294,16 @@ static int close_set(closed_proof *P)
         }
     }
     free(pred);
+    if (pns_closed_observe) {
+        uint8_t *all = malloc(n ? n : 1);
+        if (!all)
+            return -1;
+        for (uint32_t v = 0; v < n; v++)
+            all[v] = (uint8_t)needs_all(P, v);
+        pns_closed_graph g = { n, P->first, P->edge, all, P->in, P->optimistic };
+        pns_closed_observe(&g);
+        free(all);
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "../pns/pns.h"
 #include "../pns/dfpn.h"  /* the threshold rule, tested directly */
 #include "../games/othello_eval.h"
+#include "../pns/proof.h"  /* the closed-set writer's sets, checked naively */
 #include "../pns/tt.h"  /* the keep of evicted solved entries, tested directly */  /* the solver's move order, replaced by noise */
 #include "ref.h"
 #include "graphs.h"
@@ -745,8 +746,40 @@ static void test_tt_keep_solved(void)
  * still pass the checker and say the true value.  Where the table lost
  * positions a closed set needs, on either side's move, the closed set's
  * writer searches them again instead of falling back to the tree writer. */
+static int observed_sets, observed_wrong;
+
+/* The greatest closed subset of g found the naive way, pass after pass
+ * until one drops nothing, against the writer's. */
+static void check_closed_set(const pns_closed_graph *g)
+{
+    uint8_t *in = malloc(g->n ? g->n : 1);
+    memset(in, 1, g->n);
+    for (int dropped = 1; dropped;) {
+        dropped = 0;
+        for (uint32_t v = 0; v < g->n; v++) {
+            if (!in[v])
+                continue;
+            int kept = 0, missed = 0;
+            for (uint64_t e = g->first[v]; e < g->first[v + 1]; e++) {
+                uint32_t to = g->edge[e];
+                int k = to == PROOF_EDGE_GOOD || (to == PROOF_EDGE_MISSING && g->optimistic) ||
+                        (to < PROOF_EDGE_MISSING && in[to]);
+                kept += k;
+                missed += !k;
+            }
+            if (g->all[v] ? missed > 0 : kept == 0)
+                in[v] = 0, dropped = 1;
+        }
+    }
+    observed_sets++;
+    observed_wrong += memcmp(in, g->in, g->n) != 0;
+    free(in);
+}
+
 static void test_proofs_small_table(void)
 {
+    pns_closed_observe = check_closed_set;
+    observed_sets = observed_wrong = 0;
     unsigned seed = 11;
     int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0, narrow = 0;
     static char gtext[1 << 14];
@@ -794,6 +827,10 @@ static void test_proofs_small_table(void)
      * another move of the claim side where the table lost the best one's line */
     CU_ASSERT(2 * narrow > from_table);
     CU_ASSERT_EQUAL(explained, closed - from_table);
+    pns_closed_observe = NULL;
+    fprintf(stderr, "%d closed sets checked naively ", observed_sets);
+    CU_ASSERT(observed_sets >= from_table);
+    CU_ASSERT_EQUAL(observed_wrong, 0);
 }
 
 /* A draw proof as a graph: the Jungle position's "can White avoid losing?"
