@@ -360,6 +360,9 @@ static int run_levels(reach_run *r, const game_state *start, const tb_reach_opti
                     if (save(r, start, res, d, nm, nw, now - t0, o->checkpoint, err, errlen) != 0)
                         return -1;
                     last_save = game_clock();
+                    if (o->log)  /* a log without the progress line still shows the run going */
+                        fprintf(o->log, "level %llu: %llu of %llu states expanded, %.0f s, saved\n", (unsigned long long)d,
+                                (unsigned long long)r->expanded, (unsigned long long)res->at_level[d], now - t0);
                 }
                 if (stop)
                     return 1;
