@@ -38,6 +38,7 @@ typedef struct {
     int8_t lo, hi;    /* bounds of the exact score */
     uint8_t best;     /* square of the best move known, 64: none */
     uint8_t empties;
+    uint32_t seq;     /* odd while a thread writes the slot (a seqlock: the helpers share the table) */
 } slot;
 
 struct game_solver {
@@ -48,9 +49,10 @@ struct game_solver {
     uint64_t mask;
     uint64_t nodes;
     /* threads: at nodes of the leftmost path, the moves after the first are
-     * shared out among this solver and its helpers, each with a table of its
-     * own (nothing is shared but the node's window); a cutoff stops the others */
+     * shared out among this solver and its helpers, on this solver's table
+     * (and the node's window); a cutoff stops the others */
     int helpers;
+    int owns_table;      /* a helper's table is its solver's */
     game_solver **helper;
     int split_root;      /* the next solve_deep may split (it is on the leftmost path) */
     const int *stop;     /* while splitting: set when the others' work is moot */
@@ -95,6 +97,7 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
         return NULL;
     }
     x->mask = slots - 1;
+    x->owns_table = 1;
     othello_shape_init(&x->shape, g->width, g->height);
     x->eval_min = EVAL_MIN;
     return x;
@@ -107,7 +110,8 @@ void othello_solver_free(game_solver *x)
     for (int i = 0; i < x->helpers; i++)
         othello_solver_free(x->helper[i]);
     free(x->helper);
-    free(x->table);
+    if (x->owns_table)
+        free(x->table);
     free(x);
 }
 
@@ -197,6 +201,61 @@ static inline slot *table_slot(const game_solver *x, uint64_t p, uint64_t o)
 {
     uint64_t h = p * 0x9e3779b97f4a7c15ULL ^ o * 0xc2b2ae3d27d4eb4fULL;
     return &x->table[(h ^ h >> 29) & x->mask];
+}
+
+/* The table's bounds of (p, o) in *e: 0 if it holds none, or a thread was
+ * writing them (a read never mixes two writes).  Acquire loads of fields
+ * that release stores write order the seqlock without fences, as in
+ * pns/tt.c (ThreadSanitizer does not model fences; on x86 all are plain
+ * moves). */
+static int table_get(const game_solver *x, uint64_t p, uint64_t o, slot *e)
+{
+    slot *t = table_slot(x, p, o);
+    uint32_t seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+    if (seq & 1)
+        return 0;
+    e->p = __atomic_load_n(&t->p, __ATOMIC_ACQUIRE);
+    e->o = __atomic_load_n(&t->o, __ATOMIC_ACQUIRE);
+    e->lo = __atomic_load_n(&t->lo, __ATOMIC_ACQUIRE);
+    e->hi = __atomic_load_n(&t->hi, __ATOMIC_ACQUIRE);
+    e->best = __atomic_load_n(&t->best, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&t->seq, __ATOMIC_RELAXED) == seq && e->p == p && e->o == o;
+}
+
+/* Stores what a search of (p, o) with `empties` empties found: best from
+ * window (a0, beta), by move best_sq.  A deeper position's entry stays; a
+ * slot another thread is writing is left to it. */
+static void table_put(game_solver *x, uint64_t p, uint64_t o, int empties, int a0, int beta, int best, int best_sq)
+{
+    slot *t = table_slot(x, p, o);
+    uint32_t seq = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
+    if ((seq & 1) || !__atomic_compare_exchange_n(&t->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return;
+    int lo = t->lo, hi = t->hi;
+    if (t->p != p || t->o != o) {
+        if (t->empties > empties) {
+            __atomic_store_n(&t->seq, seq, __ATOMIC_RELEASE);  /* unchanged */
+            return;
+        }
+        __atomic_store_n(&t->p, p, __ATOMIC_RELEASE);
+        __atomic_store_n(&t->o, o, __ATOMIC_RELEASE);
+        lo = -127;
+        hi = 127;
+        t->empties = (uint8_t)empties;  /* read only by writers, under the lock */
+    }
+    if (best >= beta) {
+        if (best > lo)
+            lo = best;
+    } else if (best <= a0) {
+        if (best < hi)
+            hi = best;
+    } else {
+        lo = hi = best;
+    }
+    __atomic_store_n(&t->lo, (int8_t)lo, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->hi, (int8_t)hi, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->best, (uint8_t)best_sq, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 void othello_solver_order(game_solver *x, int eval_min, uint64_t noise)
@@ -335,21 +394,18 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         if (bound <= alpha)
             return bound;
     }
-    slot *t = NULL;
+    slot t;
     unsigned hint = 64;
-    if (empties >= TABLE_MIN) {
-        t = table_slot(x, p, o);
-        if (t->p == p && t->o == o) {
-            if (t->lo >= beta || t->lo == t->hi)
-                return t->lo;
-            if (t->hi <= alpha)
-                return t->hi;
-            if (t->lo > alpha)
-                alpha = t->lo;
-            if (t->hi < beta)
-                beta = t->hi;
-            hint = t->best;
-        }
+    if (empties >= TABLE_MIN && table_get(x, p, o, &t)) {
+        if (t.lo >= beta || t.lo == t.hi)
+            return t.lo;
+        if (t.hi <= alpha)
+            return t.hi;
+        if (t.lo > alpha)
+            alpha = t.lo;
+        if (t.hi < beta)
+            beta = t.hi;
+        hint = t.best;
     }
     /* the children, ordered: table move, then fewest replies, corners first */
     uint64_t cp[64], co[64];
@@ -377,9 +433,9 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         /* enhanced transposition cutoff: a child already known to be bad
          * enough for the opponent ends the node without a search */
         for (int i = 0; i < n; i++) {
-            const slot *c = table_slot(x, co[i], cp[i]);
-            if (c->p == co[i] && c->o == cp[i] && -c->hi >= beta)
-                return -c->hi;
+            slot c;
+            if (table_get(x, co[i], cp[i], &c) && -c.hi >= beta)
+                return -c.hi;
         }
     }
     int a0 = alpha, best = -1000, best_sq = sqs[0];
@@ -411,25 +467,8 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
     }
     if (x->stop && __atomic_load_n(x->stop, __ATOMIC_RELAXED))
         return best;  /* stopped: best may be garbage, so it is not stored */
-    if (t) {
-        if (t->p != p || t->o != o) {
-            if (t->empties > empties)
-                return best;  /* keep the deeper entry */
-            t->p = p;
-            t->o = o;
-            t->lo = -127;
-            t->hi = 127;
-            t->empties = (uint8_t)empties;
-        }
-        if (best >= beta) {
-            if (best > t->lo) t->lo = (int8_t)best;
-        } else if (best <= a0) {
-            if (best < t->hi) t->hi = (int8_t)best;
-        } else {
-            t->lo = t->hi = (int8_t)best;
-        }
-        t->best = (uint8_t)best_sq;
-    }
+    if (empties >= TABLE_MIN)
+        table_put(x, p, o, empties, a0, beta, best, best_sq);
     return best;
 }
 
@@ -459,10 +498,9 @@ int othello_solver_threads(game_solver *x, int n)
     }
     while (x->helpers < n - 1) {
         game_solver *h = calloc(1, sizeof *h);
-        if (!h || !(h->table = calloc(x->mask + 1, sizeof *h->table))) {
-            free(h);
+        if (!h)
             return -1;
-        }
+        h->table = x->table;
         h->shape = x->shape;
         h->mask = x->mask;
         h->eval_min = x->eval_min;
