@@ -823,9 +823,11 @@ static void test_proofs_small_table(void)
      * 584 while only the shown other side's lost moves were searched
      * again, 805 with the claim side's proving move too */
     CU_ASSERT(3 * from_table > 2 * closed);
-    /* 950 of the 971 along the search's best moves alone: the rest needed
-     * another move of the claim side where the table lost the best one's line */
-    CU_ASSERT(2 * narrow > from_table);
+    /* 373 of the 966 along the search's best moves alone: the rest needed
+     * another move of the claim side where the table lost the best one's
+     * line, read (widened) before any lost position is searched again (950
+     * of 971 when searching came first, and 594 of them searched) */
+    CU_ASSERT(narrow > 0 && narrow < from_table);
     CU_ASSERT_EQUAL(explained, closed - from_table);
     pns_closed_observe = NULL;
     fprintf(stderr, "%d closed sets checked naively ", observed_sets);
