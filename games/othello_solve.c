@@ -52,7 +52,6 @@ struct game_solver {
      * shared out among this solver and its helpers, on this solver's table
      * (and the node's window); a cutoff stops the others */
     int helpers;
-    int owns_table;      /* a helper's table is its solver's */
     game_solver **helper;
     int split_root;      /* the next solve_deep may split (it is on the leftmost path) */
     const int *stop;     /* while splitting: set when the others' work is moot */
@@ -97,7 +96,6 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
         return NULL;
     }
     x->mask = slots - 1;
-    x->owns_table = 1;
     othello_shape_init(&x->shape, g->width, g->height);
     x->eval_min = EVAL_MIN;
     return x;
@@ -108,10 +106,9 @@ void othello_solver_free(game_solver *x)
     if (!x)
         return;
     for (int i = 0; i < x->helpers; i++)
-        othello_solver_free(x->helper[i]);
+        free(x->helper[i]);  /* a helper holds nothing of its own: the table is x's */
     free(x->helper);
-    if (x->owns_table)
-        free(x->table);
+    free(x->table);
     free(x);
 }
 
@@ -489,7 +486,7 @@ int othello_solver_threads(game_solver *x, int n)
 {
     n = n < 1 ? 1 : n > SPLIT_MAX ? SPLIT_MAX : n;
     while (x->helpers > n - 1)
-        othello_solver_free(x->helper[--x->helpers]);
+        free(x->helper[--x->helpers]);
     if (x->helpers < n - 1) {
         game_solver **h = realloc(x->helper, sizeof *h * (size_t)(n - 1));
         if (!h)
