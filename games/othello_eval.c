@@ -35,13 +35,30 @@ void othello_shape_init(othello_shape *s, int W, int H)
                 int has_prev = on_board(r - dr[d], c - dc[d], W, H), has_next = on_board(r + dr[d], c + dc[d], W, H);
                 if (!has_prev || !has_next)
                     s->rim[d] |= 1ULL << (r * 8 + c);
-                if (has_prev)
-                    continue;  /* a line starts where nothing comes before */
-                uint64_t line = 0;
-                for (int rr = r, cc = c; on_board(rr, cc, W, H); rr += dr[d], cc += dc[d])
-                    line |= 1ULL << (rr * 8 + cc);
-                s->line[d][s->lines[d]++] = line;
             }
+}
+
+/* The squares of full lines along direction d of an 8x8 bitboard whose
+ * empty squares are e: every square an empty one cannot reach along d, by a
+ * fill of distances 1, 2 and 4 each way (squares off a smaller board count
+ * as filled, so a board's line is full when its 8x8 line is). */
+static uint64_t full_lines(uint64_t e, int d)
+{
+    /* shift per step, and the columns a shift up (down) by 1, 2 or 4 steps
+     * may land on without wrapping round a row */
+    static const int shift[4] = { 1, 8, 9, 7 };
+    static const uint64_t up[4][3] = { { 0xfefefefefefefefeULL, 0xfcfcfcfcfcfcfcfcULL, 0xf0f0f0f0f0f0f0f0ULL },
+                                       { ~0ULL, ~0ULL, ~0ULL },
+                                       { 0xfefefefefefefefeULL, 0xfcfcfcfcfcfcfcfcULL, 0xf0f0f0f0f0f0f0f0ULL },
+                                       { 0x7f7f7f7f7f7f7f7fULL, 0x3f3f3f3f3f3f3f3fULL, 0x0f0f0f0f0f0f0f0fULL } };
+    static const uint64_t down[4][3] = { { 0x7f7f7f7f7f7f7f7fULL, 0x3f3f3f3f3f3f3f3fULL, 0x0f0f0f0f0f0f0f0fULL },
+                                         { ~0ULL, ~0ULL, ~0ULL },
+                                         { 0x7f7f7f7f7f7f7f7fULL, 0x3f3f3f3f3f3f3f3fULL, 0x0f0f0f0f0f0f0f0fULL },
+                                         { 0xfefefefefefefefeULL, 0xfcfcfcfcfcfcfcfcULL, 0xf0f0f0f0f0f0f0f0ULL } };
+    int s = shift[d];
+    for (int k = 0; k < 3; k++, s *= 2)
+        e |= ((e << s) & up[d][k]) | ((e >> s) & down[d][k]);
+    return ~e;
 }
 
 /* A fixed point: a stable disc, along each of the four line directions, is
@@ -51,13 +68,9 @@ void othello_shape_init(othello_shape *s, int W, int H)
 uint64_t othello_stable(const othello_shape *s, uint64_t p, uint64_t o)
 {
     const uint64_t not_a = 0xfefefefefefefefeULL, not_h = 0x7f7f7f7f7f7f7f7fULL;
-    uint64_t filled = p | o, safe[4];
-    for (int d = 0; d < 4; d++) {
-        safe[d] = s->rim[d];
-        for (int i = 0; i < s->lines[d]; i++)
-            if ((s->line[d][i] & filled) == s->line[d][i])
-                safe[d] |= s->line[d][i];
-    }
+    uint64_t empty = s->board & ~(p | o), safe[4];
+    for (int d = 0; d < 4; d++)
+        safe[d] = s->rim[d] | full_lines(empty, d);
     uint64_t stable = o & safe[0] & safe[1] & safe[2] & safe[3], last;
     do {
         last = stable;

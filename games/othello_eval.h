@@ -12,9 +12,6 @@
 
 #include <stdint.h>
 
-/* Most lines one direction has on a board of up to 8x8 (diagonals: 15). */
-#define OTHELLO_LINES_MAX 15
-
 typedef struct {
     uint64_t board;
     int squares;
@@ -23,11 +20,9 @@ typedef struct {
     uint64_t csq;        /* the rim squares next to a corner */
     uint64_t edge;       /* the other rim squares */
     uint64_t region[4];  /* the quadrants, for the parity order */
-    /* per line direction (row, column, two diagonals): its lines on the
-     * board, and the squares with no board square next to them on one side
-     * or the other along it (for the stable discs) */
-    uint64_t line[4][OTHELLO_LINES_MAX];
-    int lines[4];
+    /* per line direction (row, column, two diagonals): the squares with no
+     * board square next to them on one side or the other along it (for the
+     * stable discs) */
     uint64_t rim[4];
 } othello_shape;
 

@@ -11,8 +11,10 @@
  *     with the fitted evaluation one reply deep added (othello_eval.h);
  *     enhanced transposition cutoffs from ETC_MIN empties;
  *   - at SHALLOW empties or fewer: no sorting, squares of regions with an odd
- *     number of empties first (parity), the last two squares by their own
- *     code.
+ *     number of empties first (parity); the last four squares by code of
+ *     their own that passes the squares down in the order fixed at four
+ *     (no square set or parity recomputed), the last one by counting its
+ *     flips.
  * The transposition table holds bounds under the exact position (both
  * bitboards, no hash-only identity) and keeps the deeper entry on a
  * collision.  It lives in the solver object, so the bounds carry over from one
@@ -121,16 +123,18 @@ static inline int final_score(const game_solver *x, uint64_t p, uint64_t o)
     return d > 0 ? d + e : d < 0 ? d - e : 0;
 }
 
-/* One empty square left: play it, or let the opponent, or nobody can. */
+/* One empty square left: play it, or let the opponent, or nobody can.  The
+ * board is full after a move, so the score is twice the mover's discs less
+ * the squares: only the flips are counted. */
 static int solve_last(game_solver *x, uint64_t p, uint64_t o, unsigned sq)
 {
     x->nodes++;
-    uint64_t bit = 1ULL << sq, f = othello_flips(p, o, sq);
+    uint64_t f = othello_flips(p, o, sq);
     if (f)
-        return final_score(x, p | f | bit, o & ~f);
+        return 2 * (__builtin_popcountll(p | f) + 1) - x->shape.squares;
     f = othello_flips(o, p, sq);
     if (f)
-        return final_score(x, p & ~f, o | f | bit);
+        return 2 * __builtin_popcountll(p & ~f) - x->shape.squares;
     return final_score(x, p, o);
 }
 
@@ -156,14 +160,107 @@ static int solve_two(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta
     return -solve_two(x, o, p, -beta, -alpha, a, b);  /* a pass: the other side can move */
 }
 
+/* Whether the side with discs p can play one of the n squares sq. */
+static inline int can_play(uint64_t p, uint64_t o, const unsigned *sq, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((othello_around[sq[i]] & o) && othello_flips(p, o, sq[i]))
+            return 1;
+    return 0;
+}
+
+/* Three empty squares, tried in the order given (the parity order of the
+ * node above: no square set or parity is computed here). */
+static int solve_three(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, const unsigned *sq)
+{
+    x->nodes++;
+    static const int rest[3][2] = { { 1, 2 }, { 0, 2 }, { 0, 1 } };
+    int best = -1000;
+    for (int i = 0; i < 3; i++) {
+        uint64_t f;
+        if (!(othello_around[sq[i]] & o) || !(f = othello_flips(p, o, sq[i])))
+            continue;
+        int v = -solve_two(x, o & ~f, p | f | 1ULL << sq[i], -beta, -(alpha > best ? alpha : best), sq[rest[i][0]],
+                           sq[rest[i][1]]);
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                return v;
+        }
+    }
+    if (best > -1000)
+        return best;
+    if (!can_play(o, p, sq, 3))
+        return final_score(x, p, o);
+    return -solve_three(x, o, p, -beta, -alpha, sq);
+}
+
+/* o keeps its stable discs, so p scores at most squares - 2 x those: a
+ * bound worth finding only where it could be at most alpha (then
+ * returned), else 1000.  At 6 empties or fewer it costs more than it
+ * saves (FFO #40-44: 10% fewer nodes, 8-25% more time). */
+static inline int stability_cut(const game_solver *x, uint64_t p, uint64_t o, int alpha)
+{
+    if (alpha < x->shape.squares - 2 * __builtin_popcountll(o))
+        return 1000;
+    int bound = x->shape.squares - 2 * __builtin_popcountll(othello_stable(&x->shape, p, o));
+    return bound <= alpha ? bound : 1000;
+}
+
+/* Four empty squares: put in parity order once (squares of quadrants with
+ * an odd number of them first), which their children keep. */
+static int solve_four(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, uint64_t empty)
+{
+    x->nodes++;
+    uint64_t odd = 0;
+    for (int i = 0; i < 4; i++)
+        if (__builtin_popcountll(empty & x->shape.region[i]) & 1)
+            odd |= x->shape.region[i];
+    unsigned sq[4];
+    int n = 0;
+    for (uint64_t m = empty & odd; m; m &= m - 1)
+        sq[n++] = (unsigned)__builtin_ctzll(m);
+    for (uint64_t m = empty & ~odd; m; m &= m - 1)
+        sq[n++] = (unsigned)__builtin_ctzll(m);
+    int best = -1000;
+    for (int i = 0; i < 4; i++) {
+        uint64_t f;
+        if (!(othello_around[sq[i]] & o) || !(f = othello_flips(p, o, sq[i])))
+            continue;
+        unsigned rest[3];
+        for (int j = 0, k = 0; j < 4; j++)
+            if (j != i)
+                rest[k++] = sq[j];
+        int v = -solve_three(x, o & ~f, p | f | 1ULL << sq[i], -beta, -(alpha > best ? alpha : best), rest);
+        if (v > best) {
+            best = v;
+            if (v >= beta)
+                return v;
+        }
+    }
+    if (best > -1000)
+        return best;
+    if (!can_play(o, p, sq, 4))
+        return final_score(x, p, o);
+    return -solve_four(x, o, p, -beta, -alpha, empty);
+}
+
 static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
     uint64_t empty = x->shape.board & ~(p | o);
-    if (!(empty & (empty - 1)))
-        return empty ? solve_last(x, p, o, (unsigned)__builtin_ctzll(empty)) : final_score(x, p, o);
-    if (__builtin_popcountll(empty) == 2) {
-        unsigned a = (unsigned)__builtin_ctzll(empty);
-        return solve_two(x, p, o, alpha, beta, a, (unsigned)__builtin_ctzll(empty & (empty - 1)));
+    int n = __builtin_popcountll(empty);
+    if (n <= 4) {
+        unsigned sq[3];
+        int k = 0;
+        for (uint64_t m = empty; m && k < 3; m &= m - 1)
+            sq[k++] = (unsigned)__builtin_ctzll(m);
+        switch (n) {
+        case 4: return solve_four(x, p, o, alpha, beta, empty);
+        case 3: return solve_three(x, p, o, alpha, beta, sq);
+        case 2: return solve_two(x, p, o, alpha, beta, sq[0], sq[1]);
+        case 1: return solve_last(x, p, o, sq[0]);
+        default: return final_score(x, p, o);
+        }
     }
     x->nodes++;
     uint64_t odd = 0;
@@ -179,7 +276,9 @@ static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int 
             uint64_t f = othello_flips(p, o, sq);
             if (!f)
                 continue;
-            int v = -solve_shallow(x, o & ~f, p | f | (1ULL << sq), -beta, -(alpha > best ? alpha : best));
+            uint64_t np = p | f | (1ULL << sq), no = o & ~f, left = empty & ~(1ULL << sq);
+            int a = alpha > best ? alpha : best;
+            int v = n == 5 ? -solve_four(x, no, np, -beta, -a, left) : -solve_shallow(x, no, np, -beta, -a);
             if (v > best) {
                 best = v;
                 if (v >= beta)
@@ -384,13 +483,9 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         return -solve_deep(x, o, p, -beta, -alpha);
     }
     int empties = __builtin_popcountll(x->shape.board & ~(p | o));
-    /* o keeps its stable discs, so p scores at most squares - 2 x those:
-     * worth counting only where that could be at most alpha */
-    if (alpha >= x->shape.squares - 2 * __builtin_popcountll(o)) {
-        int bound = x->shape.squares - 2 * __builtin_popcountll(othello_stable(&x->shape, p, o));
-        if (bound <= alpha)
-            return bound;
-    }
+    int cut = stability_cut(x, p, o, alpha);
+    if (cut < 1000)
+        return cut;
     slot t;
     unsigned hint = 64;
     if (empties >= TABLE_MIN && table_get(x, p, o, &t)) {

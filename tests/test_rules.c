@@ -4,6 +4,7 @@
 #include "ref.h"
 #include "../games/ostle_impl.h"
 #include "../games/othello_bits.h"
+#include "../games/othello_eval.h"
 #include "suites.h"
 
 #include <stdlib.h>
@@ -606,6 +607,67 @@ static void test_othello_flips_forms(void)
 #endif
 }
 
+/* The stable discs against their definition walked square by square on the
+ * board (full lines and rims by walking each line), on random boards of
+ * several shapes. */
+static int naive_safe(uint64_t filled, int W, int H, int r, int c, int dr, int dc)
+{
+    int ahead = r + dr >= 0 && r + dr < H && c + dc >= 0 && c + dc < W;
+    int behind = r - dr >= 0 && r - dr < H && c - dc >= 0 && c - dc < W;
+    if (!ahead || !behind)
+        return 1;  /* the rim along this direction */
+    for (int s = -1; s <= 1; s += 2)
+        for (int rr = r, cc = c; rr >= 0 && rr < H && cc >= 0 && cc < W; rr += s * dr, cc += s * dc)
+            if (!(filled >> (rr * 8 + cc) & 1))
+                return 0;
+    return 1;
+}
+
+static uint64_t naive_stable(int W, int H, uint64_t p, uint64_t o)
+{
+    static const int dr[4] = { 0, 1, 1, 1 }, dc[4] = { 1, 0, 1, -1 };
+    uint64_t stable = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int r = 0; r < H; r++)
+            for (int c = 0; c < W; c++) {
+                int sq = r * 8 + c, ok = (int)(o >> sq & 1) && !(stable >> sq & 1);
+                for (int d = 0; d < 4 && ok; d++) {
+                    int next = 0;
+                    for (int s = -1; s <= 1; s += 2) {
+                        int rr = r + s * dr[d], cc = c + s * dc[d];
+                        next |= rr >= 0 && rr < H && cc >= 0 && cc < W && (stable >> (rr * 8 + cc) & 1);
+                    }
+                    ok = next || naive_safe(p | o, W, H, r, c, dr[d], dc[d]);
+                }
+                if (ok)
+                    stable |= 1ULL << sq, changed = 1;
+            }
+    }
+    return stable;
+}
+
+static void test_othello_stable(void)
+{
+    static const int shapes[][2] = { { 4, 4 }, { 5, 6 }, { 6, 5 }, { 6, 6 }, { 7, 6 }, { 6, 7 }, { 7, 7 }, { 8, 8 } };
+    unsigned long long seed = 0x5eed5ab1eULL;
+    uint64_t differ = 0, found = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        othello_shape sh;
+        othello_shape_init(&sh, shapes[k][0], shapes[k][1]);
+        for (int t = 0; t < 3000; t++) {
+            uint64_t r = ref_rand(&seed), q = ref_rand(&seed);
+            uint64_t filled = sh.board & (r | q >> (t % 4) | (t & 1 ? ~0ULL : q));  /* half to nearly full */
+            uint64_t o = filled & ref_rand(&seed), p = filled & ~o;
+            uint64_t want = naive_stable(shapes[k][0], shapes[k][1], p, o);
+            differ += othello_stable(&sh, p, o) != want;
+            found += (uint64_t)__builtin_popcountll(want);
+        }
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(found > 20000);
+}
+
 /* Othello's symmetric key against a by-hand image of the board: equal for
  * every image of a position (8 on square boards, 4 otherwise), and equal for
  * two positions of random games only when one is an image of the other. */
@@ -678,6 +740,7 @@ void suite_rules(void)
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
     CU_add_test(s, "othello flips: the vector form against the plain one", test_othello_flips_forms);
+    CU_add_test(s, "othello stable discs against their definition, walked square by square", test_othello_stable);
     CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
     CU_add_test(s, "graph files", test_graph);
 }
