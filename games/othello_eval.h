@@ -70,4 +70,8 @@ int othello_eval(const othello_shape *s, uint64_t p, uint64_t o);
  * noise from that seed: tests show that the order never changes a value. */
 void othello_solver_order(game_solver *x, int eval_min, uint64_t noise);
 
+/* Sets from how many empty squares a node of x may share its moves out
+ * among idle threads (tests lower it: many splits, nested ones too). */
+void othello_solver_split_min(game_solver *x, int empties);
+
 #endif

@@ -25,12 +25,13 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SHALLOW 6     /* at most this many empties: parity order, no table */
 #define TABLE_MIN 9   /* at least this many empties: positions go to the table */
-#define SPLIT_MIN 16  /* at least this many: a node of the leftmost path shares its moves out among the threads */
+#define SPLIT_MIN 16  /* at least this many: a node may share its moves out among idle threads */
 #define SPLIT_MAX 64  /* threads of one solver at most */
 #define EVAL_MIN 15   /* at least this many: the evaluation joins the move order */
 #define ETC_MIN 12    /* at least this many: children are looked up before any is searched */
@@ -46,18 +47,32 @@ typedef struct {
 struct game_solver {
     othello_shape shape;
     int eval_min;        /* from this many empties, the evaluation helps to order moves */
+    int split_min;       /* from this many empties, a node may share its moves out (SPLIT_MIN) */
     uint64_t noise;      /* not 0: the evaluation replaced by noise from this seed (tests) */
     slot *table;
     uint64_t mask;
     uint64_t nodes;
-    /* threads: at nodes of the leftmost path, the moves after the first are
-     * shared out among this solver and its helpers, on this solver's table
-     * (and the node's window); a cutoff stops the others */
-    int helpers;
-    game_solver **helper;
-    int split_root;      /* the next solve_deep may split (it is on the leftmost path) */
-    const int *stop;     /* while splitting: set when the others' work is moot */
+    /* threads (YBWC): at a node of SPLIT_MIN empties or more whose first
+     * move has been searched, while a thread of the team is idle, the other
+     * moves are shared out among this solver and idle helpers, on the one
+     * table (and the node's window); a cutoff stops the others */
+    struct team *team;   /* NULL: one thread */
+    const struct split *in;  /* the innermost split this thread works for, NULL: none */
 };
+
+/* The threads of one solve: at most `threads` search at once.  A thread
+ * that waits for its split's helpers gives its turn to the others (so a
+ * helper with a long subtree can split in turn), and takes one back before
+ * it goes on.  Each helper is a solver object of the pool, with the root's
+ * table. */
+typedef struct team {
+    int threads;
+    int free;            /* atomic: how many more threads may search now */
+    pthread_mutex_t lock;
+    int idle;            /* pool[0..idle): helper objects not in use */
+    int size;
+    game_solver **pool;
+} team;
 
 uint64_t othello_rays[64][8];
 uint64_t othello_around[64];
@@ -100,16 +115,26 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
     x->mask = slots - 1;
     othello_shape_init(&x->shape, g->width, g->height);
     x->eval_min = EVAL_MIN;
+    x->split_min = SPLIT_MIN;
     return x;
+}
+
+static void team_free(team *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->size; i++)
+        free(t->pool[i]);  /* a helper holds nothing of its own: the table is the root's */
+    free(t->pool);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
 }
 
 void othello_solver_free(game_solver *x)
 {
     if (!x)
         return;
-    for (int i = 0; i < x->helpers; i++)
-        free(x->helper[i]);  /* a helper holds nothing of its own: the table is x's */
-    free(x->helper);
+    team_free(x->team);
     free(x->table);
     free(x);
 }
@@ -360,6 +385,11 @@ void othello_solver_order(game_solver *x, int eval_min, uint64_t noise)
     x->noise = noise;
 }
 
+void othello_solver_split_min(game_solver *x, int empties)
+{
+    x->split_min = empties;
+}
+
 /* The evaluation for p to move, or noise in its place (tests). */
 static int eval_or_noise(game_solver *x, uint64_t p, uint64_t o)
 {
@@ -393,13 +423,14 @@ static int reply_eval(game_solver *x, uint64_t p, uint64_t o, uint64_t moves)
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta);
 
 /* A node's moves 1..n-1 shared out among a solver and its helpers. */
-typedef struct {
+typedef struct split {
     const uint64_t *cp, *co;
     const int *sqs;
     int n, next;         /* next: the next move to take (atomic) */
     int alpha, beta;
     int best, best_sq;   /* under lock */
     int stop;            /* atomic: a cutoff was found */
+    const struct split *parent;  /* the split the node itself was searched for */
     pthread_mutex_t lock;
 } split;
 
@@ -408,22 +439,30 @@ typedef struct {
     split *sp;
 } split_member;
 
-static void *split_work(void *arg)
+/* Whether a cutoff at any split above has made x's work moot. */
+static inline int moot(const game_solver *x)
 {
-    game_solver *x = ((split_member *)arg)->x;
-    split *sp = ((split_member *)arg)->sp;
-    x->stop = &sp->stop;
+    for (const split *s = x->in; s; s = s->parent)
+        if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+            return 1;
+    return 0;
+}
+
+static void split_work(game_solver *x, split *sp)
+{
+    const split *was = x->in;
+    x->in = sp;
     for (;;) {
         int i = __atomic_fetch_add(&sp->next, 1, __ATOMIC_RELAXED);
-        if (i >= sp->n || __atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE))
+        if (i >= sp->n || moot(x))
             break;
         pthread_mutex_lock(&sp->lock);
         int a = sp->alpha > sp->best ? sp->alpha : sp->best;
         pthread_mutex_unlock(&sp->lock);
         int v = -solve_deep(x, sp->co[i], sp->cp[i], -a - 1, -a);
-        if (v > a && v < sp->beta)
+        if (v > a && v < sp->beta && !moot(x))
             v = -solve_deep(x, sp->co[i], sp->cp[i], -sp->beta, -v);
-        if (__atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE))
+        if (moot(x))
             break;  /* v may be the garbage of a stopped search */
         pthread_mutex_lock(&sp->lock);
         if (v > sp->best) {
@@ -434,36 +473,87 @@ static void *split_work(void *arg)
         }
         pthread_mutex_unlock(&sp->lock);
     }
-    x->stop = NULL;
+    x->in = was;
+}
+
+static void *helper_main(void *arg)
+{
+    split_member *m = arg;
+    split_work(m->x, m->sp);
+    __atomic_add_fetch(&m->x->team->free, 1, __ATOMIC_RELEASE);  /* its turn, for another split */
     return NULL;
 }
 
+/* Takes up to want idle helpers of t into h (each with a turn to search):
+ * how many. */
+static int team_take(team *t, int want, game_solver **h)
+{
+    if (__atomic_load_n(&t->free, __ATOMIC_RELAXED) <= 0)
+        return 0;  /* nobody idle: the usual case, without the lock */
+    pthread_mutex_lock(&t->lock);
+    int k = __atomic_load_n(&t->free, __ATOMIC_RELAXED);
+    k = k < want ? k : want;
+    k = k < t->idle ? k : t->idle;
+    k = k > 0 ? k : 0;
+    __atomic_sub_fetch(&t->free, k, __ATOMIC_RELAXED);
+    for (int i = 0; i < k; i++)
+        h[i] = t->pool[--t->idle];
+    pthread_mutex_unlock(&t->lock);
+    return k;
+}
+
+static void team_give(team *t, game_solver *h)
+{
+    pthread_mutex_lock(&t->lock);
+    t->pool[t->idle++] = h;
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Takes a turn to search back after a wait (others may hold every turn for
+ * a while: their searches end, or wait in turn and give theirs). */
+static void team_resume(team *t)
+{
+    for (;;) {
+        int f = __atomic_load_n(&t->free, __ATOMIC_RELAXED);
+        if (f > 0 && __atomic_compare_exchange_n(&t->free, &f, f - 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+        sched_yield();
+    }
+}
+
 /* Searches a node's moves 1..n-1 (after the first gave *best) with x and
- * its helpers, as the serial loop would: fail-soft, a null window first. */
-static void split_moves(game_solver *x, const uint64_t *cp, const uint64_t *co, const int *sqs, int n, int alpha,
-                       int beta, int *best, int *best_sq)
+ * the k helpers h, as the serial loop would: fail-soft, a null window
+ * first. */
+static void split_moves(game_solver *x, game_solver **h, int k, const uint64_t *cp, const uint64_t *co,
+                        const int *sqs, int n, int alpha, int beta, int *best, int *best_sq)
 {
     split sp = { .cp = cp + 1, .co = co + 1, .sqs = sqs + 1, .n = n - 1, .alpha = alpha, .beta = beta,
-                 .best = *best, .best_sq = *best_sq };
+                 .best = *best, .best_sq = *best_sq, .parent = x->in };
     pthread_mutex_init(&sp.lock, NULL);
     split_member m[SPLIT_MAX];
     pthread_t tid[SPLIT_MAX];
-    int started[SPLIT_MAX] = { 0 }, k = x->helpers < sp.n - 1 ? x->helpers : sp.n - 1;
+    int started[SPLIT_MAX] = { 0 };
     for (int i = 0; i < k; i++) {
-        game_solver *h = x->helper[i];
-        h->nodes = 0;
-        h->eval_min = x->eval_min;
-        h->noise = x->noise ? x->noise + (uint64_t)i + 1 : 0;
-        m[i] = (split_member){ h, &sp };
-        started[i] = pthread_create(&tid[i], NULL, split_work, &m[i]) == 0;
+        h[i]->nodes = 0;
+        h[i]->eval_min = x->eval_min;
+        h[i]->split_min = x->split_min;
+        h[i]->noise = x->noise ? x->noise + (uint64_t)i + 1 : 0;
+        h[i]->in = NULL;
+        m[i] = (split_member){ h[i], &sp };
+        started[i] = pthread_create(&tid[i], NULL, helper_main, &m[i]) == 0;
+        if (!started[i])
+            __atomic_add_fetch(&x->team->free, 1, __ATOMIC_RELEASE);
     }
-    split_member self = { x, &sp };
-    split_work(&self);  /* what no helper could start, this thread does */
-    for (int i = 0; i < k; i++)
+    split_work(x, &sp);  /* what no helper could start, this thread does */
+    __atomic_add_fetch(&x->team->free, 1, __ATOMIC_RELEASE);  /* waiting: another may search */
+    for (int i = 0; i < k; i++) {
         if (started[i]) {
             pthread_join(tid[i], NULL);
-            x->nodes += x->helper[i]->nodes;
+            x->nodes += h[i]->nodes;
         }
+        team_give(x->team, h[i]);
+    }
+    team_resume(x->team);
     pthread_mutex_destroy(&sp.lock);
     *best = sp.best;
     *best_sq = sp.best_sq;
@@ -471,10 +561,8 @@ static void split_moves(game_solver *x, const uint64_t *cp, const uint64_t *co, 
 
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
-    if (x->stop && __atomic_load_n(x->stop, __ATOMIC_RELAXED))
-        return 0;  /* moot: a cutoff elsewhere decided the split node */
-    int split_here = x->split_root;
-    x->split_root = 0;
+    if (x->in && moot(x))
+        return 0;  /* a cutoff elsewhere decided the split node */
     x->nodes++;
     uint64_t moves = othello_legal(p, o, x->shape.board);
     if (!moves) {
@@ -534,17 +622,18 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
     for (int i = 0; i < n; i++) {
         int a = alpha > best ? alpha : best, v;
         int (*child)(game_solver *, uint64_t, uint64_t, int, int) = empties - 1 <= SHALLOW ? solve_shallow : solve_deep;
-        if (i == 1 && split_here && best < beta) {
-            split_moves(x, cp, co, sqs, n, alpha, beta, &best, &best_sq);
-            break;
+        if (i == 1 && x->team && empties >= x->split_min && n > 2) {
+            /* the eldest brother searched without a cutoff (YBWC): idle
+             * threads may share the rest */
+            game_solver *h[SPLIT_MAX];
+            int k = team_take(x->team, n - 2, h);
+            if (k > 0) {
+                split_moves(x, h, k, cp, co, sqs, n, alpha, beta, &best, &best_sq);
+                break;
+            }
         }
         if (i == 0) {
-            /* the first move's node may split in turn (the eldest brother
-             * first, as in YBWC): where this node cuts off at once, the
-             * first move's node is the one with moves to share */
-            x->split_root = split_here && empties - 1 >= SPLIT_MIN;
             v = -child(x, co[i], cp[i], -beta, -a);
-            x->split_root = 0;
         } else {  /* a null window first: most later moves are no better */
             v = -child(x, co[i], cp[i], -a - 1, -a);
             if (v > a && v < beta)
@@ -557,7 +646,7 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
                 break;
         }
     }
-    if (x->stop && __atomic_load_n(x->stop, __ATOMIC_RELAXED))
+    if (x->in && moot(x))
         return best;  /* stopped: best may be garbage, so it is not stored */
     if (empties >= TABLE_MIN)
         table_put(x, p, o, empties, a0, beta, best, best_sq);
@@ -569,26 +658,37 @@ int othello_solver_score(game_solver *x, const game_state *s, int alpha, int bet
     int c = (int)s->w[2];
     uint64_t p = s->w[c], o = s->w[!c];
     x->nodes = 0;
+    x->in = NULL;
+    if (x->team)
+        x->team->free = x->team->threads - 1;
     int empties = __builtin_popcountll(x->shape.board & ~(p | o));
-    x->split_root = x->helpers > 0 && empties >= SPLIT_MIN;
     int v = empties <= SHALLOW ? solve_shallow(x, p, o, alpha, beta) : solve_deep(x, p, o, alpha, beta);
     if (nodes)
         *nodes += x->nodes;
     return v;
 }
 
+/* Helper objects per thread beyond the first: one searching, the others
+ * masters of splits waiting for their helpers (without one, no split). */
+#define POOL_PER_THREAD 4
+
 int othello_solver_threads(game_solver *x, int n)
 {
     n = n < 1 ? 1 : n > SPLIT_MAX ? SPLIT_MAX : n;
-    while (x->helpers > n - 1)
-        free(x->helper[--x->helpers]);
-    if (x->helpers < n - 1) {
-        game_solver **h = realloc(x->helper, sizeof *h * (size_t)(n - 1));
-        if (!h)
-            return -1;
-        x->helper = h;
-    }
-    while (x->helpers < n - 1) {
+    team_free(x->team);
+    x->team = NULL;
+    if (n == 1)
+        return 0;
+    team *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    pthread_mutex_init(&t->lock, NULL);
+    t->threads = n;
+    t->pool = calloc((size_t)(n - 1) * POOL_PER_THREAD, sizeof *t->pool);
+    x->team = t;
+    if (!t->pool)
+        return -1;
+    for (; t->size < (n - 1) * POOL_PER_THREAD; t->size++) {
         game_solver *h = calloc(1, sizeof *h);
         if (!h)
             return -1;
@@ -596,7 +696,9 @@ int othello_solver_threads(game_solver *x, int n)
         h->shape = x->shape;
         h->mask = x->mask;
         h->eval_min = x->eval_min;
-        x->helper[x->helpers++] = h;
+        h->team = t;
+        t->pool[t->size] = h;
     }
+    t->idle = t->size;
     return 0;
 }

@@ -1103,11 +1103,12 @@ static void test_othello_order_noise(void)
     }
 }
 
-/* The solver's threads (the moves after the first shared out at nodes on
- * the leftmost path, from 16 empties): on positions of 16-18 empties of
- * 6x6 and 8x8, a solver with 2 and with 3 threads gives the one-thread
- * solver's score in a full window and, in null and narrow windows, a bound
- * on the right side of it (fail-soft), with cutoffs stopping the others. */
+/* The solver's threads (YBWC: the moves after the first shared out among
+ * idle threads, from 16 empties, or from 8 where the test says so, so that
+ * helpers split again below splits): on positions of 16-18 empties of 6x6
+ * and 8x8, a solver with 2 and with 3 threads gives the one-thread solver's
+ * score in a full window and, in null and narrow windows, a bound on the
+ * right side of it (fail-soft), with cutoffs stopping the others. */
 static void test_othello_solver_threads(void)
 {
     const char *sizes[] = { "othello:6x6", "othello:8x8" };
@@ -1121,6 +1122,10 @@ static void test_othello_solver_threads(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(three);
         CU_ASSERT_EQUAL(game_solver_threads(g, two, 2), 0);
         CU_ASSERT_EQUAL(game_solver_threads(g, three, 3), 0);
+        /* splits everywhere, helpers' nodes splitting again; moves in a
+         * random order, so that later moves cut off and stop the others */
+        othello_solver_split_min(three, 8);
+        othello_solver_order(three, 7, 99);
         for (int k = 0; k < 6; k++) {
             game_state s;
             random_position(g, &s, 16 + (int)(ref_rand(&seed) % 3), &seed);
