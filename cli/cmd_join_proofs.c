@@ -15,6 +15,10 @@ static const char help[] =
     "where the claim's side moves at P, one child; else one child for every\n"
     "legal move. The children may ask either form of the same claim ('can\n"
     "Black force a win?' disproven = 'can White avoid losing?' proven).\n"
+    "Score proofs join too: each CHILD file holds the two bounds of its score\n"
+    "(prove --score --proof), one file per legal move; FILE gets P's two: at\n"
+    "least the best child's score (its proof alone), less than the next\n"
+    "possible score (every child's). Join a deeper frontier level by level.\n"
     "Written to FILE.tmp and renamed when complete; check it with verify-proof.\n";
 
 enum { OPT_OUT = 256 };
@@ -52,11 +56,22 @@ int cmd_join_proofs(int argc, char **argv)
     if (!rc && game_file_create(&out, out_path, "w", err, sizeof err) != 0)
         rc = cli_fail(1, "join-proofs: cannot write: %s", err);
     if (!rc) {
-        int joined = pns_join_proofs(g, &root, child, n, out.f, err, sizeof err);
+        pns_join_info info;
+        int joined = pns_join_proofs(g, &root, child, n, out.f, &info, err, sizeof err);
         if (joined != 0)
             game_file_commit(&out, 0, NULL, 0);
-        if (joined == 0 && game_file_commit(&out, 1, err, sizeof err) == 0)
+        if (joined == 0 && game_file_commit(&out, 1, err, sizeof err) == 0) {
             printf("joined %d proofs into %s\n", n, out_path);
+            int possible = 0;  /* scores the game can end with between the bounds */
+            for (long v = info.lower; info.has_lower && info.has_upper && v < info.upper; v++)
+                possible += game_score_possible(g, (int)v);
+            if (possible == 1)
+                printf("score: %ld\n", info.lower);
+            else if (info.has_lower || info.has_upper)
+                printf("score bounds (side to move): %s%ld%s%s%ld\n", info.has_lower ? "at least " : "",
+                       info.has_lower ? info.lower : 0, info.has_lower && info.has_upper ? ", " : "",
+                       info.has_upper ? "less than " : "", info.has_upper ? info.upper : 0);
+        }
         else
             rc = cli_fail(1, "join-proofs: %s", err);
     }

@@ -276,13 +276,23 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
  * the search's answer either way). */
 int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r);
 
-/* Joins proofs of root's children (each a 'win' or 'advantage' proof from
- * the position after one root move, all of the same claim) into one proof
- * of root on out: the claim's side needs one child, the other side one per
- * legal move.  The files are read twice (seekable).  Returns 0, or -1 with
- * a one-line reason in err; the result is for pns_verify_proof to check. */
-int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, char *err,
-                    size_t errlen);
+/* What pns_join_proofs wrote where the children were score proofs: the
+ * bounds of the root mover's final score it proved (at least lower, less
+ * than upper). */
+typedef struct {
+    int has_lower, has_upper;
+    long lower, upper;
+} pns_join_info;
+
+/* Joins proofs of root's children (each from the position after one root
+ * move, all of the same claim: 'win' or 'advantage' proofs, or files of
+ * score proofs as `prove --score --proof` writes them) into one proof of
+ * root on out: the claim's side needs one child, the other side one per
+ * legal move; of score proofs, the root's two bounds (info, may be NULL).
+ * The files are read more than once (seekable).  Returns 0, or -1 with a
+ * one-line reason in err; the result is for pns_verify_proof to check. */
+int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, pns_join_info *info,
+                    char *err, size_t errlen);
 
 /* The version of the proof format (docs/proof-format.md) that
  * pns_write_proof writes and pns_verify_proof reads. */

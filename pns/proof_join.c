@@ -1,6 +1,12 @@
 /* pns/proof_join.c - one proof from proofs of a position's children, so that
  * a question split by its first move (each child searched on its own
- * machine or core) ends in a single file the checker reads whole. */
+ * machine or core) ends in a single file the checker reads whole.
+ *
+ * Score proofs join too: a child's file holds the two bounds of its score
+ * (as `prove --score --proof` writes them), and the join writes the root's
+ * two: at least the best child's lower bound (that child's proof alone) and
+ * below the greatest of the children's upper bounds (every child's).  A
+ * frontier several moves deep joins level by level. */
 #include "proof_format.h"
 
 #include <stdarg.h>
@@ -13,6 +19,8 @@
  * avoid losing?" proven are the same claim, with the same tree. */
 typedef struct {
     int side, draw_counts;
+    int score;       /* a score claim: the root's mover finishes at least (side = mover) or less than bound */
+    long bound;
 } claim;
 
 typedef struct {
@@ -69,9 +77,8 @@ static int header_done(const proof_header *h, int k, const game *g, const char *
         return join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
     if (strcmp(h->spec, g->name) != 0)
         return join_fail(err, errlen, "proof %d is of the game '%s', not '%s'", k + 1, h->spec, g->name);
-    if (strcmp(h->question, "advantage") != 0 && strcmp(h->question, "win") != 0)
-        return join_fail(err, errlen, "proof %d: only win and advantage proofs join (question '%s', result '%s')", k + 1,
-                         h->question, h->result);
+    if (strcmp(h->question, "advantage") != 0 && strcmp(h->question, "win") != 0 && strcmp(h->question, "score") != 0)
+        return join_fail(err, errlen, "proof %d: an unknown question '%s'", k + 1, h->question);
     if (strcmp(line, "0 -") != 0 && strncmp(line, "0 - ", 4) != 0)
         return join_fail(err, errlen, "proof %d: its tree does not start at its root", k + 1);
     return 0;
@@ -80,8 +87,29 @@ static int header_done(const proof_header *h, int k, const game *g, const char *
 /* Reads child k's header, works out which root move leads to its position,
  * and counts its tree lines; its table lines go to *tables.  0, or -1 with
  * err. */
-static int read_child(const game *g, const game_key *move_key, int n, FILE *in, int k, child_info *ci, char **tables,
-                      char *err, size_t errlen)
+/* The claim of a proof with header h, a score claim put in terms of the
+ * root's mover: "the other side finishes at least K" is "the mover finishes
+ * at most -K", so less than the next score the game can end with, and "the
+ * other side finishes less than K" is "the mover finishes at least the
+ * first such score above -K": the same tree either way. */
+static claim claim_of(const game *g, const proof_header *h, int mover)
+{
+    int proven = strcmp(h->result, "proven") == 0;
+    claim c = { .side = proven ? (int)h->prover : 1 - (int)h->prover };
+    if (strcmp(h->question, "score") == 0) {
+        c.score = 1;
+        c.bound = h->target;
+        if (h->prover != mover)
+            for (c.bound = 1 - h->target; c.bound < game_score_bound(g) && !game_score_possible(g, (int)c.bound);)
+                c.bound++;
+    } else {
+        c.draw_counts = proven == (strcmp(h->question, "advantage") == 0);
+    }
+    return c;
+}
+
+static int read_child(const game *g, int mover, const game_key *move_key, int n, FILE *in, int k, child_info *ci,
+                      char **tables, char *err, size_t errlen)
 {
     char *line = NULL, why[256];
     size_t cap = 0;
@@ -126,9 +154,7 @@ static int read_child(const game *g, const game_key *move_key, int n, FILE *in, 
         if (add_table(tables, t, k, err, errlen) != 0)
             goto out;
     }
-    int proven = strcmp(h->result, "proven") == 0, advantage = strcmp(h->question, "advantage") == 0;
-    ci->c.side = proven ? (int)h->prover : 1 - (int)h->prover;
-    ci->c.draw_counts = proven == advantage;
+    ci->c = claim_of(g, h, mover);
     game_state s;
     if (game_parse(g, h->pos, &s, why, sizeof why) != 0) {
         join_fail(err, errlen, "proof %d: %s", k + 1, why);
@@ -191,8 +217,10 @@ static int copy_child(FILE *in, const char *move, uint64_t offset, FILE *out, ch
     return rc;
 }
 
-int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, char *err,
-                    size_t errlen)
+/* Joins the n_child one-proof files child into one proof of root on out;
+ * its claim into *joined. */
+static int join_claim(const game *g, const game_state *root, FILE **child, const int *file, int n_child, FILE *out,
+                      claim *joined, char *err, size_t errlen)
 {
     game_move moves[GAME_MAX_MOVES];
     int n = game_moves(g, root, moves);
@@ -216,10 +244,11 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
         if (sym)
             move_sym[i] = game_symmetric_key(g, &c);
     }
-    claim c = { 0, 0 };
+    claim c = { 0 };
     char *tables = NULL;
+    int mover = game_to_move(g, root);
     for (int k = 0; k < n_child; k++) {
-        if (read_child(g, move_key, n, child[k], k, &ci[k], &tables, err, errlen) != 0)
+        if (read_child(g, mover, move_key, n, child[k], file[k], &ci[k], &tables, err, errlen) != 0)
             goto out;
         int first = ci[k].move;  /* several moves may lead to one position: the first not answered */
         while (ci[k].move < n && (by[ci[k].move] || !game_key_equal(move_key[ci[k].move], ci[k].key)))
@@ -232,15 +261,24 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
         }
         by[ci[k].move] = k + 1;
         if (ci[k].c.side != ci[0].c.side) {
-            join_fail(err, errlen, "proof %d is a proof for the other side than proof 1", k + 1);
+            join_fail(err, errlen, "proof %d is a proof for the other side than proof %d", file[k] + 1, file[0] + 1);
             goto out;
         }
-        /* a tree that shows a win shows "avoids losing" too: the join claims the weaker */
+        if (ci[k].c.score != ci[0].c.score) {
+            join_fail(err, errlen, "proof %d is %sa score proof and proof %d is %s", file[k] + 1,
+                      ci[k].c.score ? "" : "not ", file[0] + 1, ci[0].c.score ? "one" : "not");
+            goto out;
+        }
+        /* a tree that shows a win shows "avoids losing" too, and one that
+         * shows a score beyond a bound shows the bound: the join claims the
+         * weakest */
         c.side = ci[k].c.side;
+        c.score = ci[k].c.score;
         c.draw_counts |= ci[k].c.draw_counts;
+        if (k == 0 || (c.side == mover ? ci[k].c.bound < c.bound : ci[k].c.bound > c.bound))
+            c.bound = ci[k].c.bound;
     }
     /* the claim side needs one move at the root, the other side an answer to every one */
-    int mover = game_to_move(g, root);
     if (c.side == mover && n_child != 1) {
         join_fail(err, errlen, "the claim's side moves at the root: give the proof after one move, not %d", n_child);
         goto out;
@@ -264,7 +302,9 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     char text[GAME_TEXT_MAX];
     game_format(g, root, text, sizeof text);
     int proven = c.side == mover, advantage = proven == c.draw_counts;
-    proof_claim claim = { g, text, mover, advantage ? "advantage" : "win", proven };
+    char question[32];
+    snprintf(question, sizeof question, "score %ld", c.bound);
+    proof_claim claim = { g, text, mover, c.score ? question : advantage ? "advantage" : "win", proven };
     if (pns_proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
         goto out;
     fprintf(out, "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n", n_child);
@@ -273,11 +313,11 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
         char mv[GAME_TEXT_MAX];
         game_format_move(g, root, moves[ci[k].move], mv, sizeof mv);
         if (fseek(child[k], 0, SEEK_SET) != 0) {
-            join_fail(err, errlen, "proof %d cannot be read twice", k + 1);
+            join_fail(err, errlen, "proof %d cannot be read twice", file[k] + 1);
             goto out;
         }
         char kind[GAME_TEXT_MAX];
-        if (copy_child(child[k], mv, offset, out, kind, sizeof kind, k, err, errlen) != 0)
+        if (copy_child(child[k], mv, offset, out, kind, sizeof kind, file[k], err, errlen) != 0)
             goto out;
         uint64_t at = offset;
         offset += ci[k].lines;
@@ -294,8 +334,168 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
             }
     }
     rc = ferror(out) ? join_fail(err, errlen, "cannot write the joined proof") : 0;
+    *joined = c;
 out:
     free(tables);
     free(ci);
+    return rc;
+}
+
+/* Puts the proofs of the file in (each from its 'pnsolve-proof' line) in
+ * sec[*n ...]: the file itself where it holds one, else a temporary file
+ * per proof (owned[i] set: to close).  0, or -1 with err. */
+static int split_proofs(FILE *in, int k, FILE **sec, int *owned, int max, int *n, char *err, size_t errlen)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    FILE *cur = NULL;
+    int rc = 0, proofs = 0;
+    while (getline(&line, &cap, in) > 0)
+        proofs += strncmp(line, "pnsolve-proof ", 14) == 0;
+    rewind(in);
+    if (proofs <= 1) {
+        free(line);
+        if (*n == max)
+            return join_fail(err, errlen, "proof %d: too many proofs to join", k + 1);
+        sec[(*n)++] = in;
+        return 0;
+    }
+    while (rc == 0 && getline(&line, &cap, in) > 0) {
+        if (strncmp(line, "pnsolve-proof ", 14) == 0 || !cur) {
+            if (*n == max)
+                rc = join_fail(err, errlen, "proof %d: too many proofs to join", k + 1);
+            else if (!(cur = sec[*n] = tmpfile()))
+                rc = join_fail(err, errlen, "no temporary file for proof %d", k + 1);
+            else
+                owned[(*n)++] = 1;
+        }
+        if (rc == 0 && fputs(line, cur) == EOF)
+            rc = join_fail(err, errlen, "cannot copy proof %d", k + 1);
+    }
+    if (rc == 0 && ferror(in))
+        rc = join_fail(err, errlen, "proof %d cannot be read", k + 1);
+    free(line);
+    return rc;
+}
+
+/* The claim of the one proof in f (read from its start, left there). */
+static int peek_claim(const game *g, FILE *f, int mover, int k, claim *c, char *err, size_t errlen)
+{
+    proof_header *h = malloc(sizeof *h);
+    char *line = NULL, why[256];
+    size_t cap = 0;
+    int rc = -1;
+    if (!h)
+        return join_fail(err, errlen, "out of memory");
+    pns_proof_header_clear(h);
+    rewind(f);
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0] == '#' || line[0] == 0)
+            continue;
+        int hr = pns_proof_header_read(h, line, why, sizeof why);
+        if (hr < 0) {
+            join_fail(err, errlen, "proof %d: %s", k + 1, why);
+            goto out;
+        }
+        if (hr == 0)
+            break;
+    }
+    if (h->prover < 0 || !*h->question || !*h->result) {
+        join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
+        goto out;
+    }
+    *c = claim_of(g, h, mover);
+    rc = 0;
+out:
+    rewind(f);
+    free(line);
+    free(h);
+    return rc;
+}
+
+int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, pns_join_info *info,
+                    char *err, size_t errlen)
+{
+    pns_join_info none;
+    info = info ? info : &none;
+    memset(info, 0, sizeof *info);
+    if (n_child < 1)
+        return join_fail(err, errlen, "no proofs to join");
+    /* each file's proofs apart: a score file holds two, the bounds */
+    int max = 2 * n_child, n = 0, rc = -1, mover = game_to_move(g, root);
+    FILE **sec = calloc((size_t)max, sizeof *sec);
+    int *owned = calloc((size_t)max, sizeof *owned), *file = calloc((size_t)max, sizeof *file);
+    claim *c = calloc((size_t)max, sizeof *c);
+    if (!sec || !owned || !file || !c) {
+        join_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int k = 0; k < n_child; k++) {
+        int from = n;
+        if (split_proofs(child[k], k, sec, owned, max, &n, err, errlen) != 0)
+            goto out;
+        for (int i = from; i < n; i++) {
+            file[i] = k;
+            if (peek_claim(g, sec[i], mover, k, &c[i], err, errlen) != 0)
+                goto out;
+            if (n - from > 1 && !c[i].score) {
+                join_fail(err, errlen, "proof %d holds more than one proof", k + 1);
+                goto out;
+            }
+        }
+        if (n == from) {
+            join_fail(err, errlen, "proof %d: no proof tree", k + 1);
+            goto out;
+        }
+    }
+    if (!c[0].score) {
+        claim j;
+        rc = join_claim(g, root, sec, file, n, out, &j, err, errlen);
+        goto out;
+    }
+    /* score proofs: the best lower bound alone, then every upper bound */
+    FILE **pick = calloc((size_t)n, sizeof *pick);
+    int *pick_file = calloc((size_t)n, sizeof *pick_file);
+    if (!pick || !pick_file) {
+        free(pick);
+        join_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    int best = -1, m = 0;
+    for (int i = 0; i < n; i++)
+        if (c[i].score && c[i].side == mover && (best < 0 || c[i].bound > c[best].bound))
+            best = i;
+    claim j;
+    rc = 0;
+    if (best >= 0) {
+        pick[0] = sec[best];
+        pick_file[0] = file[best];
+        rc = join_claim(g, root, pick, pick_file, 1, out, &j, err, errlen);
+        info->has_lower = rc == 0;
+        info->lower = j.bound;
+    }
+    for (int i = 0; i < n; i++)
+        if (!c[i].score || c[i].side != mover) {
+            pick_file[m] = file[i];
+            pick[m++] = sec[i];
+        }
+    if (rc == 0 && m > 0) {
+        rc = join_claim(g, root, pick, pick_file, m, out, &j, err, errlen);
+        info->has_upper = rc == 0;
+        info->upper = j.bound;
+    }
+    if (rc == 0 && best < 0 && m == 0)
+        rc = join_fail(err, errlen, "no score proofs");
+    free(pick);
+    free(pick_file);
+out:
+    for (int i = 0; i < n; i++)
+        if (owned[i])
+            fclose(sec[i]);
+    free(sec);
+    free(owned);
+    free(file);
+    free(c);
     return rc;
 }

@@ -262,7 +262,29 @@ check "resume" 0 "^nodes: 10000 " -- prove jungle --no-tb --question win --nodes
 check "resume mismatch" 1 "another game, position or question" -- prove jungle --no-tb --question advantage --memory 8 --resume "$tmp/ck"
 check "othello score" 0 "^score: -10$" -- prove othello:4x4 --score --proof "$tmp/o44"
 check "othello score proofs" 0 "at least -10 ahead\?' proven .*at least -8 ahead\?' disproven" -- verify-proof "$tmp/o44"
-check "join a score proof" 1 "only win and advantage proofs join" -- join-proofs othello:4x4 --out "$tmp/jbad" "$tmp/o44"
+# score proofs joined: the 4x4 start from its children's score files, and
+# from a frontier two moves deep, level by level (one child per symmetry
+# class at the root: the others by 'sym')
+for m in a2 b1 c4 d3; do
+    "$bin" prove othello:4x4 --position "$("$bin" show othello:4x4 $m | sed -n 's/^position: //p')" --score --proof "$tmp/s44-$m" >/dev/null
+done
+"$bin" prove othello:4x4 --position "$("$bin" show othello:4x4 b1 | sed -n 's/^position: //p')" --question win --proof "$tmp/w44-b1" >/dev/null
+check "join a score proof with a win proof" 1 "proof 2 is not a score proof" -- join-proofs othello:4x4 --out "$tmp/jbad" "$tmp/s44-a2" "$tmp/w44-b1"
+check "join score proofs" 0 "^score: -10$" -- join-proofs othello:4x4 --out "$tmp/s44" "$tmp/s44-a2" "$tmp/s44-b1" "$tmp/s44-c4" "$tmp/s44-d3"
+check "joined score proofs verify" 0 "at least -10 ahead\?' proven .*at least -8 ahead\?' disproven" -- verify-proof "$tmp/s44"
+check "join score proofs, one child per symmetry class" 0 "^score: -10$" -- join-proofs othello:4x4 --out "$tmp/s44s" "$tmp/s44-a2"
+check "joined by symmetry verifies" 0 "at least -8 ahead\?' disproven" -- verify-proof "$tmp/s44s"
+a2=$("$bin" show othello:4x4 a2 | sed -n 's/^position: //p')
+for m in a1 a3 c1; do
+    "$bin" prove othello:4x4 --position "$("$bin" show othello:4x4 --position "$a2" $m | sed -n 's/^position: //p')" --score --proof "$tmp/s44-a2$m" >/dev/null
+done
+check "join a score frontier, level 2" 0 "^score: 10$" -- join-proofs othello:4x4 --position "$a2" --out "$tmp/s44-a2j" "$tmp/s44-a2a1" "$tmp/s44-a2a3" "$tmp/s44-a2c1"
+check "join a score frontier, level 1" 0 "^score: -10$" -- join-proofs othello:4x4 --out "$tmp/s44j" "$tmp/s44-a2j"
+check "score frontier joined verifies" 0 "at least -10 ahead\?' proven .*at least -8 ahead\?' disproven" -- verify-proof "$tmp/s44j"
+check "join a score frontier lacking a position" 1 "no proof after the move c1" -- join-proofs othello:4x4 --position "$a2" --out "$tmp/jbad" "$tmp/s44-a2a1" "$tmp/s44-a2a3"
+sed '0,/question score -10/s//question score -8/' "$tmp/s44-a2a1" >"$tmp/s44-a2a1w"  # a bound one step too high
+"$bin" join-proofs othello:4x4 --position "$a2" --out "$tmp/s44w" "$tmp/s44-a2a1w" "$tmp/s44-a2a3" "$tmp/s44-a2c1" >/dev/null
+check "a score join from a wrong child fails its check" 1 "does not support the claim" -- verify-proof "$tmp/s44w"
 sed '0,/question score -10/s//question score -9/' "$tmp/o44" >"$tmp/o44b"
 check "othello score proof, wrong bound" 1 "does not support the claim" -- verify-proof "$tmp/o44b"
 check "othello exact leaves" 0 "^score: 16$" -- prove othello:4x5 --score --proof "$tmp/o45" --proof-exact 12

@@ -487,7 +487,7 @@ static char *join_texts(const game *g, const game_state *root, char **texts, con
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    int rc = pns_join_proofs(g, root, in, n, f, err, errlen);
+    int rc = pns_join_proofs(g, root, in, n, f, NULL, err, errlen);
     fclose(f);
     for (int k = 0; k < n; k++)
         fclose(in[k]);

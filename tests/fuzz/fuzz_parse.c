@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char *out = NULL, summary[512];
             size_t len = 0;
             FILE *o = open_memstream(&out, &len);
-            int rc = pns_join_proofs(g, &root, &f, 1, o, err, sizeof err);
+            int rc = pns_join_proofs(g, &root, &f, 1, o, NULL, err, sizeof err);
             fclose(o);
             FILE *in = rc == 0 ? fmemopen(out, len, "r") : NULL;
             if (in) {
