@@ -154,6 +154,17 @@ split="$(dirname "$0")/../bench/split-proof.sh"
 [ $? = 1 ] && grep -q "no proof after .*: the question is not disproven" "$tmp/out" && [ ! -e "$tmp/sp33" ] &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: split disproof of a held claim"; tail -3 "$tmp/out"; }
 
+# An exact score through a frontier three moves deep (bench/frontier-score.sh):
+# every frontier position proved on its own and listed with its score, the
+# joins level by level, the root's two bounds checked; run again, nothing is
+# searched again (resume).
+frontier="$(dirname "$0")/../bench/frontier-score.sh"
+"$frontier" "$bin" othello:4x4 3 "$tmp/fr44" 2 >"$tmp/out" 2>&1 &&
+    grep -q "^sound: .*'can Black finish at least -10 ahead?' proven.*'can Black finish at least -8 ahead?' disproven" "$tmp/out" &&
+    [ "$(wc -l <"$tmp/fr44/frontier.txt")" = 11 ] && cp "$tmp/fr44/frontier.txt" "$tmp/fr44.list" &&
+    "$frontier" "$bin" othello:4x4 3 "$tmp/fr44" 2 >"$tmp/out" 2>&1 && cmp -s "$tmp/fr44/frontier.txt" "$tmp/fr44.list" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a score through a frontier"; tail -3 "$tmp/out"; }
+
 # Puzzles: from the two-piece tables, from Ostle's random games, and checked.
 check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
 check "puzzles needs mate-in" 2 "--mate-in N is required" -- puzzles jungle --tb-dir "$tb"
