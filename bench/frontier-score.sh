@@ -4,7 +4,8 @@
 # each transposition once) gets its score and both bounds' proofs on its
 # own, JOBS at a time (on a cluster, one job per position: each needs only
 # the binary and its position); then the proofs are joined level by level
-# up to the root and the root's file is checked whole.
+# up to the root and the root's file is checked whole.  JOBS 0 only lists
+# the frontier (OUT/todo), to size a run before it starts.
 #
 #   bench/frontier-score.sh PNSOLVE GAME DEPTH OUT JOBS [--position P] [prove options...]
 #
@@ -22,9 +23,10 @@ shift 5
 root=
 if [ "${1:-}" = --position ]; then root=$2; shift 2; fi
 case $depth in '' | *[!0-9]*) echo "$0: DEPTH must be a number of moves, not '$depth'" >&2; exit 2 ;; esac
+case $jobs in '' | *[!0-9]*) echo "$0: JOBS must be a number, not '$jobs'" >&2; exit 2 ;; esac
 case " $* " in
     *" --threads "*) ;;
-    *) threads=$(( $(nproc) / jobs )); set -- "$@" --threads $(( threads > 0 ? threads : 1 )) ;;
+    *) threads=$(( $(nproc) / (jobs > 0 ? jobs : 1) )); set -- "$@" --threads $(( threads > 0 ? threads : 1 )) ;;
 esac
 [ -n "$root" ] || root=$("$bin" show "$game" | sed -n 's/^position: //p')
 mkdir -p "$out/p" "$out/j"
@@ -65,6 +67,7 @@ expand() {  # POSITION LEFT
 }
 expand "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
+[ "$jobs" != 0 ] || exit 0  # JOBS 0: list the frontier ($out/todo) only
 
 prove_one() {  # POSITION [prove options...]: its score and proofs, unless done
     local pos=$1 key
