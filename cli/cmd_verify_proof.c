@@ -22,7 +22,8 @@ static const char help[] =
     "                     proof with table leaves is refused without it)\n"
     "  --verify-tables    also re-derive every value of those tables and of\n"
     "                     the smaller tables below them from their children\n"
-    "  --threads T        for --verify-tables (default: all cores)\n"
+    "  --threads T        threads for the exact leaves of score proofs and for\n"
+    "                     --verify-tables (default: all cores)\n"
     "Exit 0: sound; 1: the first flaw; 2: usage.\n";
 
 enum { OPT_TBDIR = 256, OPT_VERIFY_TABLES, OPT_THREADS };

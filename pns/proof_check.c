@@ -1,11 +1,13 @@
 /* pns/proof_check.c - checks a proof file from the rules and the tables
  * alone: no search code is used here.  The format, and why each rule below
  * makes the claim true, are in docs/proof-format.md. */
+#include "proof_exact.h"
 #include "proof_format.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHECK_VERSION 2
 #define CHECK_MAX_DEPTH 65536  /* the writer's path holds no more plies */
@@ -63,7 +65,9 @@ typedef struct {
     uint64_t nfwd, fwd_cap;
     named_table tables[CHECK_MAX_TABLES];
     int ntables;
-    long line;
+    long line, fail_line;  /* the line read, and the line of the failure reported */
+    exact_pool *pool;        /* 'exact' leaves checked by other threads (NULL: here) */
+    int pool_tried;
     char *err;
     size_t errlen;
 } checker;
@@ -73,6 +77,7 @@ static int fail(checker *C, const char *fmt, const char *arg)
     char msg[8192];
     snprintf(msg, sizeof msg, fmt, arg);
     snprintf(C->err, C->errlen, "proof line %ld: %.300s", C->line, msg);
+    C->fail_line = C->line;
     return -1;
 }
 
@@ -147,29 +152,6 @@ static void leaf_needs(checker *C, int d)
         C->stack[C->top - 1].refs |= dist < 63 ? (refs_t)1 << dist : FAR;
 }
 
-/* The final score for the side to move of a game that cannot cycle, by a
- * plain fail-hard alpha-beta over the rules (game_moves, game_play): the
- * checker's own search for 'exact' leaves, independent of the game's solver
- * that the proof search used. */
-static int exact_score(const game *g, const game_state *s, int alpha, int beta)
-{
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv);
-    if (n == 0) {
-        int sc = game_score(g, s);
-        return game_to_move(g, s) == 0 ? sc : -sc;
-    }
-    for (int i = 0; i < n && alpha < beta; i++) {
-        game_state c = *s;
-        game_play(g, &c, mv[i]);
-        int v = game_to_move(g, &c) == game_to_move(g, s) ? exact_score(g, &c, alpha, beta)
-                                                           : -exact_score(g, &c, -beta, -alpha);
-        if (v > alpha)
-            alpha = v;
-    }
-    return alpha;
-}
-
 static int leaf_end(checker *C, const game_state *s)
 {
     game_result res = game_result_of(C->g, s);
@@ -185,16 +167,35 @@ static int leaf_end(checker *C, const game_state *s)
     return ok ? 0 : fail(C, "the game's end does not support the claim%s", "");
 }
 
+/* The failure of the 'exact' leaf of the given line, as a reader in order
+ * reports it. */
+static int exact_failed(checker *C, long line)
+{
+    C->line = line;
+    return fail(C, "the exact score does not support the claim%s", "");
+}
+
 static int leaf_exact(checker *C, const game_state *s)
 {
     if (!C->score_mode || !game_has_solver(C->g))
         return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");
     if (game_empties(C->g, s) > PNS_PROOF_EXACT_MAX)
         return fail(C, "an 'exact' leaf has more empty squares than a checker searches%s", "");
-    /* a null window at the target, from the prover's side */
-    int t = C->target, mine = game_to_move(C->g, s) == C->prover;
-    int v = mine ? exact_score(C->g, s, t - 1, t) : -exact_score(C->g, s, -t, -t + 1);
-    return (v >= t) == C->proven ? 0 : fail(C, "the exact score does not support the claim%s", "");
+    if (!C->pool_tried && C->co->threads != 1) {
+        /* the leaves are independent: other threads search them while this
+         * one reads on (a pool per proof: the target is the proof's) */
+        C->pool_tried = 1;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int n = C->co->threads > 0 ? C->co->threads : cores > 0 ? (int)cores : 1;
+        C->pool = n > 1 ? exact_pool_new(C->g, n, C->prover, C->target, C->proven) : NULL;
+    }
+    if (C->pool) {
+        long bad = exact_pool_add(C->pool, s, C->line);
+        return bad ? exact_failed(C, bad) : 0;
+    }
+    if (proof_exact_at_least(C->g, s, C->prover, C->target) != C->proven)
+        return fail(C, "the exact score does not support the claim%s", "");
+    return 0;
 }
 
 /* The header's entry for material mat, its hash checked against the table
@@ -437,6 +438,9 @@ static int check_line(checker *C, char *text, const game_state *root)
  * and appends its summary, naming the tables it rests on. */
 static int finish_proof(checker *C, const game_state *root, const char *result, char *summary, size_t slen)
 {
+    long bad = C->pool ? exact_pool_wait(C->pool) : 0;
+    if (bad)
+        return exact_failed(C, bad);
     while (C->top > 0)
         if (close_frame(C) != 0)
             return -1;
@@ -496,6 +500,7 @@ static int verify_tables(checker *C)
 
 static void reset(checker *C, game **g)
 {
+    exact_pool_free(C->pool);
     free(C->stack);
     free(C->info);
     free(C->fwd);
@@ -618,6 +623,12 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
         goto out;
     rc = 0;
 out:
+    if (rc != 0 && C.pool) {
+        /* a leaf above the failure met may fail too: report the first */
+        long bad = exact_pool_wait(C.pool);
+        if (bad && bad < C.fail_line)
+            exact_failed(&C, bad);
+    }
     reset(&C, &g);
     free(line);
     free(h);

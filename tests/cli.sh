@@ -303,6 +303,10 @@ check "othello exact leaves verify" 0 "at least 18 ahead\?' disproven" -- verify
 grep -q ' exact$' "$tmp/o45" || { fail=$((fail + 1)); echo "FAIL: no exact leaves in the 4x5 proof"; }
 sed '0,/question score 16/s//question score 18/' "$tmp/o45" >"$tmp/o45b"
 check "othello exact leaf, wrong bound" 1 "exact score does not support the claim" -- verify-proof "$tmp/o45b"
+# the leaves checked by a pool of threads and in order: the same first failing line
+for t in 1 2 3; do "$bin" verify-proof "$tmp/o45b" --threads $t 2>"$tmp/o45b.$t" >/dev/null; done
+cmp -s "$tmp/o45b.1" "$tmp/o45b.2" && cmp -s "$tmp/o45b.1" "$tmp/o45b.3" && grep -q "proof line [0-9]*: the exact" "$tmp/o45b.1" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: exact leaves in threads report another line"; cat "$tmp/o45b".[123]; }
 check "othello proof-exact too big" 2 "proof-exact" -- prove othello:4x5 --score --proof-exact 15
 grep -q ' sym [0-9]*$' "$tmp/o44" || { fail=$((fail + 1)); echo "FAIL: no sym lines in the 4x4 proof"; }
 sed '0,/ sym [0-9]*$/s// sym 0/' "$tmp/o44" >"$tmp/o44c"

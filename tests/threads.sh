@@ -43,6 +43,8 @@ same "ostle 3x4" ostle:3x4 --no-tb --question advantage --nodes 3000000
 same "othello 4x4 score" othello:4x4 --score
 same "othello 5x5 score" othello:5x5 --score --exact-empties 10
 proof "othello 4x4 score proof" othello:4x4 --score
+# its exact leaves checked by verify-proof's threads (every core)
+proof "othello 4x5 score proof with exact leaves" othello:4x5 --score --proof-exact 12
 # a checkpoint written while the others wait, then resumed on threads
 "$bin" prove jungle --no-tb --question win --nodes 20000 --memory 8 --threads 3 --checkpoint "$tmp/ck" \
     --checkpoint-every 0.01 >/dev/null 2>&1
