@@ -194,19 +194,29 @@ static inline int can_play(uint64_t p, uint64_t o, const unsigned *sq, int n)
     return 0;
 }
 
-/* Three empty squares, tried in the order given (the parity order of the
- * node above: no square set or parity is computed here). */
-static int solve_three(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, const unsigned *sq)
+static int solve_three(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, const unsigned *sq);
+static int solve_four_in(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, const unsigned *sq);
+
+/* Three or four empty squares, tried in the order given (the parity order
+ * fixed at four: no square set or parity is computed here); each child
+ * keeps the order of the squares left.  Inlined into one function per n,
+ * so that the loops have a constant bound. */
+static inline __attribute__((always_inline)) int solve_list(game_solver *x, uint64_t p, uint64_t o, int alpha,
+                                                            int beta, const unsigned *sq, int n)
 {
     x->nodes++;
-    static const int rest[3][2] = { { 1, 2 }, { 0, 2 }, { 0, 1 } };
     int best = -1000;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n; i++) {
         uint64_t f;
         if (!(othello_around[sq[i]] & o) || !(f = othello_flips(p, o, sq[i])))
             continue;
-        int v = -solve_two(x, o & ~f, p | f | 1ULL << sq[i], -beta, -(alpha > best ? alpha : best), sq[rest[i][0]],
-                           sq[rest[i][1]]);
+        unsigned rest[3];
+        for (int j = 0, k = 0; j < n; j++)
+            if (j != i)
+                rest[k++] = sq[j];
+        uint64_t np = p | f | 1ULL << sq[i], no = o & ~f;
+        int a = alpha > best ? alpha : best;
+        int v = n == 3 ? -solve_two(x, no, np, -beta, -a, rest[0], rest[1]) : -solve_three(x, no, np, -beta, -a, rest);
         if (v > best) {
             best = v;
             if (v >= beta)
@@ -215,9 +225,42 @@ static int solve_three(game_solver *x, uint64_t p, uint64_t o, int alpha, int be
     }
     if (best > -1000)
         return best;
-    if (!can_play(o, p, sq, 3))
+    if (!can_play(o, p, sq, n))
         return final_score(x, p, o);
-    return -solve_three(x, o, p, -beta, -alpha, sq);
+    return n == 3 ? -solve_three(x, o, p, -beta, -alpha, sq) : -solve_four_in(x, o, p, -beta, -alpha, sq);
+}
+
+static int solve_three(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, const unsigned *sq)
+{
+    return solve_list(x, p, o, alpha, beta, sq, 3);
+}
+
+static int solve_four_in(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, const unsigned *sq)
+{
+    return solve_list(x, p, o, alpha, beta, sq, 4);
+}
+
+/* The quadrants with an odd number of empty squares: their squares first. */
+static inline uint64_t odd_regions(const game_solver *x, uint64_t empty)
+{
+    uint64_t odd = 0;
+    for (int i = 0; i < 4; i++)
+        if (__builtin_popcountll(empty & x->shape.region[i]) & 1)
+            odd |= x->shape.region[i];
+    return odd;
+}
+
+/* Four empty squares, put in parity order once. */
+static int solve_four(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, uint64_t empty)
+{
+    uint64_t odd = odd_regions(x, empty);
+    unsigned sq[4];
+    int n = 0;
+    for (uint64_t m = empty & odd; m; m &= m - 1)
+        sq[n++] = (unsigned)__builtin_ctzll(m);
+    for (uint64_t m = empty & ~odd; m; m &= m - 1)
+        sq[n++] = (unsigned)__builtin_ctzll(m);
+    return solve_four_in(x, p, o, alpha, beta, sq);
 }
 
 /* o keeps its stable discs, so p scores at most squares - 2 x those: a
@@ -230,44 +273,6 @@ static inline int stability_cut(const game_solver *x, uint64_t p, uint64_t o, in
         return 1000;
     int bound = x->shape.squares - 2 * __builtin_popcountll(othello_stable(&x->shape, p, o));
     return bound <= alpha ? bound : 1000;
-}
-
-/* Four empty squares: put in parity order once (squares of quadrants with
- * an odd number of them first), which their children keep. */
-static int solve_four(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta, uint64_t empty)
-{
-    x->nodes++;
-    uint64_t odd = 0;
-    for (int i = 0; i < 4; i++)
-        if (__builtin_popcountll(empty & x->shape.region[i]) & 1)
-            odd |= x->shape.region[i];
-    unsigned sq[4];
-    int n = 0;
-    for (uint64_t m = empty & odd; m; m &= m - 1)
-        sq[n++] = (unsigned)__builtin_ctzll(m);
-    for (uint64_t m = empty & ~odd; m; m &= m - 1)
-        sq[n++] = (unsigned)__builtin_ctzll(m);
-    int best = -1000;
-    for (int i = 0; i < 4; i++) {
-        uint64_t f;
-        if (!(othello_around[sq[i]] & o) || !(f = othello_flips(p, o, sq[i])))
-            continue;
-        unsigned rest[3];
-        for (int j = 0, k = 0; j < 4; j++)
-            if (j != i)
-                rest[k++] = sq[j];
-        int v = -solve_three(x, o & ~f, p | f | 1ULL << sq[i], -beta, -(alpha > best ? alpha : best), rest);
-        if (v > best) {
-            best = v;
-            if (v >= beta)
-                return v;
-        }
-    }
-    if (best > -1000)
-        return best;
-    if (!can_play(o, p, sq, 4))
-        return final_score(x, p, o);
-    return -solve_four(x, o, p, -beta, -alpha, empty);
 }
 
 static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
@@ -288,10 +293,7 @@ static int solve_shallow(game_solver *x, uint64_t p, uint64_t o, int alpha, int 
         }
     }
     x->nodes++;
-    uint64_t odd = 0;
-    for (int i = 0; i < 4; i++)
-        if (__builtin_popcountll(empty & x->shape.region[i]) & 1)
-            odd |= x->shape.region[i];
+    uint64_t odd = odd_regions(x, empty);
     int best = -1000;
     for (int round = 0; round < 2; round++) {
         for (uint64_t m = empty & (round ? ~odd : odd); m; m &= m - 1) {
