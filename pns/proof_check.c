@@ -187,13 +187,13 @@ static int leaf_exact(checker *C, const game_state *s)
         C->pool_tried = 1;
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         int n = C->co->threads > 0 ? C->co->threads : cores > 0 ? (int)cores : 1;
-        C->pool = n > 1 ? exact_pool_new(C->g, n, C->prover, C->target, C->proven) : NULL;
+        C->pool = n > 1 ? pns_exact_pool_new(C->g, n, C->prover, C->target, C->proven) : NULL;
     }
     if (C->pool) {
-        long bad = exact_pool_add(C->pool, s, C->line);
+        long bad = pns_exact_pool_add(C->pool, s, C->line);
         return bad ? exact_failed(C, bad) : 0;
     }
-    if (proof_exact_at_least(C->g, s, C->prover, C->target) != C->proven)
+    if (pns_exact_at_least(C->g, s, C->prover, C->target) != C->proven)
         return fail(C, "the exact score does not support the claim%s", "");
     return 0;
 }
@@ -438,7 +438,7 @@ static int check_line(checker *C, char *text, const game_state *root)
  * and appends its summary, naming the tables it rests on. */
 static int finish_proof(checker *C, const game_state *root, const char *result, char *summary, size_t slen)
 {
-    long bad = C->pool ? exact_pool_wait(C->pool) : 0;
+    long bad = C->pool ? pns_exact_pool_wait(C->pool) : 0;
     if (bad)
         return exact_failed(C, bad);
     while (C->top > 0)
@@ -500,7 +500,7 @@ static int verify_tables(checker *C)
 
 static void reset(checker *C, game **g)
 {
-    exact_pool_free(C->pool);
+    pns_exact_pool_free(C->pool);
     free(C->stack);
     free(C->info);
     free(C->fwd);
@@ -625,7 +625,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
 out:
     if (rc != 0 && C.pool) {
         /* a leaf above the failure met may fail too: report the first */
-        long bad = exact_pool_wait(C.pool);
+        long bad = pns_exact_pool_wait(C.pool);
         if (bad && bad < C.fail_line)
             exact_failed(&C, bad);
     }

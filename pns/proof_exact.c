@@ -27,7 +27,7 @@ static int exact_score(const game *g, const game_state *s, int alpha, int beta)
     return alpha;
 }
 
-int proof_exact_at_least(const game *g, const game_state *s, int prover, int target)
+int pns_exact_at_least(const game *g, const game_state *s, int prover, int target)
 {
     /* a null window at the target, from the prover's side */
     int v = game_to_move(g, s) == prover ? exact_score(g, s, target - 1, target)
@@ -70,7 +70,7 @@ static void *worker(void *arg)
         /* a leaf after a known failure cannot change the line reported */
         int skip = p->failed && j.line > p->failed;
         pthread_mutex_unlock(&p->lock);
-        int bad = !skip && proof_exact_at_least(p->g, &j.s, p->prover, p->target) != p->proven;
+        int bad = !skip && pns_exact_at_least(p->g, &j.s, p->prover, p->target) != p->proven;
         pthread_mutex_lock(&p->lock);
         if (bad && (!p->failed || j.line < p->failed))
             p->failed = j.line;
@@ -81,7 +81,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-exact_pool *exact_pool_new(const game *g, int n, int prover, int target, int proven)
+exact_pool *pns_exact_pool_new(const game *g, int n, int prover, int target, int proven)
 {
     exact_pool *p = calloc(1, sizeof *p + sizeof(pthread_t) * (size_t)n);
     if (!p)
@@ -95,13 +95,13 @@ exact_pool *exact_pool_new(const game *g, int n, int prover, int target, int pro
         if (pthread_create(&p->tid[p->n], NULL, worker, p) != 0)
             break;
     if (p->n == 0) {
-        exact_pool_free(p);
+        pns_exact_pool_free(p);
         return NULL;
     }
     return p;
 }
 
-long exact_pool_add(exact_pool *p, const game_state *s, long line)
+long pns_exact_pool_add(exact_pool *p, const game_state *s, long line)
 {
     pthread_mutex_lock(&p->lock);
     while (p->count == QUEUE && !p->failed)
@@ -116,7 +116,7 @@ long exact_pool_add(exact_pool *p, const game_state *s, long line)
     return failed;
 }
 
-long exact_pool_wait(exact_pool *p)
+long pns_exact_pool_wait(exact_pool *p)
 {
     pthread_mutex_lock(&p->lock);
     while (p->count || p->busy)
@@ -126,7 +126,7 @@ long exact_pool_wait(exact_pool *p)
     return failed;
 }
 
-void exact_pool_free(exact_pool *p)
+void pns_exact_pool_free(exact_pool *p)
 {
     if (!p)
         return;

@@ -9,20 +9,20 @@
 
 /* Whether the final score of s for the prover is at least target (g a
  * game that cannot cycle). */
-int proof_exact_at_least(const game *g, const game_state *s, int prover, int target);
+int pns_exact_at_least(const game *g, const game_state *s, int prover, int target);
 
 typedef struct exact_pool exact_pool;
 
 /* n threads that check leaves against "the prover's score is at least
  * target" answered proven (yes) or not: NULL when they cannot start. */
-exact_pool *exact_pool_new(const game *g, int n, int prover, int target, int proven);
+exact_pool *pns_exact_pool_new(const game *g, int n, int prover, int target, int proven);
 /* Queues the leaf s of the file's line (waits while the queue is full): 0,
  * or the line of a leaf already found not to support the claim. */
-long exact_pool_add(exact_pool *p, const game_state *s, long line);
+long pns_exact_pool_add(exact_pool *p, const game_state *s, long line);
 /* Waits until every queued leaf is checked: 0, or the least line of a leaf
  * that does not support the claim (the one a reader in order stops at). */
-long exact_pool_wait(exact_pool *p);
+long pns_exact_pool_wait(exact_pool *p);
 /* Stops the threads; NULL is allowed. */
-void exact_pool_free(exact_pool *p);
+void pns_exact_pool_free(exact_pool *p);
 
 #endif
