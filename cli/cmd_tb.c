@@ -15,7 +15,7 @@ static const char help[] =
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
-    "       pnsolve tb reach GAME [--from POSITION] [--checkpoint F] [--dir D] [--threads T] [--json]\n"
+    "       pnsolve tb reach GAME [--from POSITION] [--checkpoint F] [--unreached F] [--dir D] [--threads T] [--json]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
     "build: every missing table with at most N pieces, smaller first; progress\n"
     "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
@@ -33,15 +33,16 @@ static const char help[] =
     "reach: breadth first from the start (or POSITION) over every state of the\n"
     "  tables it leads to (needs no values): states per distance, the farthest,\n"
     "  and per material the states reached and the first ones not reached;\n"
-    "  --checkpoint F saves every 10 minutes and on Ctrl-C, and resumes from F.\n";
+    "  --checkpoint F saves every 10 minutes and on Ctrl-C, and resumes from F.\n"
+    "  --unreached F writes every state not reached to F, one per line.\n";
 
 typedef struct {
     int pieces, threads, json, compress, census, save_every;
-    const char *dir, *only, *from, *checkpoint;
+    const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
 
 enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
-       OPT_SAVE_EVERY };
+       OPT_SAVE_EVERY, OPT_UNREACHED };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -54,6 +55,7 @@ static const struct option tb_long[] = {
     { "from", required_argument, NULL, OPT_FROM },
     { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
     { "save-every", required_argument, NULL, OPT_SAVE_EVERY },
+    { "unreached", required_argument, NULL, OPT_UNREACHED },
     { NULL, 0, NULL, 0 },
 };
 
@@ -69,6 +71,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_CENSUS: o->census = 1; return 0;
     case OPT_FROM: o->from = arg; return *arg ? 0 : -1;
     case OPT_CHECKPOINT: o->checkpoint = arg; return *arg ? 0 : -1;
+    case OPT_UNREACHED: o->unreached = arg; return *arg ? 0 : -1;
     case OPT_SAVE_EVERY: return cli_int(arg, 0, 1000000, &o->save_every);
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
@@ -385,9 +388,15 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     }
     static tb_reach_result r;
     char err[600];
+    game_file list;
+    if (o->unreached && game_file_create(&list, o->unreached, "w", err, sizeof err) != 0)
+        return cli_fail(1, "tb reach: cannot write the unreached states: %s", err);
+    ro.unreached = o->unreached ? list.f : NULL;
     int rc = tb_reach(g, o->dir, &start, &ro, &r, err, sizeof err);
     if (ro.progress)
         fputs("\r\033[K", stderr);
+    if (o->unreached && game_file_commit(&list, rc == 0, err, sizeof err) != 0 && rc == 0)
+        return cli_fail(1, "tb reach: cannot write the unreached states: %s", err);
     if (rc < 0)
         return cli_fail(1, "tb reach: %s", err);
     if (rc == 1) {
@@ -419,8 +428,9 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
         reached += m->reached;
         unreached += m->unreached;
         if (o->json) {
-            printf("%s{\"material\": \"%s\", \"reached\": %llu, \"unreached\": %llu, \"unreached_first\": [", k ? ", " : "",
-                   name, (unsigned long long)m->reached, (unsigned long long)m->unreached);
+            printf("%s{\"material\": \"%s\", \"reached\": %llu, \"unreached\": %llu, \"fed\": %llu, \"unreached_first\": [",
+                   k ? ", " : "", name, (unsigned long long)m->reached, (unsigned long long)m->unreached,
+                   (unsigned long long)m->fed);
             for (int i = 0; i < m->n_witness; i++) {
                 printf("%s", i ? ", " : "");
                 cli_json_string(stdout, state_text(g, m->mat, m->witness[i]));
@@ -428,8 +438,10 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
             printf("]}");
             continue;
         }
-        printf("%-8s %14llu states reached, %llu not reached (twins aside)%s\n", name, (unsigned long long)m->reached,
-               (unsigned long long)m->unreached, m->n_witness ? "; the first:" : "");
+        printf("%-8s %14llu states reached, %llu not reached (twins aside), %llu of those a move of their material "
+               "leads to from a reached state%s\n",
+               name, (unsigned long long)m->reached, (unsigned long long)m->unreached, (unsigned long long)m->fed,
+               m->n_witness ? "; the first:" : "");
         for (int i = 0; i < m->n_witness; i++)
             printf("           %s\n", state_text(g, m->mat, m->witness[i]));
     }

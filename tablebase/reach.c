@@ -285,8 +285,9 @@ static uint64_t count_bits(const uint64_t *b, uint64_t words)
 
 /* Per material: what was reached, and the unseen indices that are states
  * (not twins: index(unindex(i)) == i), the first of them as witnesses. */
-static void summarise(const reach_run *r, tb_reach_result *res)
+static void summarise(const reach_run *r, FILE *list, tb_reach_result *res)
 {
+    uint64_t *pred = malloc(sizeof *pred * GAME_MAX_PREDECESSORS);
     res->materials = r->n;
     for (int k = 0; k < r->n; k++) {
         const reach_table *t = &r->t[k];
@@ -308,6 +309,15 @@ static void summarise(const reach_run *r, tb_reach_result *res)
             if (m->n_witness < TB_REACH_WITNESSES)
                 m->witness[m->n_witness++] = i;
             m->unreached++;
+            int n = pred && r->ops->unmoves ? r->ops->unmoves(r->g, &s, pred) : 0, fed = 0;
+            for (int j = 0; j < n && !fed; j++)
+                fed = bit_of(t->seen, pred[j]);
+            m->fed += (uint64_t)fed;
+            if (list) {
+                char text[GAME_TEXT_MAX];
+                game_format(r->g, &s, text, sizeof text);
+                fprintf(list, "%s\n", text);
+            }
         }
         for (uint64_t w = 0; w < t->words && !res->far_set; w++)
             if (t->cur[w]) {
@@ -316,6 +326,7 @@ static void summarise(const reach_run *r, tb_reach_result *res)
                 res->far_set = 1;
             }
     }
+    free(pred);
 }
 
 static void free_run(reach_run *r)
@@ -439,7 +450,7 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
     if (rc == 0)
         rc = run_levels(r, start, o, res, resumed ? &from : NULL, err, errlen);
     if (rc == 0)
-        summarise(r, res);
+        summarise(r, o->unreached, res);
     free_run(r);
     free(r);
     return rc;

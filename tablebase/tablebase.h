@@ -166,6 +166,7 @@ typedef struct {
     void (*progress)(const tb_reach_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per level, or NULL */
+    FILE *unreached;          /* every state not reached, one per line in the game's notation, or NULL */
 } tb_reach_options;
 
 typedef struct {
@@ -174,6 +175,10 @@ typedef struct {
     uint64_t unreached;       /* states not reached, twins left out */
     uint64_t witness[TB_REACH_WITNESSES];  /* the first unreached states' indices */
     int n_witness;
+    /* unreached states that a move of their own material leads to from a
+     * reached state: 0, or the search missed them (a check of the search,
+     * backwards: the unreached states are closed under such predecessors) */
+    uint64_t fed;
 } tb_reach_material;
 
 typedef struct {

@@ -130,6 +130,12 @@ check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot
 check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"
 check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1BB w c2L" --dir "$ot" --json
 check "tb reach ostle" 0 "^farthest, 13 plies from the start: " -- tb reach ostle:3x3 --dir "$ot"
+# every unreached state listed, and none of them a move away from a reached one
+"$bin" tb reach ostle:3x3 --dir "$ot" --unreached "$tmp/un33" >"$tmp/out" 2>/dev/null &&
+    [ "$(wc -l <"$tmp/un33")" = "$(sed -n 's/^total .* reached, \([0-9]*\) not reached.*/\1/p' "$tmp/out")" ] &&
+    [ -s "$tmp/un33" ] && ! grep -q "not reached (twins aside), [1-9]" "$tmp/out" &&
+    "$bin" show ostle:3x3 --position "$(head -1 "$tmp/un33")" >/dev/null &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tb reach --unreached"; tail -3 "$tmp/out"; }
 check "tb reach from a position" 0 '"levels": ' -- tb reach ostle:3x3 --from "WW1/2H/1BB w c2L" --dir "$ot" --json
 check "tb reach bad position" 2 "bad position" -- tb reach ostle:3x3 --from "WW1/2H/1BB x" --dir "$ot"
 check "tb reach finished game" 1 "not a state of any table" -- tb reach ostle:3x3 --from "W2/2H/1BB w -" --dir "$ot"
