@@ -72,7 +72,7 @@ echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions 
 prove_one() {  # POSITION [prove options...]: its score and proofs, unless done
     local pos=$1 key
     shift
-    key=$(printf '%s' "$pos" | md5sum | cut -c1-16)
+    key=$(name "$pos")
     [ -e "$out/p/$key.proof" ] && return 0
     local log
     log=$("$bin" prove "$game" --position "$pos" --score --proof "$out/p/$key.try" "$@" 2>&1) || true
@@ -88,7 +88,7 @@ prove_one() {  # POSITION [prove options...]: its score and proofs, unless done
         echo "$pos: not solved ($(grep -E '^status:' <<<"$log" || tail -1 <<<"$log"))" >&2
     fi
 }
-export -f prove_one
+export -f name prove_one
 xargs -d '\n' -P "$jobs" -I{} bash -c 'prove_one "$@"' _ {} "$@" <"$out/todo"
 
 # The joins, from the frontier up: a position's file is its proof where it

@@ -341,25 +341,15 @@ out:
     return rc;
 }
 
-/* Puts the proofs of the file in (each from its 'pnsolve-proof' line) in
- * sec[*n ...]: the file itself where it holds one, else a temporary file
- * per proof (owned[i] set: to close).  0, or -1 with err. */
+/* Puts the proofs of the score file in (each from its 'pnsolve-proof'
+ * line) in sec[*n ...], a temporary file each (owned[i] set: to close).  0,
+ * or -1 with err. */
 static int split_proofs(FILE *in, int k, FILE **sec, int *owned, int max, int *n, char *err, size_t errlen)
 {
     char *line = NULL;
     size_t cap = 0;
     FILE *cur = NULL;
-    int rc = 0, proofs = 0;
-    while (getline(&line, &cap, in) > 0)
-        proofs += strncmp(line, "pnsolve-proof ", 14) == 0;
-    rewind(in);
-    if (proofs <= 1) {
-        free(line);
-        if (*n == max)
-            return join_fail(err, errlen, "proof %d: too many proofs to join", k + 1);
-        sec[(*n)++] = in;
-        return 0;
-    }
+    int rc = 0;
     while (rc == 0 && getline(&line, &cap, in) > 0) {
         if (strncmp(line, "pnsolve-proof ", 14) == 0 || !cur) {
             if (*n == max)
@@ -422,7 +412,8 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     memset(info, 0, sizeof *info);
     if (n_child < 1)
         return join_fail(err, errlen, "no proofs to join");
-    /* each file's proofs apart: a score file holds two, the bounds */
+    /* each score file's proofs apart (it holds two, the bounds); a win or
+     * advantage file is joined as it is, read only by the join */
     int max = 2 * n_child, n = 0, rc = -1, mover = game_to_move(g, root);
     FILE **sec = calloc((size_t)max, sizeof *sec);
     int *owned = calloc((size_t)max, sizeof *owned), *file = calloc((size_t)max, sizeof *file);
@@ -433,6 +424,17 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
     }
     for (int k = 0; k < n_child; k++) {
         int from = n;
+        if (n == max) {
+            join_fail(err, errlen, "proof %d: too many proofs to join", k + 1);
+            goto out;
+        }
+        if (peek_claim(g, child[k], mover, k, &c[n], err, errlen) != 0)
+            goto out;
+        if (!c[n].score) {
+            file[n] = k;
+            sec[n++] = child[k];
+            continue;
+        }
         if (split_proofs(child[k], k, sec, owned, max, &n, err, errlen) != 0)
             goto out;
         for (int i = from; i < n; i++) {
