@@ -155,6 +155,15 @@ split="$(dirname "$0")/../bench/split-proof.sh"
     grep -q "^18 moves, 8 to prove" "$tmp/out" && [ "$(ls "$tmp/sp44.d/"*.proof | wc -l)" = 8 ] &&
     grep -q "^1 .* sym [0-9]*$" "$tmp/sp44" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL: split disproof of an Ostle 4x4 loss"; tail -3 "$tmp/out"; }
+# one child split a level deeper (bench/split-deeper.sh): its best move, then
+# every reply proved on its own, joined into the child's proof, which the
+# split of the root then takes as it is (not searched again)
+"$(dirname "$0")/../bench/split-deeper.sh" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win a2R "$tmp/spd.d/a2R.proof" 2 \
+    --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 &&
+    grep -q "^sound: ostle:4x4 1B1B/W1B1/1H1B/1WW1 b -: 'can Black avoid losing?' proven" "$tmp/out" &&
+    "$split" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/spd" 2 --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 &&
+    ! grep -q "^a2R:" "$tmp/out" && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a child split a level deeper"; tail -3 "$tmp/out"; }
 # a draw: White's 'can I avoid losing?' holds, so its disproof must fail, and say which move
 "$split" "$bin" ostle:3x3 "WW1/2H/1BB w c2L" advantage "$tmp/sp33" 2 --tb-dir "$ot" >"$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "no proof after .*: the question is not disproven" "$tmp/out" && [ ! -e "$tmp/sp33" ] &&
