@@ -155,6 +155,14 @@ split="$(dirname "$0")/../bench/split-proof.sh"
     grep -q "^18 moves, 8 to prove" "$tmp/out" && [ "$(ls "$tmp/sp44.d/"*.proof | wc -l)" = 8 ] &&
     grep -q "^1 .* sym [0-9]*$" "$tmp/sp44" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL: split disproof of an Ostle 4x4 loss"; tail -3 "$tmp/out"; }
+# a draw proof read off the table along what the search showed: the writer
+# reads about the positions the file expands (before, the table's open
+# entries pulled in ten times as many on this position)
+"$bin" prove ostle:4x4 --question advantage --proof "$tmp/o44s" --tb-dir "$tmp/ot44" >"$tmp/out" 2>&1
+read_n=$(tr '\r' '\n' <"$tmp/out" | sed -n 's/^proof: a closed set read off the table (\([0-9]*\) positions.*/\1/p')
+nodes_n=$(grep -c ' node$' "$tmp/o44s")
+[ -n "$read_n" ] && [ "$read_n" -le $((2 * nodes_n)) ] && "$bin" verify-proof "$tmp/o44s" --tb-dir "$tmp/ot44" | grep -q "^sound: " &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: closed set read $read_n positions for $nodes_n expanded"; }
 # one child split a level deeper (bench/split-deeper.sh): its best move, then
 # every reply proved on its own, joined into the child's proof, which the
 # split of the root then takes as it is (not searched again)
