@@ -255,8 +255,8 @@ static void report(const game *g, const game_state *s, const char *value, const 
         printf("solved positions the table evicted, kept for the proof: %llu (%llu more dropped: the keep was full)\n",
                (unsigned long long)r->kept, (unsigned long long)r->kept_dropped);
     if (r->proof_closed)
-        printf("proof: a closed set read off the table (%llu positions, %llu of them widened from the best move to every "
-               "move); %llu positions it had lost searched again\n",
+        printf("proof: a closed set read off the table (%llu positions, %llu of them widened to more moves where "
+               "they dropped); %llu positions it had lost searched again\n",
                (unsigned long long)r->proof_read, (unsigned long long)r->proof_widened,
                (unsigned long long)r->proof_repaired);
     else if (r->proof_why[0])

@@ -23,10 +23,16 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
 struct proof_claim;
 int pns_proof_write_closed(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out, uint64_t *repaired);
 
-/* Edge targets of a closed set's graph other than positions: a move of the
- * other side to a position the table does not hold; a leaf that supports
- * the claim; anything else. */
-enum { PROOF_EDGE_MISSING = UINT32_MAX - 2, PROOF_EDGE_GOOD = UINT32_MAX - 1, PROOF_EDGE_BAD = UINT32_MAX };
+/* Edge targets of a closed set's graph other than positions (which are
+ * below all of them): a position the search reached but left open, not read
+ * yet; a move of the other side to a position the table does not hold; a
+ * leaf that supports the claim; anything else. */
+enum {
+    PROOF_EDGE_OPEN = UINT32_MAX - 3,
+    PROOF_EDGE_MISSING = UINT32_MAX - 2,
+    PROOF_EDGE_GOOD = UINT32_MAX - 1,
+    PROOF_EDGE_BAD = UINT32_MAX
+};
 
 /* A graph the closed-set writer closed, and the set it kept. */
 typedef struct {

@@ -18,8 +18,8 @@
  * nearer the proof's size than the table's, so reading it is faster and
  * smaller; where the set does not hold the root, the other moves of the
  * positions it dropped are read (widen()) and the set is closed again.
- * The first reading is strict (only positions whose entries show the claim),
- * the second, only if that set fails, takes the table's open entries too. 
+ * Children the search left open are read the same way: only where a
+ * position drops for want of them.
  *
  * The file lists the set's positions reached from the root by the listed
  * moves, each expanded once, where breadth-first order first reaches it (so
@@ -31,11 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EDGE_MISSING = PROOF_EDGE_MISSING, EDGE_GOOD = PROOF_EDGE_GOOD, EDGE_BAD = PROOF_EDGE_BAD };
+enum { EDGE_OPEN = PROOF_EDGE_OPEN, EDGE_MISSING = PROOF_EDGE_MISSING, EDGE_GOOD = PROOF_EDGE_GOOD, EDGE_BAD = PROOF_EDGE_BAD };
 
 void (*pns_closed_observe)(const pns_closed_graph *g);
 
-static int is_position(uint32_t to) { return to < EDGE_MISSING; }
+static int is_position(uint32_t to) { return to < EDGE_OPEN; }
 
 enum { UNREAD_NONE = 0xff };  /* every move of the position read */
 
@@ -55,7 +55,6 @@ typedef struct {
     uint64_t widened;         /* positions whose other moves were read later */
     uint8_t *in;              /* in the closed set */
     int optimistic;           /* a missing position counts as kept */
-    int strict;               /* only positions whose entries show the claim are read */
     uint8_t *chosen;          /* the claim side's listed move */
     uint32_t *parent;         /* breadth-first tree of the listed moves (EDGE_BAD: not reached) */
     uint8_t *parent_move;     /* the move of parent[v] that expands v */
@@ -103,7 +102,7 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
 {
     if (P->n == P->cap) {
         uint32_t cap = P->cap ? P->cap * 2 : 1 << 16;
-        if (cap >= EDGE_MISSING || grow((void **)&P->state, sizeof *P->state, cap) ||
+        if (cap >= EDGE_OPEN || grow((void **)&P->state, sizeof *P->state, cap) ||
             grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1) ||
             grow((void **)&P->only, 1, cap))
             return EDGE_BAD;
@@ -152,9 +151,14 @@ static int shown_by(const closed_proof *P, game_key key, int i)
     return e && e->best == i && shows(P, e);
 }
 
-/* The edge of v's move i (m; all: v needs all its moves) into *to.  -1 when
- * out of memory. */
-static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, uint32_t *to)
+/* The edge of v's move i (m; all: v needs all its moves) into *to; a child
+ * the search left open (its entry shows neither the claim nor its failure)
+ * is EDGE_OPEN unless open: such entries are mostly off the proof, and each
+ * read pulls in a region of the table the search never settled (read
+ * eagerly, 10x the proof's positions on the Ostle 4x4 start, about 40x on
+ * the 5x5 split's children), so widen() reads one only where a position
+ * drops for want of it.  -1 when out of memory. */
+static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, int open, uint32_t *to)
 {
     pns_search *S = &P->D->S;
     const game *g = S->g;
@@ -169,8 +173,10 @@ static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move
     *to = find(P, k);
     const tt_entry *e = *to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
     int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
-    if (e && P->strict && !shows(P, e))
-        fails = 1;  /* an open entry: left out of the strict reading */
+    if (e && !fails && !open && !shows(P, e)) {
+        *to = EDGE_OPEN;
+        return 0;
+    }
     if (e && !fails && (*to = add(P, &cs, k)) == EDGE_BAD)
         return -1;
     if (!e && *to == EDGE_BAD && (all || shown_by(P, P->key[v], i)))
@@ -202,7 +208,7 @@ static int explore(closed_proof *P)
         P->only[v] = shows(P, e) && e->best < n && n > 1 ? e->best : UNREAD_NONE;
         for (int i = 0; i < n; i++) {
             uint32_t to = EDGE_BAD;  /* not read: cannot keep v to the set */
-            if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) && read_edge(P, v, &s, mv[i], i, all, &to) != 0)
+            if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) && read_edge(P, v, &s, mv[i], i, all, 0, &to) != 0)
                 return -1;
             P->edge[P->nedge++] = to;
             lost = all && to == EDGE_BAD;  /* v is out of the set whatever its other moves do */
@@ -215,22 +221,34 @@ static int explore(closed_proof *P)
     return 0;
 }
 
-/* Reads the other moves of each position read by one move alone that the
- * set dropped: the count widened, or -1 when out of memory or stopped. */
-static int64_t widen(closed_proof *P)
+/* Reads, of each position the set dropped, the moves not read yet (of a
+ * position read by one move alone), and with `open` the children the
+ * search left open too: the count widened, or -1 when out of memory or
+ * stopped. */
+static int64_t widen(closed_proof *P, int open_too)
 {
     pns_search *S = &P->D->S;
     const game *g = S->g;
     int64_t widened = 0;
     for (uint32_t v = 0, reached = P->n; v < reached; v++) {
-        if (P->only[v] == UNREAD_NONE || P->in[v])
+        if (P->in[v])
+            continue;
+        int open = 0;
+        for (uint64_t e = P->first[v]; e < P->first[v + 1] && open_too && !open; e++)
+            open = P->edge[e] == EDGE_OPEN;
+        if (P->only[v] == UNREAD_NONE && !open)
             continue;
         game_move mv[GAME_MAX_MOVES];
         game_state s = P->state[v];
         int n = game_moves(g, &s, mv);
-        for (int i = 0; i < n; i++)
-            if (i != P->only[v] && read_edge(P, v, &s, mv[i], i, 0, &P->edge[P->first[v] + (uint64_t)i]) != 0)
+        int all = needs_all(P, v);
+        for (int i = 0; i < n; i++) {
+            uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
+            int unread = P->only[v] != UNREAD_NONE && i != P->only[v];
+            int reread = open && *to == EDGE_OPEN;
+            if ((unread || reread) && read_edge(P, v, &s, mv[i], i, all, reread, to) != 0)
                 return -1;
+        }
         P->only[v] = UNREAD_NONE;
         widened++;
         if (pns_search_tick(S))
@@ -571,6 +589,8 @@ static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
         return "a position dropped from the set";
     if (to == EDGE_MISSING)
         return "a position the table lost, searched again without success";
+    if (to == EDGE_OPEN)
+        return "a position the search left open";
     pns_search *S = &P->D->S;
     game_move mv[GAME_MAX_MOVES];
     game_moves(S->g, &P->state[v], mv);
@@ -615,12 +635,11 @@ static void explain(const closed_proof *P, char *why, size_t size)
              needs_all(P, v) ? "other" : "claim's", i, i < n ? edge_fault(P, v, i) : "nothing out of the set");
 }
 
-static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired, int strict)
+int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
     P.D = D;
-    P.strict = strict;
     P.claim_proven = c->proven;
     P.slot_mask = (1 << 16) - 1;
     uint32_t pn, dn;
@@ -643,16 +662,14 @@ static int write_closed(dfpn *D, const game_state *root, const proof_claim *c, F
          * the table costs far less than searching what it lost (a1U of the
          * Ostle split proof: a repair searched for an hour where the
          * table's other moves were never read) */
-        int64_t widened = widen(&P);
+        int64_t widened = widen(&P, 0);
+        if (widened == 0)  /* then the children the search left open */
+            widened = widen(&P, 1);
         if (widened < 0)
             goto out;
         P.widened += (uint64_t)widened;
         if (widened > 0)
             continue;
-        if (P.strict) {
-            rc = 2;  /* read again leniently */
-            goto out;
-        }
         /* would the positions the table lost close the set? then search them */
         P.optimistic = 1;
         if (close_set(&P) != 0)
@@ -689,16 +706,3 @@ out:
     return rc;
 }
 
-/* The strict reading first: the table's open entries (positions the search
- * reached but did not settle, most of them off the proof) are left out, so
- * the graph is about the proof's size; read leniently, open entries pulled
- * in whole regions of the table the search never settled: 10x the proof's
- * positions on the Ostle 4x4 start, about 40x on children of the 5x5 split
- * proof, whose writers outgrew 24 GB.  Only where the strict set fails
- * (a proof through a position the search left open, e.g. one of a
- * repetition cycle whose result was not stored) is it read again as before. */
-int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
-{
-    int rc = write_closed(D, root, c, out, repaired, 1);
-    return rc == 2 ? write_closed(D, root, c, out, repaired, 0) : rc;
-}

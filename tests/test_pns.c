@@ -757,7 +757,7 @@ static void check_closed_set(const pns_closed_graph *g)
             for (uint64_t e = g->first[v]; e < g->first[v + 1]; e++) {
                 uint32_t to = g->edge[e];
                 int k = to == PROOF_EDGE_GOOD || (to == PROOF_EDGE_MISSING && g->optimistic) ||
-                        (to < PROOF_EDGE_MISSING && in[to]);
+                        (to < PROOF_EDGE_OPEN && in[to]);
                 kept += k;
                 missed += !k;
             }
