@@ -38,6 +38,7 @@ void (*pns_closed_observe)(const pns_closed_graph *g);
 static int is_position(uint32_t to) { return to < EDGE_OPEN; }
 
 enum { UNREAD_NONE = 0xff };  /* every move of the position read */
+enum { EAGER_AFTER = 16 };    /* rounds of widening before open children are read at once */
 
 typedef struct {
     dfpn *D;
@@ -55,6 +56,7 @@ typedef struct {
     uint64_t widened;         /* positions whose other moves were read later */
     uint8_t *in;              /* in the closed set */
     int optimistic;           /* a missing position counts as kept */
+    int eager;                /* open children are read at once, as any other */
     uint8_t *chosen;          /* the claim side's listed move */
     uint32_t *parent;         /* breadth-first tree of the listed moves (EDGE_BAD: not reached) */
     uint8_t *parent_move;     /* the move of parent[v] that expands v */
@@ -173,7 +175,7 @@ static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move
     *to = find(P, k);
     const tt_entry *e = *to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
     int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
-    if (e && !fails && !open && !shows(P, e)) {
+    if (e && !fails && !open && !P->eager && !shows(P, e)) {
         *to = EDGE_OPEN;
         return 0;
     }
@@ -650,6 +652,7 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     int rc = -1;
     if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
         goto out;
+    int rounds = 0;
     for (;;) {
         if (explore(&P) != 0 || size_arrays(&P) != 0)
             goto out;
@@ -668,6 +671,10 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         if (widened < 0)
             goto out;
         P.widened += (uint64_t)widened;
+        /* Each round closes the whole set again: where the open children
+         * needed lie many rounds deep, reading them at once costs less. */
+        if (++rounds == EAGER_AFTER)
+            P.eager = 1;
         if (widened > 0)
             continue;
         /* would the positions the table lost close the set? then search them */
