@@ -155,12 +155,13 @@ static int shown_by(const closed_proof *P, game_key key, int i)
 
 /* The edge of v's move i (m; all: v needs all its moves) into *to; a child
  * the search left open (its entry shows neither the claim nor its failure)
- * is EDGE_OPEN unless open: such entries are mostly off the proof, and each
+ * is EDGE_OPEN unless read_open (or eager): such entries are mostly off the proof, and each
  * read pulls in a region of the table the search never settled (read
  * eagerly, 10x the proof's positions on the Ostle 4x4 start, about 40x on
  * the 5x5 split's children), so widen() reads one only where a position
  * drops for want of it.  -1 when out of memory. */
-static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, int open, uint32_t *to)
+static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, int read_open,
+                     uint32_t *to)
 {
     pns_search *S = &P->D->S;
     const game *g = S->g;
@@ -175,7 +176,7 @@ static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move
     *to = find(P, k);
     const tt_entry *e = *to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
     int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
-    if (e && !fails && !open && !P->eager && !shows(P, e)) {
+    if (e && !fails && !read_open && !P->eager && !shows(P, e)) {
         *to = EDGE_OPEN;
         return 0;
     }
@@ -224,7 +225,7 @@ static int explore(closed_proof *P)
 }
 
 /* Reads, of each position the set dropped, the moves not read yet (of a
- * position read by one move alone), and with `open` the children the
+ * position read by one move alone), and with open_too the children the
  * search left open too: the count widened, or -1 when out of memory or
  * stopped. */
 static int64_t widen(closed_proof *P, int open_too)
