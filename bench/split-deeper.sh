@@ -17,11 +17,8 @@ set -euo pipefail
 [ $# -ge 7 ] || { echo "usage: $0 PNSOLVE GAME POSITION QUESTION MOVE OUT JOBS [prove options...]" >&2; exit 2; }
 bin=$1 game=$2 root=$3 question=$4 move=$5 out=$6 jobs=$7
 shift 7
-case $question in
-    win) child_q=advantage ;;
-    advantage) child_q=win ;;
-    *) echo "$0: QUESTION must be win or advantage, not '$question'" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/split-lib.sh"
+child_q=$(split_child_question "$question") || exit 2
 mkdir -p "$(dirname "$out")"
 child=$("$bin" show "$game" --position "$root" "$move" | sed -n 's/^position: //p')
 [ -n "$child" ] || { echo "$0: '$move' is not a move of the root" >&2; exit 2; }
@@ -37,6 +34,5 @@ echo "$move: the child's best move $best; its position after it: $grand"
 # the grandchild's side to move is the root's: the same question, disproven
 "$(dirname "$0")/split-proof.sh" "$bin" "$game" "$grand" "$question" "$out.$best" "$jobs" "$@"
 "$bin" join-proofs "$game" --position "$child" --out "$out" "$out.$best"
-tb=()
-for ((i = 1; i <= $#; i++)); do [ "${!i}" = --tb-dir ] && { j=$((i + 1)); tb=(--tb-dir "${!j}"); }; done
+split_tb_option "$@"
 "$bin" verify-proof "$out" "${tb[@]}"

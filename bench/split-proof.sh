@@ -25,11 +25,8 @@ case " $* " in
     *" --threads "*) ;;
     *) threads=$(( $(nproc) / jobs )); set -- "$@" --threads $(( threads > 0 ? threads : 1 )) ;;
 esac
-case $question in
-    win) child_q=advantage ;;
-    advantage) child_q=win ;;
-    *) echo "$0: QUESTION must be win or advantage, not '$question'" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/split-lib.sh"
+child_q=$(split_child_question "$question") || exit 2
 dir=$out.d
 mkdir -p "$dir"
 moves=$("$bin" show "$game" --position "$root" | sed -n 's/^moves ([0-9]*)://p')
@@ -67,6 +64,5 @@ for m in "${todo[@]}"; do
     proofs+=("$dir/$m.proof")
 done
 "$bin" join-proofs "$game" --position "$root" --out "$out" "${proofs[@]}"
-tb=()
-for ((i = 1; i <= $#; i++)); do [ "${!i}" = --tb-dir ] && { j=$((i + 1)); tb=(--tb-dir "${!j}"); }; done
+split_tb_option "$@"
 "$bin" verify-proof "$out" "${tb[@]}"

@@ -155,11 +155,11 @@ static int shown_by(const closed_proof *P, game_key key, int i)
 
 /* The edge of v's move i (m; all: v needs all its moves) into *to; a child
  * the search left open (its entry shows neither the claim nor its failure)
- * is EDGE_OPEN unless read_open (or eager): such entries are mostly off the proof, and each
- * read pulls in a region of the table the search never settled (read
- * eagerly, 10x the proof's positions on the Ostle 4x4 start, about 40x on
- * the 5x5 split's children), so widen() reads one only where a position
- * drops for want of it.  -1 when out of memory. */
+ * is EDGE_OPEN unless read_open (or eager): such entries are mostly off the
+ * proof, and each read pulls in a region of the table the search never
+ * settled (read eagerly, 10x the proof's positions on the Ostle 4x4 start,
+ * about 40x on the 5x5 split's children), so widen() reads one only where a
+ * position drops for want of it.  -1 when out of memory. */
 static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, int read_open,
                      uint32_t *to)
 {
@@ -713,4 +713,3 @@ out:
     release(&P);
     return rc;
 }
-
