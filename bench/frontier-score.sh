@@ -33,39 +33,9 @@ mkdir -p "$out/p" "$out/j"
 touch "$out/frontier.txt"
 export bin game out
 
-name() { printf '%s' "$1" | md5sum | cut -c1-16; }
-show() { "$bin" show "$game" --position "$1" "${@:2}"; }
-
-# The tree above the frontier: for each position, its kept moves (one per
-# symmetry class) and their children; frontier positions into $out/todo.
-declare -A seen kids
+. "$(dirname "$0")/frontier-lib.sh"
 : >"$out/todo"
-expand() {  # POSITION LEFT
-    local pos=$1 left=$2 key
-    key=$(name "$pos")
-    [ -z "${seen[$key]:-}" ] || return 0
-    seen[$key]=1
-    local moves
-    moves=$(show "$pos" | sed -n 's/^moves ([0-9]*)://p')
-    if [ "$left" = 0 ] || [ -z "${moves// /}" ]; then
-        printf '%s\n' "$pos" >>"$out/todo"
-        return 0
-    fi
-    local m c class classes=" " list=()
-    for m in $moves; do
-        c=$(show "$pos" "$m")
-        class=$(sed -n 's/^symmetry class: //p' <<<"$c")
-        if [ -n "$class" ]; then
-            case $classes in *" $class "*) continue ;; esac
-            classes+="$class "
-        fi
-        c=$(sed -n 's/^position: //p' <<<"$c")
-        list+=("$c")
-        expand "$c" $((left - 1))
-    done
-    kids[$key]=$(printf '%s\n' "${list[@]}")
-}
-expand "$root" "$depth"
+frontier_expand "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
 [ "$jobs" != 0 ] || exit 0  # JOBS 0: list the frontier ($out/todo) only
 

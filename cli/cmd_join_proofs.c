@@ -18,7 +18,9 @@ static const char help[] =
     "Score proofs join too: each CHILD file holds the two bounds of its score\n"
     "(prove --score --proof), one file per legal move; FILE gets P's two: at\n"
     "least the best child's score (its proof alone), less than the next\n"
-    "possible score (every child's). Join a deeper frontier level by level.\n"
+    "possible score (every child's). A file may hold one bound (prove\n"
+    "--question score:K --proof): FILE then has the bounds its children give.\n"
+    "Join a deeper frontier level by level.\n"
     "Written to FILE.tmp and renamed when complete; check it with verify-proof.\n";
 
 enum { OPT_OUT = 256 };
@@ -68,9 +70,14 @@ int cmd_join_proofs(int argc, char **argv)
             if (possible == 1)
                 printf("score: %ld\n", info.lower);
             else if (info.has_lower || info.has_upper)
-                printf("score bounds (side to move): %s%ld%s%s%ld\n", info.has_lower ? "at least " : "",
-                       info.has_lower ? info.lower : 0, info.has_lower && info.has_upper ? ", " : "",
-                       info.has_upper ? "less than " : "", info.has_upper ? info.upper : 0);
+            {
+                char lo[48] = "", hi[48] = "";
+                if (info.has_lower)
+                    snprintf(lo, sizeof lo, "at least %ld", info.lower);
+                if (info.has_upper)
+                    snprintf(hi, sizeof hi, "less than %ld", info.upper);
+                printf("score bounds (side to move): %s%s%s\n", lo, *lo && *hi ? ", " : "", hi);
+            }
         }
         else
             rc = cli_fail(1, "join-proofs: %s", err);

@@ -16,6 +16,8 @@ static const char help[] =
     "asks 'can it win?' and then 'can it avoid losing?' and prints win, draw,\n"
     "loss or unknown.  A repetition of a position on the path is a draw.\n"
     "  --question win|advantage  ask one question only (a draw fails | succeeds)\n"
+    "  --question score:K        one bound: can the side to move finish at least K\n"
+    "                            ahead? (the score's options; a frontier's leaves)\n"
     "  --algo dfpn|pns           depth-first df-pn (default) or best-first PNS\n"
     "  --ghi safe|naive          naive reuses path-dependent results (wrong; for study)\n"
     "  --memory MB               transposition table or tree size (default 256)\n"
@@ -107,7 +109,12 @@ static int on_option(int opt, const char *arg, void *ctx)
         p->question_set = 1;
         if (strcmp(arg, "win") == 0) p->o.question = PNS_WIN;
         else if (strcmp(arg, "advantage") == 0) p->o.question = PNS_ADVANTAGE;
-        else return -1;
+        else if (strncmp(arg, "score:", 6) == 0) {
+            long k;
+            if (cli_long(arg + 6, -1000000, 1000000, &k) != 0) return -1;
+            p->o.question = PNS_SCORE;
+            p->o.score_target = (int)k;
+        } else return -1;
         return 0;
     case OPT_ALGO:
         if (strcmp(arg, "dfpn") == 0) p->o.algo = PNS_DFPN;
@@ -176,7 +183,7 @@ static void on_progress(const pns_progress *pr, void *ctx)
 {
     prove_opts *p = ctx;
     char target[32] = "";
-    if (p->score)
+    if (p->score || p->o.question == PNS_SCORE)
         snprintf(target, sizeof target, "  at least %+d?", pr->target);
     fprintf(stderr, "\r%12llu nodes  %7.0f k/s  pn %10u  dn %10u  table %5.1f%%  %7.1f MB  %7.0f s%s   ",
             (unsigned long long)pr->nodes, pr->seconds > 0 ? pr->nodes / pr->seconds / 1e3 : 0.0, pr->pn, pr->dn,
@@ -322,8 +329,8 @@ typedef struct {
     int ok, proof_failed;   /* ok 0: failed and said; proof_failed: the answer stands, its file does not */
 } prove_outcome;
 
-/* --score: the exact score, and its proof with --proof. */
-static void run_score(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+/* A score question's options where the command line left them. */
+static void score_options(prove_opts *p)
 {
     pns_options d = p->o;
     pns_score_defaults(&d);
@@ -333,6 +340,12 @@ static void run_score(const game *g, const game_state *s, prove_opts *p, prove_o
         p->o.proof_exact_empties = d.proof_exact_empties;
     if (!p->init_set)
         p->o.mobility = d.mobility;
+}
+
+/* --score: the exact score, and its proof with --proof. */
+static void run_score(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+{
+    score_options(p);
     int bound = game_score_bound(g);
     game_file pf;
     FILE *out = p->proof ? proof_open(p->proof, &pf) : NULL;
@@ -370,6 +383,8 @@ static void run(const game *g, const game_state *s, prove_opts *p, prove_outcome
 {
     memset(x, 0, sizeof *x);
     x->ok = 1;
+    if (p->question_set && p->o.question == PNS_SCORE)
+        score_options(p);
     if (p->score) {
         run_score(g, s, p, x);
     } else if (p->proof) {
@@ -393,7 +408,7 @@ static int refused(const prove_opts *p)
     if (p->score && p->question_set)
         return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
     if (p->proof && !p->question_set && !p->score)
-        return cli_fail(EXIT_USAGE, "prove: --proof needs --question win|advantage");
+        return cli_fail(EXIT_USAGE, "prove: --proof needs --question or --score");
     if (p->o.threads > 1 && p->o.algo != PNS_DFPN)
         return cli_fail(EXIT_USAGE, "prove: --threads is for df-pn (best-first PNS runs on one thread)");
     if ((p->o.checkpoint || p->o.resume) && ((!p->question_set && !p->score) || p->o.algo != PNS_DFPN))

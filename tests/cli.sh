@@ -188,6 +188,36 @@ frontier="$(dirname "$0")/../bench/frontier-score.sh"
     "$frontier" "$bin" othello:4x4 3 "$tmp/fr44" 2 >"$tmp/out" 2>&1 && cmp -s "$tmp/fr44/frontier.txt" "$tmp/fr44.list" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a score through a frontier"; tail -3 "$tmp/out"; }
 
+# One bound alone ('at least K?'), its proof checked; the same score through
+# a frontier by one-sided questions only (bench/frontier-bound.sh), each
+# answer checked against the frontier position's exact score from
+# frontier-score.sh; a wrong guess fails and says which way; a second run
+# asks nothing.
+check "one bound proven" 0 "^value: proven$" -- prove othello:4x4 --question score:-10 --proof "$tmp/b44lo"
+check "one bound checked" 0 "^sound: .*'can Black finish at least -10 ahead\?' proven" -- verify-proof "$tmp/b44lo"
+check "one bound disproven" 0 "^value: disproven$" -- prove othello:4x4 --question score:-8 --proof "$tmp/b44hi"
+check "one bound checked, disproven" 0 "'can Black finish at least -8 ahead\?' disproven" -- verify-proof "$tmp/b44hi"
+check "one bound, bad K" 2 "option" -- prove othello:4x4 --question score:x
+check "one bound, K out of range" 2 "option" -- prove othello:4x4 --question score:2000000
+bound="$(dirname "$0")/../bench/frontier-bound.sh"
+"$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 13 --memory 64 >"$tmp/out" 2>&1 &&
+    grep -q "^sound: .*'can Black finish at least 13 ahead?' proven" "$tmp/out" &&
+    grep -q "^sound: .*'can Black finish at least 15 ahead?' disproven" "$tmp/out" && grep -q "^score: 13$" "$tmp/out" &&
+    "$frontier" "$bin" othello:5x5 2 "$tmp/fs55" 2 --memory 64 >/dev/null 2>&1 &&
+    awk -F'\t' 'NR == FNR { exact[$5] = $1; next }
+        !($6 in exact) || (($2 == "proven") != (exact[$6] >= $1)) { bad++ } END { exit bad > 0 || FNR < 2 }' \
+        "$tmp/fs55/frontier.txt" "$tmp/fb55/bounds.txt" &&
+    cp "$tmp/fb55/bounds.txt" "$tmp/fb55.list" &&
+    "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 13 --memory 64 >"$tmp/out" 2>&1 && ! grep -q "round" "$tmp/out" &&
+    cmp -s "$tmp/fb55/bounds.txt" "$tmp/fb55.list" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a score through a frontier by one-sided questions"; tail -3 "$tmp/out"; }
+"$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 15 --memory 64 >"$tmp/out" 2>&1
+[ $? = 1 ] && grep -q "^the score is less than 15" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a wrong guess through a frontier"; tail -3 "$tmp/out"; }
+"$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 1x >"$tmp/out" 2>&1
+[ $? = 2 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier-bound, bad SCORE"; cat "$tmp/out"; }
+
 # Puzzles: from the two-piece tables, from Ostle's random games, and checked.
 check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
 check "puzzles needs mate-in" 2 "--mate-in N is required" -- puzzles jungle --tb-dir "$tb"

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# bench/frontier-bound.sh - a score proved through a frontier with one-sided
+# questions only, as a proof-tree manager does (Schaeffer's checkers proof;
+# Takizawa's Othello 8x8): the root's score is SCORE when "at least SCORE?"
+# is proven and "at least the next possible score?" disproven.  Each bound
+# is an AND/OR tree above the frontier: where the bound's side moves, one
+# child must hold (tried in order of the fewest replies left to the other
+# side, the usual Othello guess); where the other side moves, every child.
+# Each round asks the open frontier questions the current choice needs
+# ("can the side to move finish at least K ahead?", `prove --question
+# score:K --proof`), JOBS at a time (on a cluster, one job per position);
+# a failed child moves the choice to the next one.  Then the proofs are
+# joined up to the root and checked.
+#
+#   bench/frontier-bound.sh PNSOLVE GAME DEPTH OUT JOBS SCORE [--position P] [prove options...]
+#
+# OUT/bounds.txt keeps every answer (K, proven or disproven, df-pn nodes,
+# solver nodes, seconds, position; tab-separated): a later run (another
+# SCORE, another session) reuses them, and an answer for one K answers
+# every K it implies.  Proofs: OUT/p/ (frontier), OUT/j/ (joined);
+# OUT/lower.proof and OUT/upper.proof are the root's two bounds.  Exit 0
+# when both hold, 1 when one fails (the message says which way the score
+# lies: run again with another SCORE; the answers are kept).  JOBS 0 only
+# lists the frontier.
+set -euo pipefail
+[ $# -ge 6 ] || { echo "usage: $0 PNSOLVE GAME DEPTH OUT JOBS SCORE [--position P] [prove options...]" >&2; exit 2; }
+bin=$1 game=$2 depth=$3 out=$4 jobs=$5 score=$6
+shift 6
+root=
+if [ "${1:-}" = --position ]; then root=$2; shift 2; fi
+case $depth in '' | *[!0-9]*) echo "$0: DEPTH must be a number of moves, not '$depth'" >&2; exit 2 ;; esac
+case $jobs in '' | *[!0-9]*) echo "$0: JOBS must be a number, not '$jobs'" >&2; exit 2 ;; esac
+case $score in '' | -[!0-9]* | *[!-0-9]* | ?*-*) echo "$0: SCORE must be a whole number, not '$score'" >&2; exit 2 ;; esac
+case " $* " in
+    *" --threads "*) ;;
+    *) threads=$(( $(nproc) / (jobs > 0 ? jobs : 1) )); set -- "$@" --threads $(( threads > 0 ? threads : 1 )) ;;
+esac
+[ -n "$root" ] || root=$("$bin" show "$game" | sed -n 's/^position: //p')
+mkdir -p "$out/p" "$out/j"
+touch "$out/bounds.txt"
+export bin game out
+
+. "$(dirname "$0")/frontier-lib.sh"
+: >"$out/todo"
+frontier_expand "$root" "$depth"
+echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
+[ "$jobs" != 0 ] || exit 0
+
+# "at least SCORE" proven and "at least SCORE+1" disproven pin the score,
+# whichever scores the game can end with.
+next=$(( score + 1 ))
+
+# Known answers: for each position, the greatest K proven and the least K
+# disproven (each with its proof), from OUT/bounds.txt.
+declare -A lo lo_file hi hi_file
+load_answers() {
+    local k result pos key
+    while IFS=$'\t' read -r k result _ _ _ pos; do
+        key=$(name "$pos")
+        if [ "$result" = proven ]; then
+            [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ] && continue
+            lo[$key]=$k lo_file[$key]=$out/p/$key.$k.proof
+        else
+            [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$k" ] && continue
+            hi[$key]=$k hi_file[$key]=$out/p/$key.$k.proof
+        fi
+    done <"$out/bounds.txt"
+}
+
+# decide POSITION K WANT: is "the mover at POSITION finishes at least K"
+# WANT (proven | disproven)?  Sets verdict (yes | no | open) and file (its
+# proof where yes); open frontier questions go to $out/ask.  Where the
+# claim's side moves (WANT proven) one child must hold, else every child;
+# a child whose mover changed is asked 1-K with WANT flipped.  Decided
+# positions are remembered (transpositions); the questions under a decided
+# one are dropped from the round.
+declare -A memo memo_file
+decide() {
+    local pos=$1 k=$2 want=$3 key
+    key=$(name "$pos")
+    local m=$key:$k:$want
+    if [ -n "${memo[$m]:-}" ]; then verdict=${memo[$m]} file=${memo_file[$m]}; return 0; fi
+    file=
+    if [ -z "${kids[$key]:-}" ]; then  # frontier or the game's end
+        if [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ]; then
+            verdict=$([ "$want" = proven ] && echo yes || echo no) file=${lo_file[$key]}
+        elif [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$k" ]; then
+            verdict=$([ "$want" = disproven ] && echo yes || echo no) file=${hi_file[$key]}
+        else
+            verdict=open
+            printf '%s\t%s\n' "$k" "$pos" >>"$out/ask"
+        fi
+        [ "$verdict" = yes ] || file=
+        return 0
+    fi
+    local c ck cw children=() files=() any_open=0 result asked
+    asked=$(wc -l <"$out/ask")
+    while IFS= read -r c; do children+=("$c"); done <<<"${kids[$key]}"
+    if [ "$want" = proven ]; then  # the fewest replies first
+        mapfile -t children < <(for c in "${children[@]}"; do printf '%s\t%s\n' "${mobility[$(name "$c")]}" "$c"; done |
+            sort -t $'\t' -k1,1n -s | cut -f2-)
+    fi
+    result=
+    for c in "${children[@]}"; do
+        if [ "${mover[$(name "$c")]}" = "${mover[$key]}" ]; then ck=$k cw=$want
+        else ck=$(( 1 - k )); cw=$([ "$want" = proven ] && echo disproven || echo proven); fi
+        decide "$c" "$ck" "$cw"
+        if [ "$want" = proven ]; then  # one child: the first that holds; stop at an open one
+            [ "$verdict" = yes ] && { result=yes files=("$file"); break; }
+            [ "$verdict" = open ] && { result=open; break; }
+        else  # every child: one that fails decides; keep asking the open ones
+            [ "$verdict" = no ] && { result=no; break; }
+            [ "$verdict" = open ] && any_open=1
+            files+=("$file")
+        fi
+    done
+    if [ -z "$result" ]; then
+        if [ "$want" = proven ]; then result=no
+        elif [ "$any_open" = 1 ]; then result=open
+        else result=yes; fi
+    fi
+    file=
+    if [ "$result" = yes ]; then
+        file=$out/j/$key.$k.$want.proof
+        [ -e "$file" ] || "$bin" join-proofs "$game" --position "$pos" --out "$file" "${files[@]}" >/dev/null
+    fi
+    verdict=$result
+    if [ "$result" != open ]; then
+        memo[$m]=$verdict memo_file[$m]=$file
+        sed -i "$((asked + 1)),\$d" "$out/ask"
+    fi
+}
+
+ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unless known
+    local k=${1%%$'\t'*} pos=${1#*$'\t'} key
+    shift
+    key=$(name "$pos")
+    [ -e "$out/p/$key.$k.proof" ] && return 0
+    local log
+    log=$("$bin" prove "$game" --position "$pos" --question "score:$k" --proof "$out/p/$key.$k.try" "$@" 2>&1) || true
+    local value nodes solver secs
+    value=$(sed -n 's/^value: //p' <<<"$log")
+    nodes=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$log")
+    solver=$(sed -n 's/^endgame solver nodes: \([0-9]*\).*/\1/p' <<<"$log")
+    secs=$(sed -n 's/^time: \([0-9.]*\).*/\1/p' <<<"$log")
+    if { [ "$value" = proven ] || [ "$value" = disproven ]; } && [ -e "$out/p/$key.$k.try" ]; then
+        mv "$out/p/$key.$k.try" "$out/p/$key.$k.proof"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$value" "${nodes:-0}" "${solver:-0}" "${secs:-0}" "$pos" >>"$out/bounds.txt"
+    else
+        echo "$pos: 'at least $k?' not answered ($(grep -E '^value:' <<<"$log" || tail -1 <<<"$log"))" >&2
+    fi
+}
+export -f name ask_one
+
+# prove_bound K WANT: rounds until the root's "at least K" is decided.
+prove_bound() {
+    local k=$1 want=$2 round=0
+    shift 2
+    while :; do
+        memo=() memo_file=() lo=() lo_file=() hi=() hi_file=()
+        load_answers
+        : >"$out/ask"
+        decide "$root" "$k" "$want"
+        [ "$verdict" = open ] || return 0
+        sort -u "$out/ask" -o "$out/ask"
+        round=$((round + 1))
+        local before
+        before=$(wc -l <"$out/bounds.txt")
+        echo "at least $k $want?, round $round: $(wc -l <"$out/ask") frontier questions"
+        xargs -d '\n' -P "$jobs" -I{} bash -c 'ask_one "$@"' _ {} "$@" <"$out/ask"
+        [ "$(wc -l <"$out/bounds.txt")" -gt "$before" ] || { echo "$0: no question answered in round $round" >&2; exit 1; }
+    done
+}
+
+prove_bound "$score" proven "$@"
+[ "$verdict" = yes ] || { echo "the score is less than $score ('at least $score' disproven through the frontier)"; exit 1; }
+cp "$file" "$out/lower.proof"
+prove_bound "$next" disproven "$@"
+[ "$verdict" = yes ] || { echo "the score is at least $next ('at least $next' proven through the frontier)"; exit 1; }
+cp "$file" "$out/upper.proof"
+sort -t $'\t' -k6 -k1n "$out/bounds.txt" -o "$out/bounds.txt"
+"$bin" verify-proof "$out/lower.proof"
+"$bin" verify-proof "$out/upper.proof"
+echo "score: $score"

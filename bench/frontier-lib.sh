@@ -1,0 +1,40 @@
+# bench/frontier-lib.sh - sourced by frontier-score.sh and frontier-bound.sh:
+# the tree above a frontier.  Needs bin, game and out set.
+
+name() { printf '%s' "$1" | md5sum | cut -c1-16; }
+show() { "$bin" show "$game" --position "$1" "${@:2}"; }
+
+# expand POSITION LEFT: the tree LEFT moves deep below POSITION.  For each
+# position, kids[key]: its kept children (one per symmetry class among
+# siblings, each transposition expanded once), one per line; mover[key]:
+# who is to move; mobility[key]: how many moves it has.  Frontier positions
+# (and finished games) go to $out/todo, in the order first met.
+declare -A seen kids mover mobility
+frontier_expand() {
+    local pos=$1 left=$2 key
+    key=$(name "$pos")
+    [ -z "${seen[$key]:-}" ] || return 0
+    seen[$key]=1
+    local here moves
+    here=$(show "$pos")
+    moves=$(sed -n 's/^moves ([0-9]*)://p' <<<"$here")
+    mover[$key]=$(sed -n 's/^to move: //p' <<<"$here")
+    mobility[$key]=$(wc -w <<<"$moves")
+    if [ "$left" = 0 ] || [ -z "${moves// /}" ]; then
+        printf '%s\n' "$pos" >>"$out/todo"
+        return 0
+    fi
+    local m c class classes=" " list=()
+    for m in $moves; do
+        c=$(show "$pos" "$m")
+        class=$(sed -n 's/^symmetry class: //p' <<<"$c")
+        if [ -n "$class" ]; then
+            case $classes in *" $class "*) continue ;; esac
+            classes+="$class "
+        fi
+        c=$(sed -n 's/^position: //p' <<<"$c")
+        list+=("$c")
+        frontier_expand "$c" $((left - 1))
+    done
+    kids[$key]=$(printf '%s\n' "${list[@]}")
+}
