@@ -27,8 +27,10 @@ static const char help[] =
     "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1)\n"
     "  --nodes N  --time S       limits; then the status is 'unknown' with pn/dn\n"
     "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
-    "  --tb-decode               decode compressed tables whole into memory (a byte\n"
-    "                            per entry) for fast random probes\n"
+    "  --tb-decode               decode compressed tables whole (a byte per entry)\n"
+    "                            for fast random probes, into TABLE.dec beside each\n"
+    "                            table: made once, shared by every process on the\n"
+    "                            machine (else into this process's memory)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
     "                            with --score, the trees of both bounds\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
@@ -427,7 +429,7 @@ static int open_tables(const game *g, const prove_opts *p, tb_set **tb)
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
         if ((*tb = tb_open(g, dir)) != NULL && p->tb_decode)
-            tb_set_resident(*tb);
+            tb_set_resident_shared(*tb);
     } else if (p->tb_dir)
         return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p->tb_dir);
     return 0;

@@ -146,15 +146,12 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
  * what that cannot hold (and for its own code, loss in 127). */
 static unsigned char narrow(tb_entry e) { return (e >> 1) >= 127 ? TB_NARROW_WIDE : tb_entry_byte(e); }
 
-int tb_file_decode_all(tb_file *f)
+int tb_file_decode_into(const tb_file *f, unsigned char *all, void **wide_out)
 {
-    if (f->data)
-        return 0;
-    size_t len = (size_t)f->h.entries;
-    unsigned char *all = tb_alloc_big(len), *block = malloc((size_t)f->h.entry_bytes << f->h.block_log2);
+    unsigned char *block = malloc((size_t)f->h.entry_bytes << f->h.block_log2);
     ZSTD_DCtx *dc = ZSTD_createDCtx();
     Pvoid_t wide = NULL;
-    int ok = all && block && dc;
+    int ok = block && dc;
     uint64_t blocks = tb_blocks_of(f->h.entries);
     for (uint64_t b = 0; ok && b < blocks; b++) {
         uint64_t first = b << f->h.block_log2, m = block_bytes(&f->h, b) / f->h.entry_bytes;
@@ -176,8 +173,23 @@ int tb_file_decode_all(tb_file *f)
     ZSTD_freeDCtx(dc);
     free(block);
     if (!ok) {
-        tb_free_big(all, len);
         JudyLFreeArray(&wide, PJE0);
+        return -1;
+    }
+    *wide_out = wide;
+    return 0;
+}
+
+int tb_file_decode_all(tb_file *f)
+{
+    if (f->data)
+        return 0;
+    size_t len = (size_t)f->h.entries;
+    unsigned char *all = tb_alloc_big(len);
+    void *wide = NULL;
+    if (!all || tb_file_decode_into(f, all, &wide) != 0) {
+        if (all)
+            tb_free_big(all, len);
         return -1;
     }
     /* The compressed pages are not read again: out of this process's
@@ -201,6 +213,9 @@ void tb_file_drop_decoded(tb_file *f)
 {
     if (f->owned)
         tb_free_big(f->owned, f->owned_len);
+    if (f->shared)
+        munmap(f->shared, f->shared_len);
+    f->shared = NULL;
     Pvoid_t wide = f->wide;
     JudyLFreeArray(&wide, PJE0);
     f->owned = NULL;

@@ -18,7 +18,7 @@ struct tb_set {
     const game *g;
     char dir[4096];
     pthread_mutex_t lock;
-    int resident;  /* compressed tables are decoded whole when loaded */
+    int resident;  /* compressed tables are decoded whole when loaded: 1 into memory, 2 through a shared file */
     slot *slots[TB_MAX_MATERIALS];
 };
 
@@ -43,6 +43,8 @@ tb_set *tb_open(const game *g, const char *dir) { return open_set(g, dir, 1); }
 tb_set *tb_open_fresh(const game *g, const char *dir) { return open_set(g, dir, 0); }
 
 void tb_set_resident(tb_set *t) { t->resident = 1; }
+
+void tb_set_resident_shared(tb_set *t) { t->resident = 2; }
 
 void tb_close(tb_set *t)
 {
@@ -83,7 +85,8 @@ static slot *get_slot(tb_set *t, int mat)
         char path[4200];
         tb_path(t->g, t->dir, mat, path, sizeof path);
         int rc = tb_file_open(t->g, path, mat, 0, &s->f, s->err, sizeof s->err);
-        if (rc == 0 && s->f.map && t->resident && tb_file_decode_all(&s->f) != 0) {
+        if (rc == 0 && s->f.map && t->resident &&
+            (t->resident != 2 || tb_file_decode_shared(&s->f, path) != 0) && tb_file_decode_all(&s->f) != 0) {
             char name[32];
             game_tables(t->g)->material_name(t->g, mat, name, sizeof name);
             snprintf(s->err, sizeof s->err, "table %s: cannot decode it into memory (out of memory or a bad block)", name);

@@ -45,6 +45,11 @@ int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, c
  * a block decode (a search over the 4.8 G-entry nine-piece Ostle table: 16 k
  * nodes/s without, 118 k with), at the table's size in memory. */
 void tb_set_resident(tb_set *t);
+/* As tb_set_resident, but each table decoded into "<table file>.dec" beside
+ * it (made once, checked by its checksum on every mapping) and mapped from
+ * there: one copy in the page cache for every process on the machine;
+ * where that file cannot be made or mapped, into memory as above. */
+void tb_set_resident_shared(tb_set *t);
 /* Loads the table of material mat now: 1 loaded, 0 absent, -1 bad (err). */
 int tb_load(tb_set *t, int mat, char *err, size_t errlen);
 /* Treats material mat as absent from now on (to check a search against the

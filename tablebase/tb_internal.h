@@ -56,6 +56,8 @@ typedef struct {
     uint64_t id;                 /* compressed: tells cached blocks of two files apart */
     unsigned char *owned;        /* the entries decoded whole, or NULL */
     size_t owned_len;
+    void *shared;                /* the decoded file mapped (decoded.c), or NULL */
+    size_t shared_len;
     void *wide;                  /* JudyL: index -> entry, where a narrow byte is TB_NARROW_WIDE */
     void *map;
     size_t map_len;
@@ -134,6 +136,16 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i);
  * builder and the verifier), one byte per entry whatever the file's width:
  * 0, or -1 (out of memory, a bad block). */
 int tb_file_decode_all(tb_file *f);
+/* tb_file_decode_all's work into all[0 .. entries) (a byte each), the wide
+ * entries into a new JudyL *wide (NULL if none): 0, or -1. */
+int tb_file_decode_into(const tb_file *f, unsigned char *all, void **wide);
+/* As tb_file_decode_all, but through "<path>.dec" beside the table file at
+ * path: mapped from the page cache and shared by every process that maps
+ * it, made (to a temporary file, then renamed) where it is missing, stale
+ * or damaged; a file is used only when its header names this table and
+ * its checksum holds.  0, or -1 where the file cannot be made or mapped
+ * (the caller decodes privately instead). */
+int tb_file_decode_shared(tb_file *f, const char *path);
 /* Decoded narrow, a 16-bit table keeps its distances of at least 127 (few)
  * aside, behind this byte: the nine-piece Ostle table decodes to 4.8 GB
  * instead of 9.5, which lets the ten-piece build fit in 24 GB. */

@@ -617,6 +617,75 @@ static void test_decoded_narrow(void)
     game_close(g);
 }
 
+/* The entries of f against long_entry_at: how many differ. */
+static uint64_t wrong_entries(const tb_file *f, unsigned limit, uint64_t n)
+{
+    uint64_t wrong = 0;
+    for (uint64_t i = 0; i < n; i++)
+        wrong += tb_file_entry(f, i) != long_entry_at(&limit, i);
+    return wrong;
+}
+
+static ino_t inode_of(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/* --tb-decode's shared form: decoded once into "<table>.dec", mapped by the
+ * next opening as it is, and made again where a byte of it or its header
+ * is damaged or it is another table's; every entry reads back right. */
+static void test_decoded_shared(void)
+{
+    char dir[64], path[256], dec[300], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-shared", (int)getpid());
+    mkdir(dir, 0755);
+    game *g = test_open("jungle", NULL);
+    int mat = game_tables(g)->material_parse(g, "RrE");
+    uint64_t n = game_tables(g)->size(g, mat);
+    tb_path(g, dir, mat, path, sizeof path);
+    snprintf(dec, sizeof dec, "%s.dec", path);
+    for (unsigned limit = 127; limit <= 300; limit += 173) {
+        CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, err, sizeof err), 0);
+        tb_file f;
+        /* a stale file of the other width's table is made again */
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
+        CU_ASSERT(f.shared != NULL && f.owned == NULL);
+        CU_ASSERT_EQUAL(f.wide != NULL, limit > 127);
+        CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
+        tb_file_close(&f);
+        ino_t made = inode_of(dec);
+        CU_ASSERT(made != 0);
+        /* mapped as it is */
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
+        CU_ASSERT_EQUAL(inode_of(dec), made);
+        CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
+        tb_file_close(&f);
+        /* a byte of the entries, then of the header, damaged: made again */
+        for (long at = 256 + (long)(n / 2); at >= 0; at = at > 100 ? 100 : -1) {
+            FILE *d = fopen(dec, "r+b");
+            CU_ASSERT_FATAL(d != NULL);
+            fseek(d, at, SEEK_SET);
+            int c = fgetc(d);
+            fseek(d, at, SEEK_SET);
+            fputc(c ^ 0x5a, d);
+            fclose(d);
+            made = inode_of(dec);
+            CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+            CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
+            CU_ASSERT(inode_of(dec) != made);
+            CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
+            tb_file_close(&f);
+        }
+    }
+    unlink(dec);
+    unlink(path);
+    rmdir(dir);
+    game_close(g);
+}
+
 /* The tables of dir whose build is saved (a .save file beside them). */
 static int saved_tables(game *g, const char *dir, char *first, size_t len)
 {
@@ -705,6 +774,7 @@ void suite_tablebase(void)
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "compressed blocks: same values, built on, converted, damage refused", test_compressed);
     CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
+    CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when damaged", test_decoded_shared);
     CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }

@@ -1,0 +1,170 @@
+/* tablebase/decoded.c - a compressed table's decoded form kept in a file
+ * beside it, so that the processes on one machine share it.
+ *
+ * `--tb-decode` makes random probes a memory read (a block decode each
+ * otherwise), at a byte per entry: 4.8 GB for the nine-piece Ostle table.
+ * Decoded into each process's own memory, two searches of a split proof
+ * held two copies and could not run side by side in 24 GB; mapped from one
+ * file, the page cache holds one copy for all of them, and under pressure
+ * the kernel drops its clean pages and reads them again instead of killing
+ * a process.  The file is "<table>.dec": a header naming the table (game,
+ * material, entries, the table file's own checksums), the bytes, then the
+ * wide entries (index, entry) the bytes mark TB_NARROW_WIDE.  It is trusted
+ * only when its header matches the table and the XXH3 of everything after
+ * the header holds (checked on every mapping: a few seconds for 5 GB, where
+ * decoding takes 45); else it is made again.
+ */
+#include "tb_internal.h"
+
+#include <Judy.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define DEC_MAGIC "PNSODEC1"
+
+typedef struct {
+    char magic[8];
+    uint32_t version, entry_bytes;
+    char game[64], material[32];
+    uint64_t entries, wide;           /* bytes, then wide (index, entry) pairs */
+    uint64_t table_data_checksum;     /* the table file's, as its header gives them */
+    uint64_t table_header_checksum;
+    uint64_t data_sum;                /* XXH3 of everything after this header */
+    uint64_t header_sum;              /* XXH3 of this header with this field zero */
+    char reserved[96];
+} dec_header;
+_Static_assert(sizeof(dec_header) == 256, "dec_header is 256 bytes on disk");
+
+/* The bytes padded to 8, so that the pairs after them are aligned. */
+static uint64_t pairs_at(uint64_t entries) { return sizeof(dec_header) + ((entries + 7) & ~7ULL); }
+
+static uint64_t header_sum(dec_header h)
+{
+    h.header_sum = 0;
+    return XXH3_64bits(&h, sizeof h);
+}
+
+static dec_header header_for(const tb_file *f)
+{
+    dec_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, DEC_MAGIC, 8);
+    h.version = 1;
+    h.entry_bytes = f->h.entry_bytes;
+    memcpy(h.game, f->h.game, sizeof h.game);
+    memcpy(h.material, f->h.material, sizeof h.material);
+    h.entries = f->h.entries;
+    h.table_data_checksum = f->h.data_checksum;
+    h.table_header_checksum = f->h.header_checksum;
+    return h;
+}
+
+/* Maps the decoded file at dec if it is this table's and sound: 0, or -1. */
+static int map_existing(tb_file *f, const char *dec)
+{
+    int fd = open(dec, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    dec_header h, want = header_for(f);
+    struct stat st;
+    int ok = fstat(fd, &st) == 0 && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h;
+    uint64_t len = ok ? pairs_at(h.entries) + h.wide * 16 : 0;
+    if (ok) {
+        want.wide = h.wide;
+        want.data_sum = h.data_sum;
+        want.header_sum = header_sum(want);
+        ok = memcmp(&h, &want, sizeof h) == 0 && (uint64_t)st.st_size == len;
+    }
+    void *map = ok ? mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED)
+        return -1;
+    const unsigned char *base = map;
+    Pvoid_t wide = NULL;
+    ok = XXH3_64bits(base + sizeof h, len - sizeof h) == h.data_sum;
+    const uint64_t *pair = (const uint64_t *)(base + pairs_at(h.entries));
+    for (uint64_t i = 0; ok && i < h.wide; i++) {
+        PWord_t v = (PWord_t)JudyLIns(&wide, (Word_t)pair[2 * i], PJE0);
+        ok = v != NULL && pair[2 * i] < h.entries && base[sizeof h + pair[2 * i]] == TB_NARROW_WIDE;
+        if (ok)
+            *v = (Word_t)pair[2 * i + 1];
+    }
+    if (!ok) {
+        JudyLFreeArray(&wide, PJE0);
+        munmap(map, len);
+        return -1;
+    }
+    madvise(map, len, MADV_RANDOM);  /* a probe reads one byte: no read-ahead */
+    f->shared = map;
+    f->shared_len = len;
+    f->wide = wide;
+    f->data = base + sizeof h;
+    f->data_bytes = 1;
+    return 0;
+}
+
+/* Decodes f into a new file at tmp (its room reserved first, so that a full
+ * disk is an error here, not a fault while writing the mapping): 0, or -1. */
+static int make(const tb_file *f, const char *tmp)
+{
+    int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return -1;
+    dec_header h = header_for(f);
+    uint64_t at = pairs_at(h.entries);
+    void *map = MAP_FAILED, *wide = NULL;
+    int ok = posix_fallocate(fd, 0, (off_t)at) == 0;
+    if (ok)
+        map = mmap(NULL, at, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ok = map != MAP_FAILED && tb_file_decode_into(f, (unsigned char *)map + sizeof h, &wide) == 0;
+    XXH3_state_t *st = ok ? XXH3_createState() : NULL;
+    ok = ok && st && XXH3_64bits_reset(st) == XXH_OK &&
+         XXH3_64bits_update(st, (unsigned char *)map + sizeof h, at - sizeof h) == XXH_OK;
+    /* the wide pairs, in index order, after the bytes */
+    Word_t i = 0;
+    for (PWord_t v = ok ? (PWord_t)JudyLFirst(wide, &i, PJE0) : NULL; ok && v; v = (PWord_t)JudyLNext(wide, &i, PJE0)) {
+        uint64_t pair[2] = { (uint64_t)i, (uint64_t)*v };
+        ok = pwrite(fd, pair, sizeof pair, (off_t)(at + h.wide * 16)) == (ssize_t)sizeof pair &&
+             XXH3_64bits_update(st, pair, sizeof pair) == XXH_OK;
+        h.wide++;
+    }
+    if (ok) {
+        h.data_sum = XXH3_64bits_digest(st);
+        h.header_sum = header_sum(h);
+        memcpy(map, &h, sizeof h);
+    }
+    XXH3_freeState(st);
+    JudyLFreeArray(&wide, PJE0);
+    if (map != MAP_FAILED)
+        munmap(map, at);
+    ok = close(fd) == 0 && ok;
+    return ok ? 0 : -1;
+}
+
+int tb_file_decode_shared(tb_file *f, const char *path)
+{
+    if (f->data)
+        return 0;
+    char dec[4300], tmp[4400];
+    snprintf(dec, sizeof dec, "%s.dec", path);
+    if (map_existing(f, dec) != 0) {
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", dec, (long)getpid());
+        int made = make(f, tmp) == 0 && rename(tmp, dec) == 0;
+        if (!made) {
+            unlink(tmp);
+            return -1;
+        }
+        if (map_existing(f, dec) != 0)
+            return -1;
+    }
+    /* the compressed pages are not read again (as tb_file_decode_all) */
+    madvise(f->map, f->map_len, MADV_DONTNEED);
+    return 0;
+}
