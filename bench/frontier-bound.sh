@@ -93,7 +93,7 @@ decide() {
         [ "$verdict" = yes ] || file=
         return 0
     fi
-    local c ck cw children=() files=() any_open=0 result asked
+    local c ck cw children=() files=() any_open=0 result asked first_open=
     asked=$(wc -l <"$out/ask")
     while IFS= read -r c; do children+=("$c"); done <<<"${kids[$key]}"
     if [ "$want" = proven ]; then  # the fewest replies first
@@ -105,9 +105,9 @@ decide() {
         if [ "${mover[$(name "$c")]}" = "${mover[$key]}" ]; then ck=$k cw=$want
         else ck=$(( 1 - k )); cw=$([ "$want" = proven ] && echo disproven || echo proven); fi
         decide "$c" "$ck" "$cw"
-        if [ "$want" = proven ]; then  # one child: the first that holds; stop at an open one
+        if [ "$want" = proven ]; then  # one child: any known to hold, else the first open one is asked
             [ "$verdict" = yes ] && { result=yes files=("$file"); break; }
-            [ "$verdict" = open ] && { result=open; break; }
+            [ "$verdict" = open ] && [ -z "$first_open" ] && first_open=$(wc -l <"$out/ask")
         else  # every child: one that fails decides; keep asking the open ones
             [ "$verdict" = no ] && { result=no; break; }
             [ "$verdict" = open ] && any_open=1
@@ -115,7 +115,8 @@ decide() {
         fi
     done
     if [ -z "$result" ]; then
-        if [ "$want" = proven ]; then result=no
+        if [ -n "$first_open" ]; then result=open; sed -i "$((first_open + 1)),\$d" "$out/ask"
+        elif [ "$want" = proven ]; then result=no
         elif [ "$any_open" = 1 ]; then result=open
         else result=yes; fi
     fi
