@@ -218,6 +218,19 @@ bound="$(dirname "$0")/../bench/frontier-bound.sh"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier-bound, bad SCORE"; cat "$tmp/out"; }
 
+# Plots of traces: two traces on one figure against seconds (where gnuplot
+# is installed; else a one-line refusal), bad options refused.
+printf 'seconds,nodes,pn,dn\n1.0,1000,10,20\n2.0,3000,12,40\n' >"$tmp/t1.csv"
+printf 'seconds,nodes,pn,dn\n1.0,2000,11,30\n2.0,5000,9,70\n' >"$tmp/t2.csv"
+if command -v gnuplot >/dev/null 2>&1; then
+    check "plot two traces" 0 "^wrote $tmp/t12.png$" -- plot "$tmp/t1.csv" "$tmp/t2.csv" --x seconds --output "$tmp/t12.png"
+    [ -s "$tmp/t12.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: plot wrote no picture"; }
+else
+    check "plot without gnuplot" 1 "gnuplot not found" -- plot "$tmp/t1.csv" "$tmp/t2.csv"
+fi
+check "plot, bad axis" 2 "bad value 'hours'" -- plot "$tmp/t1.csv" --x hours
+check "plot, a missing trace" 2 "cannot read" -- plot "$tmp/t1.csv" "$tmp/none.csv"
+
 # Puzzles: from the two-piece tables, from Ostle's random games, and checked.
 check "puzzles help" 0 "usage: pnsolve puzzles" -- puzzles --help
 check "puzzles needs mate-in" 2 "--mate-in N is required" -- puzzles jungle --tb-dir "$tb"
