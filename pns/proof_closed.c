@@ -38,7 +38,7 @@ void (*pns_closed_observe)(const pns_closed_graph *g);
 static int is_position(uint32_t to) { return to < EDGE_OPEN; }
 
 enum { UNREAD_NONE = 0xff };  /* every move of the position read */
-enum { EAGER_AFTER = 16 };    /* rounds of widening before open children are read at once */
+enum { REACH_MAX = 255 };     /* the most levels of open children read at once below a widened one */
 
 typedef struct {
     dfpn *D;
@@ -56,7 +56,8 @@ typedef struct {
     uint64_t widened;         /* positions whose other moves were read later */
     uint8_t *in;              /* in the closed set */
     int optimistic;           /* a missing position counts as kept */
-    int eager;                /* open children are read at once, as any other */
+    uint8_t *reach;           /* levels below the position whose open children are read at once */
+    int open_rounds;          /* rounds that widened open children: each reads twice as deep */
     uint8_t *chosen;          /* the claim side's listed move */
     uint32_t *parent;         /* breadth-first tree of the listed moves (EDGE_BAD: not reached) */
     uint8_t *parent_move;     /* the move of parent[v] that expands v */
@@ -106,7 +107,7 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
         uint32_t cap = P->cap ? P->cap * 2 : 1 << 16;
         if (cap >= EDGE_OPEN || grow((void **)&P->state, sizeof *P->state, cap) ||
             grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1) ||
-            grow((void **)&P->only, 1, cap))
+            grow((void **)&P->only, 1, cap) || grow((void **)&P->reach, 1, cap))
             return EDGE_BAD;
         P->cap = cap;
     }
@@ -121,6 +122,7 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
     }
     P->state[P->n] = *cs;
     P->key[P->n] = k;
+    P->reach[P->n] = 0;
     place(P, P->n);
     return P->n++;
 }
@@ -155,13 +157,14 @@ static int shown_by(const closed_proof *P, game_key key, int i)
 
 /* The edge of v's move i (m; all: v needs all its moves) into *to; a child
  * the search left open (its entry shows neither the claim nor its failure)
- * is EDGE_OPEN unless read_open (or eager): such entries are mostly off the
- * proof, and each read pulls in a region of the table the search never
- * settled (read eagerly, 10x the proof's positions on the Ostle 4x4 start,
- * about 40x on the 5x5 split's children), so widen() reads one only where a
- * position drops for want of it.  -1 when out of memory. */
+ * is EDGE_OPEN unless read_open: such entries are mostly off the proof, and
+ * each read pulls in a region of the table the search never settled (read
+ * eagerly, 10x the proof's positions on the Ostle 4x4 start, about 40x on
+ * the 5x5 split's children), so widen() reads one only where a position
+ * drops for want of it; a child read gets reach (the levels below it whose
+ * open children are read at once).  -1 when out of memory. */
 static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, int read_open,
-                     uint32_t *to)
+                     uint8_t reach, uint32_t *to)
 {
     pns_search *S = &P->D->S;
     const game *g = S->g;
@@ -176,12 +179,14 @@ static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move
     *to = find(P, k);
     const tt_entry *e = *to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
     int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
-    if (e && !fails && !read_open && !P->eager && !shows(P, e)) {
+    if (e && !fails && !read_open && !shows(P, e)) {
         *to = EDGE_OPEN;
         return 0;
     }
-    if (e && !fails && (*to = add(P, &cs, k)) == EDGE_BAD)
+    if (e && !fails && *to == EDGE_BAD && (*to = add(P, &cs, k)) == EDGE_BAD)
         return -1;
+    if (is_position(*to) && *to >= P->explored && P->reach[*to] < reach)
+        P->reach[*to] = reach;
     if (!e && *to == EDGE_BAD && (all || shown_by(P, P->key[v], i)))
         *to = EDGE_MISSING;
     return 0;
@@ -211,7 +216,9 @@ static int explore(closed_proof *P)
         P->only[v] = shows(P, e) && e->best < n && n > 1 ? e->best : UNREAD_NONE;
         for (int i = 0; i < n; i++) {
             uint32_t to = EDGE_BAD;  /* not read: cannot keep v to the set */
-            if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) && read_edge(P, v, &s, mv[i], i, all, 0, &to) != 0)
+            uint8_t reach = P->reach[v];
+            if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) &&
+                read_edge(P, v, &s, mv[i], i, all, reach > 0, reach > 0 ? reach - 1 : 0, &to) != 0)
                 return -1;
             P->edge[P->nedge++] = to;
             lost = all && to == EDGE_BAD;  /* v is out of the set whatever its other moves do */
@@ -226,13 +233,20 @@ static int explore(closed_proof *P)
 
 /* Reads, of each position the set dropped, the moves not read yet (of a
  * position read by one move alone), and with open_too the children the
- * search left open too: the count widened, or -1 when out of memory or
- * stopped. */
+ * search left open too, with the levels below them read at once doubling
+ * from round to round (0, 1, 3, 7 ... 255): where the open children needed
+ * lie many levels down, a few rounds reach them, and only below the
+ * positions that dropped for want of them (reading every open child of the
+ * table at once after some rounds, as before 2026-11-27, took an Ostle
+ * child's writer past 16 M positions and 20 GB).  The count widened, or -1
+ * when out of memory or stopped. */
 static int64_t widen(closed_proof *P, int open_too)
 {
     pns_search *S = &P->D->S;
     const game *g = S->g;
     int64_t widened = 0;
+    int k = open_too ? P->open_rounds++ : 0;
+    uint8_t reach = k >= 8 ? REACH_MAX : (uint8_t)((1u << k) - 1);
     for (uint32_t v = 0, reached = P->n; v < reached; v++) {
         if (P->in[v])
             continue;
@@ -249,7 +263,7 @@ static int64_t widen(closed_proof *P, int open_too)
             uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
             int unread = P->only[v] != UNREAD_NONE && i != P->only[v];
             int reread = open && *to == EDGE_OPEN;
-            if ((unread || reread) && read_edge(P, v, &s, mv[i], i, all, reread, to) != 0)
+            if ((unread || reread) && read_edge(P, v, &s, mv[i], i, all, reread, reread ? reach : 0, to) != 0)
                 return -1;
         }
         P->only[v] = UNREAD_NONE;
@@ -504,6 +518,7 @@ static void release(closed_proof *P)
     free(P->edge);
     free(P->slot);
     free(P->only);
+    free(P->reach);
     free(P->in);
     free(P->chosen);
     free(P->parent);
@@ -653,7 +668,6 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     int rc = -1;
     if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
         goto out;
-    int rounds = 0;
     for (;;) {
         if (explore(&P) != 0 || size_arrays(&P) != 0)
             goto out;
@@ -672,10 +686,6 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         if (widened < 0)
             goto out;
         P.widened += (uint64_t)widened;
-        /* Each round closes the whole set again: where the open children
-         * needed lie many rounds deep, reading them at once costs less. */
-        if (++rounds == EAGER_AFTER)
-            P.eager = 1;
         if (widened > 0)
             continue;
         /* would the positions the table lost close the set? then search them */
