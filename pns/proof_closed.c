@@ -238,8 +238,9 @@ static int explore(closed_proof *P)
  * lie many levels down, a few rounds reach them, and only below the
  * positions that dropped for want of them (reading every open child of the
  * table at once after some rounds, as before 2026-11-27, took an Ostle
- * child's writer past 16 M positions and 20 GB).  The count widened, or -1
- * when out of memory or stopped. */
+ * child's writer past 16 M positions; this bounds the rounds, not the
+ * reading: the same child still read 22 M, docs/search.md).  The count
+ * widened, or -1 when out of memory or stopped. */
 static int64_t widen(closed_proof *P, int open_too)
 {
     pns_search *S = &P->D->S;
