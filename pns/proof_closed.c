@@ -183,7 +183,7 @@ static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move
         *to = EDGE_OPEN;
         return 0;
     }
-    if (e && !fails && *to == EDGE_BAD && (*to = add(P, &cs, k)) == EDGE_BAD)
+    if (e && !fails && (*to = add(P, &cs, k)) == EDGE_BAD)
         return -1;
     if (is_position(*to) && *to >= P->explored && P->reach[*to] < reach)
         P->reach[*to] = reach;

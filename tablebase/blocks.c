@@ -192,15 +192,20 @@ int tb_file_decode_all(tb_file *f)
             tb_free_big(all, len);
         return -1;
     }
+    f->owned = all;
+    f->owned_len = len;
+    tb_file_use_decoded(f, all, wide);
+    return 0;
+}
+
+void tb_file_use_decoded(tb_file *f, const unsigned char *data, void *wide)
+{
     /* The compressed pages are not read again: out of this process's
      * resident set (the page cache keeps them while it has room). */
     madvise(f->map, f->map_len, MADV_DONTNEED);
-    f->owned = all;
-    f->owned_len = len;
     f->wide = wide;
-    f->data = all;
+    f->data = data;
     f->data_bytes = 1;
-    return 0;
 }
 
 tb_entry tb_file_entry_wide(const tb_file *f, uint64_t i)

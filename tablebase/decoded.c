@@ -104,9 +104,7 @@ static int map_existing(tb_file *f, const char *dec)
     madvise(map, len, MADV_RANDOM);  /* a probe reads one byte: no read-ahead */
     f->shared = map;
     f->shared_len = len;
-    f->wide = wide;
-    f->data = base + sizeof h;
-    f->data_bytes = 1;
+    tb_file_use_decoded(f, base + sizeof h, wide);
     return 0;
 }
 
@@ -154,17 +152,12 @@ int tb_file_decode_shared(tb_file *f, const char *path)
         return 0;
     char dec[4300], tmp[4400];
     snprintf(dec, sizeof dec, "%s.dec", path);
-    if (map_existing(f, dec) != 0) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", dec, (long)getpid());
-        int made = make(f, tmp) == 0 && rename(tmp, dec) == 0;
-        if (!made) {
-            unlink(tmp);
-            return -1;
-        }
-        if (map_existing(f, dec) != 0)
-            return -1;
+    if (map_existing(f, dec) == 0)
+        return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", dec, (long)getpid());
+    if (make(f, tmp) != 0 || rename(tmp, dec) != 0) {
+        unlink(tmp);
+        return -1;
     }
-    /* the compressed pages are not read again (as tb_file_decode_all) */
-    madvise(f->map, f->map_len, MADV_DONTNEED);
-    return 0;
+    return map_existing(f, dec);
 }

@@ -139,6 +139,9 @@ int tb_file_decode_all(tb_file *f);
 /* tb_file_decode_all's work into all[0 .. entries) (a byte each), the wide
  * entries into a new JudyL *wide (NULL if none): 0, or -1. */
 int tb_file_decode_into(const tb_file *f, unsigned char *all, void **wide);
+/* Makes f read its entries from data (a byte each, decoded narrow) and wide
+ * (tb_file_decode_into's), its compressed pages dropped from memory. */
+void tb_file_use_decoded(tb_file *f, const unsigned char *data, void *wide);
 /* As tb_file_decode_all, but through "<path>.dec" beside the table file at
  * path: mapped from the page cache and shared by every process that maps
  * it, made (to a temporary file, then renamed) where it is missing, stale
