@@ -28,8 +28,8 @@ bin=$1 game=$2 depth=$3 out=$4 jobs=$5 score=$6
 shift 6
 root=
 if [ "${1:-}" = --position ]; then root=$2; shift 2; fi
-case $depth in '' | *[!0-9]*) echo "$0: DEPTH must be a number of moves, not '$depth'" >&2; exit 2 ;; esac
-case $jobs in '' | *[!0-9]*) echo "$0: JOBS must be a number, not '$jobs'" >&2; exit 2 ;; esac
+. "$(dirname "$0")/frontier-lib.sh"
+frontier_check "$depth" "$jobs"
 case $score in '' | -[!0-9]* | *[!-0-9]* | ?*-*) echo "$0: SCORE must be a whole number, not '$score'" >&2; exit 2 ;; esac
 case " $* " in
     *" --threads "*) ;;
@@ -40,7 +40,6 @@ mkdir -p "$out/p" "$out/j"
 touch "$out/bounds.txt"
 export bin game out
 
-. "$(dirname "$0")/frontier-lib.sh"
 : >"$out/todo"
 frontier_expand "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"

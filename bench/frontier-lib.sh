@@ -1,5 +1,11 @@
 # bench/frontier-lib.sh - sourced by frontier-score.sh and frontier-bound.sh:
-# the tree above a frontier.  Needs bin, game and out set.
+# the tree above a frontier.  Needs bin, game and out set when called.
+
+# frontier_check DEPTH JOBS: both whole numbers, else one line and exit 2.
+frontier_check() {
+    case $1 in '' | *[!0-9]*) echo "$0: DEPTH must be a number of moves, not '$1'" >&2; exit 2 ;; esac
+    case $2 in '' | *[!0-9]*) echo "$0: JOBS must be a number, not '$2'" >&2; exit 2 ;; esac
+}
 
 name() { printf '%s' "$1" | md5sum | cut -c1-16; }
 show() { "$bin" show "$game" --position "$1" "${@:2}"; }

@@ -22,8 +22,8 @@ bin=$1 game=$2 depth=$3 out=$4 jobs=$5
 shift 5
 root=
 if [ "${1:-}" = --position ]; then root=$2; shift 2; fi
-case $depth in '' | *[!0-9]*) echo "$0: DEPTH must be a number of moves, not '$depth'" >&2; exit 2 ;; esac
-case $jobs in '' | *[!0-9]*) echo "$0: JOBS must be a number, not '$jobs'" >&2; exit 2 ;; esac
+. "$(dirname "$0")/frontier-lib.sh"
+frontier_check "$depth" "$jobs"
 case " $* " in
     *" --threads "*) ;;
     *) threads=$(( $(nproc) / (jobs > 0 ? jobs : 1) )); set -- "$@" --threads $(( threads > 0 ? threads : 1 )) ;;
@@ -33,7 +33,6 @@ mkdir -p "$out/p" "$out/j"
 touch "$out/frontier.txt"
 export bin game out
 
-. "$(dirname "$0")/frontier-lib.sh"
 : >"$out/todo"
 frontier_expand "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
