@@ -17,6 +17,12 @@
 # other under the game's symmetries only the first is searched.  Children's
 # proofs and logs go to OUT.d/; a child already proved there is not searched
 # again (resume).
+#
+# SPLIT_DEEPER=N (default 0): a child whose search proved it but whose
+# proof could not be written (the writer's --proof-memory) is split a move
+# deeper by split-deeper.sh, from the best move its search named, down to N
+# levels below this one (a child the search left open is not: it has no
+# best move to start from; give it more --time or --memory).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 PNSOLVE GAME POSITION QUESTION OUT JOBS [prove options...]" >&2; exit 2; }
 bin=$1 game=$2 root=$3 question=$4 out=$5 jobs=$6
@@ -31,19 +37,37 @@ dir=$out.d
 mkdir -p "$dir"
 moves=$("$bin" show "$game" --position "$root" | sed -n 's/^moves ([0-9]*)://p')
 [ -n "$moves" ] || { echo "$0: the root has no moves" >&2; exit 2; }
-export bin game root child_q dir
+deeper=${SPLIT_DEEPER:-0}
+[[ $deeper =~ ^[0-9]+$ ]] || { echo "$0: SPLIT_DEEPER must be a number of levels, not '$deeper'" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+export bin game root question child_q dir deeper here
 prove_child() {  # MOVE [prove options...]: proves the child after MOVE unless done
     local m=$1; shift
     [ -e "$dir/$m.proof" ] && return 0
     local pos
     pos=$("$bin" show "$game" --position "$root" "$m" | sed -n 's/^position: //p')
-    "$bin" prove "$game" --position "$pos" --question "$child_q" --proof "$dir/$m.try" "$@" >"$dir/$m.log" 2>&1 || true
-    if grep -q '^value: proven$' "$dir/$m.log" && [ -e "$dir/$m.try" ]; then
-        mv "$dir/$m.try" "$dir/$m.proof"
-        echo "$m: $(grep -E '^(nodes|time):' "$dir/$m.log" | tr '\n' ' ')"
-    else  # disproven (the file shows the other side's answer), open, or failed
-        echo "$m: not proven ($(grep -E '^value:' "$dir/$m.log" || tail -1 "$dir/$m.log"))"
+    if [ ! -s "$dir/$m.proof.best" ]; then
+        "$bin" prove "$game" --position "$pos" --question "$child_q" --proof "$dir/$m.try" "$@" >"$dir/$m.log" 2>&1 || true
+        if grep -q '^value: proven$' "$dir/$m.log" && [ -e "$dir/$m.try" ]; then
+            mv "$dir/$m.try" "$dir/$m.proof"
+            echo "$m: $(grep -E '^(nodes|time):' "$dir/$m.log" | tr '\n' ' ')"
+            return 0
+        fi
+        # proven but not written: the best move lets a deeper split skip the search
+        grep -q '^value: proven$' "$dir/$m.log" && sed -n 's/^best move: //p' "$dir/$m.log" >"$dir/$m.proof.best"
     fi
+    if [ -s "$dir/$m.proof.best" ]; then
+        local why
+        why=$(grep -m1 -o 'the closed-set writer read [0-9]* positions' "$dir/$m.log" || echo "see $dir/$m.log")
+        [ "$deeper" -gt 0 ] || { echo "$m: proven, its proof not written ($why; SPLIT_DEEPER splits it a move deeper)"; return 0; }
+        echo "$m: proven, its proof not written ($why): a move deeper"
+        SPLIT_DEEPER=$((deeper - 1)) "$here/split-deeper.sh" "$bin" "$game" "$root" "$question" "$m" "$dir/$m.proof" 1 "$@" \
+            >"$dir/$m.deeper.log" 2>&1 && echo "$m: proved a move deeper" && return 0
+        echo "$m: not proven a move deeper (see $dir/$m.deeper.log)"
+        return 0
+    fi
+    # disproven (the file shows the other side's answer), open, or failed
+    echo "$m: not proven ($(grep -E '^value:' "$dir/$m.log" || tail -1 "$dir/$m.log"))"
 }
 export -f prove_child
 # one child per symmetry class (where the game has symmetries): join-proofs

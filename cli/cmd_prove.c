@@ -33,6 +33,10 @@ static const char help[] =
     "                            machine (else into this process's memory)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
     "                            with --score, the trees of both bounds\n"
+    "  --proof-memory MB         what the proof writer may read the table's graph\n"
+    "                            into where a draw supports the claim (default: as\n"
+    "                            much as --memory); past it the proof fails, to be\n"
+    "                            split a move deeper (bench/split-deeper.sh)\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
     "  --score                   the exact final score (Othello: disc difference,\n"
     "                            empties to the winner) by 'at least k ahead?'\n"
@@ -68,7 +72,7 @@ typedef struct {
     FILE *trace_file;
 } prove_opts;
 
-enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
+enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_PROOF_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_TBDECODE, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
        OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
        OPT_PROOF_EXACT, OPT_THREADS };
@@ -78,6 +82,7 @@ static const struct option prove_long[] = {
     { "algo", required_argument, NULL, OPT_ALGO },
     { "ghi", required_argument, NULL, OPT_GHI },
     { "memory", required_argument, NULL, OPT_MEMORY },
+    { "proof-memory", required_argument, NULL, OPT_PROOF_MEMORY },
     { "epsilon", required_argument, NULL, OPT_EPSILON },
     { "init", required_argument, NULL, OPT_INIT },
     { "nodes", required_argument, NULL, OPT_NODES },
@@ -132,6 +137,12 @@ static int on_option(int opt, const char *arg, void *ctx)
         long v;
         if (cli_long(arg, 1, 1L << 22, &v) != 0) return -1;
         p->o.memory = (size_t)v << 20;
+        return 0;
+    }
+    case OPT_PROOF_MEMORY: {
+        long v;
+        if (cli_long(arg, 1, 1L << 22, &v) != 0) return -1;
+        p->o.proof_memory = (size_t)v << 20;
         return 0;
     }
     case OPT_EPSILON:

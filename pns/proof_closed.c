@@ -63,7 +63,35 @@ typedef struct {
     uint8_t *parent_move;     /* the move of parent[v] that expands v */
     uint32_t *order;          /* the reached positions, breadth first */
     uint64_t *size, *id;      /* lines of each subtree, line number of each expansion */
+    size_t budget;            /* bytes the arrays may grow to (options' proof_memory) */
+    int over;                 /* stopped for the budget */
 } closed_proof;
+
+/* Bytes per position of the per-position arrays (the slots apart). */
+static size_t position_bytes(const closed_proof *P)
+{
+    return sizeof *P->state + sizeof *P->key + sizeof *P->first + sizeof *P->only + sizeof *P->reach + sizeof *P->in +
+           sizeof *P->chosen + sizeof *P->parent + sizeof *P->parent_move + sizeof *P->order + sizeof *P->size +
+           sizeof *P->id;
+}
+
+/* Bytes of the arrays at their present capacities. */
+static size_t footprint(const closed_proof *P)
+{
+    return (size_t)P->cap * position_bytes(P) + P->edge_cap * sizeof *P->edge + (P->slot_mask + 1) * sizeof *P->slot;
+}
+
+/* Would growing by extra bytes pass the budget?  Then the writer stops: a
+ * graph past it is no longer near the proof's size (an Ostle child's reached
+ * 22 M positions and 15 GB before it was stopped by hand), and splitting the
+ * position one move deeper costs less than reading on. */
+static int over_budget(closed_proof *P, size_t extra)
+{
+    if (footprint(P) + extra <= P->budget)
+        return 0;
+    P->over = 1;
+    return 1;
+}
 
 static int grow(void **p, size_t elem, uint64_t n)
 {
@@ -104,8 +132,9 @@ static void place(closed_proof *P, uint32_t v)
 static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
 {
     if (P->n == P->cap) {
-        uint32_t cap = P->cap ? P->cap * 2 : 1 << 16;
-        if (cap >= EDGE_OPEN || grow((void **)&P->state, sizeof *P->state, cap) ||
+        uint32_t cap = P->cap ? P->cap * 2 : 1 << 12;
+        if (cap >= EDGE_OPEN || over_budget(P, (size_t)(cap - P->cap) * position_bytes(P)) ||
+            grow((void **)&P->state, sizeof *P->state, cap) ||
             grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1) ||
             grow((void **)&P->only, 1, cap) || grow((void **)&P->reach, 1, cap))
             return EDGE_BAD;
@@ -206,8 +235,8 @@ static int explore(closed_proof *P)
         game_state s = P->state[v];
         int n = game_moves(g, &s, mv);
         if (P->nedge + (uint64_t)n > P->edge_cap) {
-            uint64_t cap = P->edge_cap ? P->edge_cap * 2 : 1 << 20;
-            if (grow((void **)&P->edge, sizeof *P->edge, cap))
+            uint64_t cap = P->edge_cap ? P->edge_cap * 2 : 1 << 16;
+            if (over_budget(P, (cap - P->edge_cap) * sizeof *P->edge) || grow((void **)&P->edge, sizeof *P->edge, cap))
                 return -1;
             P->edge_cap = cap;
         }
@@ -660,7 +689,8 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     memset(&P, 0, sizeof P);
     P.D = D;
     P.claim_proven = c->proven;
-    P.slot_mask = (1 << 16) - 1;
+    P.slot_mask = (1 << 13) - 1;
+    P.budget = D->S.o->proof_memory ? D->S.o->proof_memory : D->S.o->memory ? D->S.o->memory : (size_t)256 << 20;
     uint32_t pn, dn;
     if (pns_search_leaf(&D->S, root, &pn, &dn)) {
         snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
@@ -721,6 +751,10 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     D->closed_read = P.n;
     D->closed_widened = P.widened;
 out:
+    if (P.over)
+        snprintf(D->S.error, sizeof D->S.error,
+                 "the closed-set writer read %u positions of the table's graph, over --proof-memory (%zu MB): "
+                 "split the position a move deeper (bench/split-deeper.sh) or give it more", P.n, P.budget >> 20);
     release(&P);
     return rc;
 }

@@ -383,6 +383,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
+    if (r->status != PNS_UNKNOWN)
+        pns_dfpn_line(D, s, r);  /* before the writer: its best move helps a split where the proof fails */
     int rc = -1, closed = 0;
     uint64_t repaired = 0;
     if (r->status != PNS_UNKNOWN) {

@@ -172,6 +172,19 @@ nodes_n=$(grep -c ' node$' "$tmp/o44s")
     "$split" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/spd" 2 --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 &&
     ! grep -q "^a2R:" "$tmp/out" && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a child split a level deeper"; tail -3 "$tmp/out"; }
+# a child whose proof outgrows the writer's --proof-memory is proven but not
+# written (its best move kept); SPLIT_DEEPER=3 splits it a move deeper from
+# that move (not searched again), and its own such children likewise down to
+# three levels, and the whole disproof checks
+"$bin" tb build ostle:4x4 --pieces 5 --dir "$tmp/ot44-5" >/dev/null 2>&1
+sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/ot44-5" --memory 64 --proof-memory 2)
+"$split" "${sdp[@]}" >"$tmp/out" 2>&1
+[ $? = 1 ] && grep -q "^b2U: proven, its proof not written (the closed-set writer read [0-9]* positions; SPLIT_DEEPER" "$tmp/out" &&
+    [ "$(cat "$tmp/sdp.d/b2U.proof.best")" = d2L ] && rm "$tmp/sdp.d/b2U.log" &&
+    SPLIT_DEEPER=3 "$split" "${sdp[@]}" >"$tmp/out" 2>&1 && grep -q "^b2U: proved a move deeper" "$tmp/out" &&
+    [ ! -e "$tmp/sdp.d/b2U.log" ] && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a child past --proof-memory split a move deeper"; tail -3 "$tmp/out"; }
+check "proof memory zero" 2 "bad value '0' for option '--proof-memory'" -- prove ostle:4x4 --proof-memory 0
 # a draw: White's 'can I avoid losing?' holds, so its disproof must fail, and say which move
 "$split" "$bin" ostle:3x3 "WW1/2H/1BB w c2L" advantage "$tmp/sp33" 2 --tb-dir "$ot" >"$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "no proof after .*: the question is not disproven" "$tmp/out" && [ ! -e "$tmp/sp33" ] &&
