@@ -3,9 +3,41 @@
 #include "othello_eval.h"
 #include "othello_bits.h"
 
+#include <pthread.h>
+
 static int on_board(int r, int c, int W, int H)
 {
     return r >= 0 && r < H && c >= 0 && c < W;
+}
+
+/* Each fit's patterns, loaded once for every solver of its board. */
+enum { FITS_MAX = 8 };
+static othello_patterns fit_loaded[FITS_MAX];
+static pthread_mutex_t fit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fit_find(othello_shape *s, int W, int H)
+{
+    for (int i = 0; i < othello_pattern_fit_count && i < FITS_MAX; i++) {
+        const othello_pattern_fit *f = &othello_pattern_fits[i];
+        if (f->width != W || f->height != H)
+            continue;
+        pthread_mutex_lock(&fit_lock);
+        othello_patterns *P = &fit_loaded[i];
+        if (!P->loaded) {
+            othello_patterns_init(P, W, H);
+            int same = P->classes == f->classes;
+            for (int c = 0; same && c < P->classes; c++)
+                same = P->weights_per_class[c] == f->weights[c];
+            if (!same || othello_patterns_load(P, f->classes_weights) != 0)
+                othello_patterns_free(P);  /* a fit of other patterns: the features alone */
+        }
+        pthread_mutex_unlock(&fit_lock);
+        if (P->loaded) {
+            s->fit = f;
+            s->patterns = P;
+        }
+        return;
+    }
 }
 
 void othello_shape_init(othello_shape *s, int W, int H)
@@ -29,6 +61,7 @@ void othello_shape_init(othello_shape *s, int W, int H)
         }
     for (int i = 0; i < 4; i++)
         s->board |= s->region[i];
+    fit_find(s, W, H);
     for (int d = 0; d < 4; d++)
         for (int r = 0; r < H; r++)
             for (int c = 0; c < W; c++) {
@@ -114,6 +147,10 @@ int othello_eval(const othello_shape *s, uint64_t p, uint64_t o)
     const int32_t *w = othello_weights[e < OTHELLO_STAGES ? e : OTHELLO_STAGES - 1];
     othello_features(s, p, o, f);
     int v = 0;
+    if (s->patterns && e >= s->fit->min_empties) {
+        w = s->fit->linear;
+        v = othello_patterns_eval(s->patterns, p, o);
+    }
     for (int i = 0; i < OTHELLO_FEATURES; i++)
         v += w[i] * f[i];
     return v;

@@ -12,6 +12,39 @@
 
 #include <stdint.h>
 
+/* Patterns: groups of squares (an edge with its X-squares, a corner's 3x3
+ * block) whose discs, read as a base-3 number, index a fitted weight
+ * (othello_pattern.c).  Instances of one class are each other's images
+ * under the board's symmetries and share its weights. */
+#define OTHELLO_PATTERN_MAX_SQUARES 10
+#define OTHELLO_PATTERN_CLASSES 3
+#define OTHELLO_PATTERN_INSTANCES 8
+
+typedef struct {
+    uint64_t mask;        /* its squares */
+    int cls;
+    uint16_t *canonical;  /* index as extracted (pext order) -> the class's index */
+    int16_t *weight;      /* the class's weights by the extracted index */
+} othello_pattern;
+
+typedef struct {
+    int classes, size[OTHELLO_PATTERN_CLASSES], weights_per_class[OTHELLO_PATTERN_CLASSES];
+    int n;
+    othello_pattern instance[OTHELLO_PATTERN_INSTANCES];
+    int loaded;           /* weights in place */
+} othello_patterns;
+
+/* The patterns of a W x H board, without weights. */
+void othello_patterns_init(othello_patterns *P, int W, int H);
+void othello_patterns_free(othello_patterns *P);
+/* Each instance's class index (canonical order) for p to move against o,
+ * into idx[P->n]: what a fit counts. */
+void othello_patterns_index(const othello_patterns *P, uint64_t p, uint64_t o, int *idx);
+/* Lays out class_weights[c][canonical index] per instance; -1 when out of memory. */
+int othello_patterns_load(othello_patterns *P, const int16_t *const *class_weights);
+/* The sum of the loaded weights, for p to move against o. */
+int othello_patterns_eval(const othello_patterns *P, uint64_t p, uint64_t o);
+
 typedef struct {
     uint64_t board;
     int squares;
@@ -24,9 +57,12 @@ typedef struct {
      * board square next to them on one side or the other along it (for the
      * stable discs) */
     uint64_t rim[4];
+    const struct othello_pattern_fit *fit;  /* this board's pattern fit, or NULL */
+    const othello_patterns *patterns;  /* its patterns, weights loaded */
 } othello_shape;
 
-/* Fills s for a W x H board in the top-left corner of the bitboard. */
+/* Fills s for a W x H board in the top-left corner of the bitboard, with
+ * the board's pattern fit where there is one. */
 void othello_shape_init(othello_shape *s, int W, int H);
 
 /* Discs of o that no sequence of moves can flip (a subset: enough for a
@@ -51,6 +87,18 @@ enum {
     OTHELLO_F_ONE,        /* 1 */
     OTHELLO_FEATURES
 };
+
+/* A pattern fit of one board (games/othello_pattern_weights.c, written by
+ * bench/fit/othello_eval.c --patterns): used from min_empties empty squares
+ * up, with its own weights of the features beside the patterns'. */
+typedef struct othello_pattern_fit {
+    int width, height, min_empties, classes;
+    int weights[OTHELLO_PATTERN_CLASSES];  /* per class, how many (checked against the patterns) */
+    int32_t linear[OTHELLO_FEATURES];
+    const int16_t *const *classes_weights;  /* per class, by canonical index */
+} othello_pattern_fit;
+extern const othello_pattern_fit othello_pattern_fits[];
+extern const int othello_pattern_fit_count;
 
 /* Fills f[OTHELLO_FEATURES] for p to move against o. */
 void othello_features(const othello_shape *s, uint64_t p, uint64_t o, int f[OTHELLO_FEATURES]);

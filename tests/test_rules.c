@@ -683,6 +683,99 @@ static uint64_t image(uint64_t b, int k, int W, int H)
     return out;
 }
 
+/* The patterns' base-3 indices (bit extraction and per-instance tables)
+ * against their squares read one by one in canonical order; the class
+ * indices a position reads are the same for every image of it (so the
+ * instances' orders agree), and the evaluation of random weights is their
+ * sum. */
+static int naive_pattern(uint64_t p, uint64_t o, const int *sq, int k)
+{
+    int idx = 0;
+    for (int i = 0; i < k; i++)
+        idx = idx * 3 + (int)(p >> sq[i] & 1) + 2 * (int)(o >> sq[i] & 1);
+    return idx;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static void test_othello_patterns(void)
+{
+    static const int shapes[][2] = { { 4, 4 }, { 5, 6 }, { 7, 6 }, { 6, 6 }, { 8, 8 } };
+    unsigned long long seed = 0x9a77e4a5ULL;
+    int wrong = 0, asym = 0, bad_eval = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        int W = shapes[k][0], H = shapes[k][1];
+        othello_patterns P;
+        othello_patterns_init(&P, W, H);
+        /* rows (top, bottom), columns (left, right), corners */
+        int sq[8][10], ref[8][10], len[8], cls[8], n = 0;  /* ref: the same squares reflected */
+        for (int side = 0; side < 2; side++, n++) {
+            int r = side ? H - 1 : 0, x = side ? H - 2 : 1;
+            for (int c = 0; c < W; c++)
+                sq[n][c] = r * 8 + c, ref[n][W - 1 - c] = r * 8 + c;
+            sq[n][W] = ref[n][W + 1] = x * 8 + 1, sq[n][W + 1] = ref[n][W] = x * 8 + W - 2;
+            len[n] = W + 2, cls[n] = 0;
+        }
+        for (int side = 0; side < 2; side++, n++) {
+            int c = side ? W - 1 : 0, x = side ? W - 2 : 1;
+            for (int r = 0; r < H; r++)
+                sq[n][r] = r * 8 + c, ref[n][H - 1 - r] = r * 8 + c;
+            sq[n][H] = ref[n][H + 1] = 8 + x, sq[n][H + 1] = ref[n][H] = (H - 2) * 8 + x;
+            len[n] = H + 2, cls[n] = W == H ? 0 : 1;
+        }
+        for (int c = 0; c < 4; c++, n++) {
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    sq[n][i * 3 + j] = ref[n][j * 3 + i] = (c & 1 ? H - 1 - i : i) * 8 + (c & 2 ? W - 1 - j : j);
+            len[n] = 9, cls[n] = W == H ? 1 : 2;
+        }
+        CU_ASSERT_EQUAL(P.n, n);
+        int16_t *cw[OTHELLO_PATTERN_CLASSES];
+        for (int c = 0; c < P.classes; c++) {
+            cw[c] = malloc((size_t)P.weights_per_class[c] * sizeof *cw[c]);
+            for (int t = 0; t < P.weights_per_class[c]; t++)
+                cw[c][t] = (int16_t)(ref_rand(&seed) % 2001) - 1000;
+        }
+        othello_patterns_load(&P, (const int16_t *const *)cw);
+        othello_shape sh;
+        othello_shape_init(&sh, W, H);
+        for (int t = 0; t < 2000; t++) {
+            uint64_t filled = sh.board & (ref_rand(&seed) | ref_rand(&seed));
+            uint64_t o = filled & ref_rand(&seed), p = filled & ~o;
+            int idx[OTHELLO_PATTERN_INSTANCES], want = 0;
+            othello_patterns_index(&P, p, o, idx);
+            for (int i = 0; i < n; i++) {
+                int v = naive_pattern(p, o, sq[i], len[i]), r = naive_pattern(p, o, ref[i], len[i]);
+                v = r < v ? r : v;
+                wrong += P.instance[i].cls != cls[i] || idx[i] != v;
+                want += cw[cls[i]][v];
+            }
+            bad_eval += othello_patterns_eval(&P, p, o) != want;
+            int keys[OTHELLO_PATTERN_INSTANCES];
+            for (int i = 0; i < n; i++)
+                keys[i] = P.instance[i].cls << 20 | idx[i];
+            qsort(keys, (size_t)n, sizeof *keys, cmp_int);
+            for (int im = 1; im < (W == H ? 8 : 4); im++) {
+                int other[OTHELLO_PATTERN_INSTANCES];
+                othello_patterns_index(&P, image(p, im, W, H), image(o, im, W, H), other);
+                for (int i = 0; i < n; i++)
+                    other[i] |= P.instance[i].cls << 20;
+                qsort(other, (size_t)n, sizeof *other, cmp_int);
+                asym += memcmp(keys, other, sizeof keys[0] * (size_t)n) != 0;
+            }
+        }
+        for (int c = 0; c < P.classes; c++)
+            free(cw[c]);
+        othello_patterns_free(&P);
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(asym, 0);
+    CU_ASSERT_EQUAL(bad_eval, 0);
+    othello_shape s8;  /* the shipped fit matches today's patterns (else it is ignored) */
+    othello_shape_init(&s8, 8, 8);
+    CU_ASSERT_PTR_NOT_NULL(s8.patterns);
+}
+
 static void test_othello_symmetry(void)
 {
     const char *sizes[] = { "othello:4x4", "othello:5x5", "othello:4x6", "othello:6x5", "othello:8x8" };
@@ -741,6 +834,7 @@ void suite_rules(void)
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
     CU_add_test(s, "othello flips: the vector form against the plain one", test_othello_flips_forms);
     CU_add_test(s, "othello stable discs against their definition, walked square by square", test_othello_stable);
+    CU_add_test(s, "othello patterns against their squares read one by one, and under symmetry", test_othello_patterns);
     CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
     CU_add_test(s, "graph files", test_graph);
 }

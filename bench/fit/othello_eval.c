@@ -10,11 +10,24 @@
  * stopped at E empty squares; each is solved exactly and its
  * features taken.  Weights: per stage E, ridge least squares over the
  * positions of stages E-1..E+1 of every board; stages beyond --max use the
- * last fitted one.  Everything is deterministic for one seed. */
+ * last fitted one.  Everything is deterministic for one seed.
+ *
+ * The pattern fit (games/othello_pattern.c) needs far more positions than
+ * the features, so they are solved once and kept:
+ *
+ *   build/fit-othello-eval --boards 8x8 --per-stage 8000 --min 14 --max 18
+ *                          --seed 11 --dump POSITIONS > /dev/null
+ *   build/fit-othello-eval --patterns POSITIONS[,POSITIONS of another board]
+ *                          [--from 14] [--ridge 16] > games/othello_pattern_weights.c
+ *
+ * (POSITIONS: lines "W H empties p o score", p and o the mover's and the
+ * other's discs in hex.)  Build the tool with an empty pattern file first
+ * when the file in place does not compile. */
 #include "../../games/game.h"
 #include "../../games/othello_bits.h"
 #include "../../games/othello_eval.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,14 +130,176 @@ static void solve(double *A, double *b, int n)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: fit-othello-eval [--boards 8x8,6x6] [--per-stage N] [--min E] [--max E] [--seed S]\n");
+    fprintf(stderr, "usage: fit-othello-eval [--boards 8x8,6x6] [--per-stage N] [--min E] [--max E] [--seed S]\n"
+                    "                        [--dump FILE] | --patterns FILE[,FILE...] [--from E] [--ridge R]\n");
     exit(2);
+}
+
+/* --- the pattern fit: positions solved once (--dump), fitted many times --- */
+
+typedef struct {
+    int width, height, stage, score;
+    uint64_t p, o;
+} position;
+
+/* Reads FILE's lines "W H stage p o score" (p, o in hex); the count, or -1. */
+static long read_positions(const char *path, position **out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t cap = 1024, n = 0;
+    position *v = malloc(cap * sizeof *v);
+    position q;
+    while (fscanf(f, "%d %d %d %" SCNx64 " %" SCNx64 " %d", &q.width, &q.height, &q.stage, &q.p, &q.o, &q.score) == 6) {
+        if (n == cap)
+            v = realloc(v, (cap *= 2) * sizeof *v);
+        v[n++] = q;
+    }
+    fclose(f);
+    *out = v;
+    return (long)n;
+}
+
+/* Fits one board's patterns and features jointly to the exact scores of
+ * the positions from `from` empties up, by passes of a damped Jacobi step
+ * per class (each weight moves by the mean residual of the positions that
+ * read it, shrunk by ridge counts), the features refitted by least squares
+ * between passes; every tenth position is held out to watch the error.
+ * Prints the board's fit as C (its weight arrays, then one initialiser). */
+static void fit_patterns(const position *v, long n, int from, double ridge, int *first)
+{
+    enum { PASSES = 120 };
+    int W = v[0].width, H = v[0].height;
+    othello_shape sh;
+    othello_shape_init(&sh, W, H);
+    othello_patterns P;
+    othello_patterns_init(&P, W, H);
+    long m = 0;
+    int (*f)[NF] = malloc((size_t)n * sizeof *f), (*idx)[OTHELLO_PATTERN_INSTANCES] = malloc((size_t)n * sizeof *idx);
+    double *y = malloc((size_t)n * sizeof *y), *r = malloc((size_t)n * sizeof *r);
+    for (long i = 0; i < n; i++) {
+        if (v[i].width != W || v[i].height != H || v[i].stage < from)
+            continue;
+        othello_features(&sh, v[i].p, v[i].o, f[m]);
+        othello_patterns_index(&P, v[i].p, v[i].o, idx[m]);
+        y[m++] = v[i].score;
+    }
+    double *w[OTHELLO_PATTERN_CLASSES], *best_w[OTHELLO_PATTERN_CLASSES], lin[NF] = { 0 }, best_lin[NF] = { 0 };
+    double best_se = 1e300, feature_rms = 0;
+    int most = 0, best_pass = 0;
+    for (int c = 0; c < P.classes; c++) {
+        w[c] = calloc((size_t)P.weights_per_class[c], sizeof *w[c]);
+        best_w[c] = calloc((size_t)P.weights_per_class[c], sizeof *w[c]);
+        most = P.weights_per_class[c] > most ? P.weights_per_class[c] : most;
+    }
+    double *g = malloc((size_t)most * sizeof *g), *cnt = malloc((size_t)most * sizeof *cnt);
+    for (int pass = 0; pass <= PASSES; pass++) {
+        /* the features, least squares on what the patterns leave */
+        double A[NF * NF] = { 0 }, b[NF] = { 0 };
+        for (long i = 0; i < m; i++) {
+            if (i % 10 == 0)
+                continue;
+            double t = y[i];
+            for (int k = 0; k < P.n; k++)
+                t -= w[P.instance[k].cls][idx[i][k]];
+            for (int a = 0; a < NF; a++) {
+                b[a] += f[i][a] * t;
+                for (int c = 0; c < NF; c++)
+                    A[a * NF + c] += (double)f[i][a] * f[i][c];
+            }
+        }
+        for (int a = 0; a < NF; a++)
+            A[a * NF + a] += 1.0;
+        solve(A, b, NF);
+        memcpy(lin, b, sizeof lin);
+        double se[2] = { 0, 0 };
+        long cn[2] = { 0, 0 };
+        for (int c = 0; c <= P.classes; c++) {
+            for (long i = 0; i < m; i++) {
+                double pred = 0;
+                for (int a = 0; a < NF; a++)
+                    pred += lin[a] * f[i][a];
+                for (int k = 0; k < P.n; k++)
+                    pred += w[P.instance[k].cls][idx[i][k]];
+                r[i] = y[i] - pred;
+                if (c == 0) {
+                    se[i % 10 == 0] += r[i] * r[i];
+                    cn[i % 10 == 0]++;
+                }
+            }
+            if (c == 0 && se[1] / (cn[1] ? cn[1] : 1) < best_se) {  /* early stopping by the held-out error */
+                best_se = se[1] / (cn[1] ? cn[1] : 1);
+                best_pass = pass;
+                memcpy(best_lin, lin, sizeof lin);
+                for (int k = 0; k < P.classes; k++)
+                    memcpy(best_w[k], w[k], (size_t)P.weights_per_class[k] * sizeof *w[k]);
+            }
+            if (c == P.classes || pass == PASSES)
+                break;
+            int per = 0;  /* instances of c a position reads */
+            for (int k = 0; k < P.n; k++)
+                per += P.instance[k].cls == c;
+            memset(g, 0, (size_t)P.weights_per_class[c] * sizeof *g);
+            memset(cnt, 0, (size_t)P.weights_per_class[c] * sizeof *cnt);
+            for (long i = 0; i < m; i++)
+                if (i % 10)
+                    for (int k = 0; k < P.n; k++)
+                        if (P.instance[k].cls == c)
+                            g[idx[i][k]] += r[i], cnt[idx[i][k]] += 1;
+            for (int t = 0; t < P.weights_per_class[c]; t++)
+                w[c][t] += g[t] / (cnt[t] + ridge) / per * 2;
+        }
+        if (pass == 0)
+            feature_rms = sqrt(se[1] / (cn[1] ? cn[1] : 1));
+        if (pass % 20 == 0)
+            fprintf(stderr, "%dx%d from %d empties, %ld positions: pass %d, rms %.2f (held out %.2f)\n", W, H, from, m,
+                    pass, sqrt(se[0] / (cn[0] ? cn[0] : 1)), sqrt(se[1] / (cn[1] ? cn[1] : 1)));
+    }
+    fprintf(stderr, "%dx%d: kept pass %d, held-out rms %.2f\n", W, H, best_pass, sqrt(best_se));
+    memcpy(lin, best_lin, sizeof lin);
+    for (int c = 0; c < P.classes; c++)
+        memcpy(w[c], best_w[c], (size_t)P.weights_per_class[c] * sizeof *w[c]);
+    if (*first)
+        printf("/* games/othello_pattern_weights.c - written by bench/fit/othello_eval.c\n"
+               " * --patterns (do not edit): per board, the weights of each pattern class\n"
+               " * by canonical index and of the features beside them, in 1/%d of a disc. */\n"
+               "#include \"othello_eval.h\"\n",
+               OTHELLO_EVAL_ONE);
+    *first = 0;
+    printf("\n/* %dx%d: %ld positions of %d empties or more, ridge %g: held-out rms %.2f discs\n"
+           " * (the features alone: %.2f) */",
+           W, H, m, from, ridge, sqrt(best_se), feature_rms);
+    for (int c = 0; c < P.classes; c++) {
+        printf("\nstatic const int16_t w%dx%d_%d[%d] = {", W, H, c, P.weights_per_class[c]);
+        for (int t = 0; t < P.weights_per_class[c]; t++) {
+            long q = lround(w[c][t] * OTHELLO_EVAL_ONE);
+            q = q > 32767 ? 32767 : q < -32767 ? -32767 : q;
+            printf("%s%ld", t == 0 ? "\n    " : t % 16 ? "," : ",\n    ", q);
+        }
+        printf("\n};\n");
+    }
+    printf("static const int16_t *const w%dx%d[] = {", W, H);
+    for (int c = 0; c < P.classes; c++)
+        printf(" w%dx%d_%d,", W, H, c);
+    printf(" };\n#define FIT_%dx%d { %d, %d, %d, %d, {", W, H, W, H, from, P.classes);
+    for (int c = 0; c < P.classes; c++)
+        printf("%s%d", c ? ", " : " ", P.weights_per_class[c]);
+    printf(" }, {");
+    for (int a = 0; a < NF; a++)
+        printf("%s%ld", a ? ", " : " ", lround(lin[a] * OTHELLO_EVAL_ONE));
+    printf(" }, w%dx%d }\n", W, H);
+    for (int c = 0; c < P.classes; c++)
+        free(w[c]), free(best_w[c]);
+    free(g), free(cnt), free(f), free(idx), free(y), free(r);
+    othello_patterns_free(&P);
 }
 
 int main(int argc, char **argv)
 {
-    const char *boards = "8x8,6x6";
-    int per = 200, lo = 6, hi = 20;
+    const char *boards = "8x8,6x6", *dump = NULL, *patterns = NULL;
+    int per = 200, lo = 6, hi = 20, from = 14;
+    double ridge = 8;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc)
             usage();
@@ -133,7 +308,37 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--min") == 0) lo = atoi(argv[++i]);
         else if (strcmp(argv[i], "--max") == 0) hi = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0) rng = strtoull(argv[++i], NULL, 0) | 1;
+        else if (strcmp(argv[i], "--dump") == 0) dump = argv[++i];
+        else if (strcmp(argv[i], "--patterns") == 0) patterns = argv[++i];
+        else if (strcmp(argv[i], "--from") == 0) from = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--ridge") == 0) ridge = atof(argv[++i]);
         else usage();
+    }
+    if (patterns) {
+        char files[1024];
+        snprintf(files, sizeof files, "%s", patterns);
+        int first = 1, fits = 0;
+        char names[1024] = "";
+        for (char *save, *file = strtok_r(files, ",", &save); file; file = strtok_r(NULL, ",", &save)) {
+            position *v;
+            long n = read_positions(file, &v);
+            if (n <= 0) {
+                fprintf(stderr, "fit-othello-eval: no positions in '%s'\n", file);
+                return 2;
+            }
+            fit_patterns(v, n, from, ridge, &first);
+            snprintf(names + strlen(names), sizeof names - strlen(names), " FIT_%dx%d,", v[0].width, v[0].height);
+            fits++;
+            free(v);
+        }
+        printf("\nconst othello_pattern_fit othello_pattern_fits[] = {%s };\nconst int othello_pattern_fit_count = %d;\n",
+               names, fits);
+        return 0;
+    }
+    FILE *dump_file = dump ? fopen(dump, "w") : NULL;
+    if (dump && !dump_file) {
+        fprintf(stderr, "fit-othello-eval: cannot write '%s'\n", dump);
+        return 2;
     }
     if (per < 1 || lo < 1 || hi < lo || hi >= OTHELLO_STAGES)
         usage();
@@ -165,9 +370,13 @@ int main(int argc, char **argv)
                 data[n].stage = E;
                 data[n].score = exact_score(g, x, &s);
                 othello_features(&sh, p, o, data[n].f);
+                if (dump_file)
+                    fprintf(dump_file, "%d %d %d %" PRIx64 " %" PRIx64 " %d\n", g->width, g->height, E, p, o, data[n].score);
                 n++, k++;
             }
             fprintf(stderr, "%s: %d empties, %d positions solved\n", spec, E, per);
+            if (dump_file)
+                fflush(dump_file);
         }
         game_solver_free(g, x);
         game_close(g);
