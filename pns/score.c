@@ -123,14 +123,23 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     while (at + 1 < nc && cand[at] < 0)
         at++;
     if (solver_root && nc > 0) {
-        /* the solver's score; one question at it then gives the line (and
-         * the writer below checks it with both of its proofs) */
+        /* the solver's score; with a proof to write, one question at it
+         * then gives the line (and the writer below checks the score with
+         * both of its proofs); without, the line is the solver's
+         * (solver_line below), and the question would cost about a tenth
+         * more solver nodes (FFO #40-44) for a line alone */
         int v = solver_score(&D, s, cand[0], cand[nc - 1]);
         for (int i = 0; i < nc; i++)
             if (cand[i] == v)
                 at = i;
-        if (v != INT_MIN && cand[at] == v)
+        if (v != INT_MIN && cand[at] == v) {
             a = b = at;
+            if (!out) {
+                have = 1;
+                root.pn = 0;  /* at least cand[a]: the solver's answer */
+                root.dn = PNS_INF;
+            }
+        }
     }
     while (nc > 0 && (a < b || !have)) {
         score_question(&D, &q, cand[at]);
