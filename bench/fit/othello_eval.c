@@ -16,9 +16,9 @@
  * the features, so they are solved once and kept:
  *
  *   build/fit-othello-eval --boards 8x8 --per-stage 8000 --min 14 --max 18
- *                          --seed 11 --dump POSITIONS > /dev/null
+ *                          --seed S --dump POSITIONS > /dev/null  (S: 11, 13)
  *   build/fit-othello-eval --patterns POSITIONS[,POSITIONS of another board]
- *                          [--from 14] [--ridge 16] > games/othello_pattern_weights.c
+ *                          [--from 14] [--ridge 32] > games/othello_pattern_weights.c
  *
  * (POSITIONS: lines "W H empties p o score", p and o the mover's and the
  * other's discs in hex.)  Build the tool with an empty pattern file first
