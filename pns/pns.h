@@ -56,7 +56,7 @@ typedef struct {
     pns_ghi ghi;
     size_t memory;             /* bytes for the table (df-pn) or tree (PNS); 0: 256 MB */
     size_t proof_memory;       /* bytes a closed-set proof writer may read the table's graph
-                                * into (beside the table); 0: as much as memory */
+                                * into (beside the table); 0: as much as memory, at least 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */
     int mobility;              /* initial pn/dn from the number of moves (else 1/1) */
     int weak;                  /* df-pn: weak PNS sums (max + open children - 1) */

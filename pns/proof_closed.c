@@ -690,7 +690,10 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     P.D = D;
     P.claim_proven = c->proven;
     P.slot_mask = (1 << 13) - 1;
-    P.budget = D->S.o->proof_memory ? D->S.o->proof_memory : D->S.o->memory ? D->S.o->memory : (size_t)256 << 20;
+    /* by default as much as the table, but never so little that a small
+     * table (tests use a few entries) starves the writer */
+    size_t floor = (size_t)256 << 20;
+    P.budget = D->S.o->proof_memory ? D->S.o->proof_memory : D->S.o->memory > floor ? D->S.o->memory : floor;
     uint32_t pn, dn;
     if (pns_search_leaf(&D->S, root, &pn, &dn)) {
         snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
