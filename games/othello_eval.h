@@ -28,7 +28,7 @@ typedef struct {
 } othello_pattern;
 
 typedef struct {
-    int classes, size[OTHELLO_PATTERN_CLASSES], weights_per_class[OTHELLO_PATTERN_CLASSES];
+    int classes, weights_per_class[OTHELLO_PATTERN_CLASSES];
     int n;
     othello_pattern instance[OTHELLO_PATTERN_INSTANCES];
     int loaded;           /* weights in place */

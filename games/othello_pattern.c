@@ -7,10 +7,11 @@
  * listed in one canonical order, so that one class of weights serves them
  * all; a configuration and its image under the group's own reflection
  * share a weight too (fewer weights to fit, and the evaluation is the same
- * for every image of a position).  Reading the squares one by one in that order costs a loop per
- * instance; instead each instance has its own copy of the class's weights
- * laid out in the order a bit extraction (pext) gathers its squares, so an
- * instance costs two extractions and three lookups. */
+ * for every image of a position).  Reading the squares one by one in that
+ * order costs a loop per instance; instead each instance has its own copy
+ * of the class's weights laid out in the order a bit extraction (pext)
+ * gathers its squares, so an instance costs two extractions and three
+ * lookups. */
 #include "othello_eval.h"
 
 #include <stdlib.h>
@@ -102,7 +103,7 @@ void othello_patterns_init(othello_patterns *P, int W, int H)
         /* an edge and the X-squares of its corners: rows first, then columns
          * (the same class where the board is square) */
         int rows = P->classes++;
-        P->size[rows] = W + 2;
+        P->weights_per_class[rows] = pow3(W + 2);
         for (int side = 0; side < 2; side++) {
             int r = side ? H - 1 : 0, x = side ? H - 2 : 1;
             for (int c = 0; c < W; c++)
@@ -113,7 +114,7 @@ void othello_patterns_init(othello_patterns *P, int W, int H)
         int cols = rows;
         if (W != H) {
             cols = P->classes++;
-            P->size[cols] = H + 2;
+            P->weights_per_class[cols] = pow3(H + 2);
         }
         for (int side = 0; side < 2; side++) {
             int c = side ? W - 1 : 0, x = side ? W - 2 : 1;
@@ -125,7 +126,7 @@ void othello_patterns_init(othello_patterns *P, int W, int H)
     }
     if (W >= 3 && H >= 3) {  /* a corner's 3x3 block, from the corner outwards */
         int corner = P->classes++;
-        P->size[corner] = 9;
+        P->weights_per_class[corner] = pow3(9);
         for (int k = 0; k < 4; k++) {
             int down = k & 1, right = k >> 1;
             for (int i = 0; i < 3; i++)
@@ -136,8 +137,6 @@ void othello_patterns_init(othello_patterns *P, int W, int H)
             add_instance(P, corner, sq, mirror, 9);
         }
     }
-    for (int c = 0; c < P->classes; c++)
-        P->weights_per_class[c] = pow3(P->size[c]);
 }
 
 void othello_patterns_free(othello_patterns *P)
