@@ -142,21 +142,41 @@ typedef struct {
     uint64_t p, o;
 } position;
 
-/* Reads FILE's lines "W H stage p o score" (p, o in hex); the count, or -1. */
+/* Reads FILE's lines "W H stage p o score" (p, o in hex); the count, or -1
+ * (said on stderr) when it cannot be read or a line is not one of them. */
 static long read_positions(const char *path, position **out)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
+    if (!f) {
+        fprintf(stderr, "fit-othello-eval: cannot read '%s'\n", path);
         return -1;
+    }
     size_t cap = 1024, n = 0;
     position *v = malloc(cap * sizeof *v);
     position q;
-    while (fscanf(f, "%d %d %d %" SCNx64 " %" SCNx64 " %d", &q.width, &q.height, &q.stage, &q.p, &q.o, &q.score) == 6) {
-        if (n == cap)
-            v = realloc(v, (cap *= 2) * sizeof *v);
-        v[n++] = q;
+    char line[256];
+    while (v && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%d %d %d %" SCNx64 " %" SCNx64 " %d", &q.width, &q.height, &q.stage, &q.p, &q.o,
+                   &q.score) != 6) {
+            fprintf(stderr, "fit-othello-eval: %s line %zu: not 'W H empties p o score'\n", path, n + 1);
+            fclose(f);
+            free(v);
+            return -1;
+        }
+        if (n == cap) {
+            position *w = realloc(v, (cap *= 2) * sizeof *v);
+            if (!w)
+                free(v);
+            v = w;
+        }
+        if (v)
+            v[n++] = q;
     }
     fclose(f);
+    if (!v) {
+        fprintf(stderr, "fit-othello-eval: out of memory reading '%s'\n", path);
+        return -1;
+    }
     *out = v;
     return (long)n;
 }
@@ -323,7 +343,8 @@ int main(int argc, char **argv)
             position *v;
             long n = read_positions(file, &v);
             if (n <= 0) {
-                fprintf(stderr, "fit-othello-eval: no positions in '%s'\n", file);
+                if (n == 0)
+                    fprintf(stderr, "fit-othello-eval: no positions in '%s'\n", file);
                 return 2;
             }
             fit_patterns(v, n, from, ridge, &first);
