@@ -245,6 +245,8 @@ static void report(const game *g, const game_state *s, const char *value, const 
                (unsigned long long)nodes, nps, seconds, peak, status);
         if (r->stopped_by)
             printf(",\"stopped_by\":\"%s\",\"pn\":%u,\"dn\":%u", r->stopped_by, r->pn, r->dn);
+        if (r->stopped_by && r->score_lo < r->score_hi)
+            printf(",\"score_at_least\":%d,\"score_at_most\":%d", r->score_lo, r->score_hi);
         if (score)
             printf(",\"score\":%d", *score);
         if (r->endgame_nodes)
@@ -270,6 +272,8 @@ static void report(const game *g, const game_state *s, const char *value, const 
         printf("status: unknown (stopped by %s; root pn %u dn %u)\n", r->stopped_by, r->pn, r->dn);
     else
         printf("status: %s\n", status);
+    if (r->stopped_by && r->score_lo < r->score_hi && (r->score_lo > -game_score_bound(g) || r->score_hi < game_score_bound(g)))
+        printf("score so far: at least %d, at most %d\n", r->score_lo, r->score_hi);
     printf("path-dependent results not stored: %llu\n", (unsigned long long)r->path_dependent);
     if (r->kept || r->kept_dropped)
         printf("solved positions the table evicted, kept for the proof: %llu (%llu more dropped: the keep was full)\n",

@@ -242,6 +242,10 @@ typedef struct game_solver_ops {
      * (fail-soft); adds the positions it visited to *nodes */
     int (*score)(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
     void (*destroy)(game_solver *x);
+    /* has later score calls ask stop(ctx) every few thousand positions and
+     * give up (GAME_SOLVER_STOPPED, nothing half-searched kept) once it
+     * answers non-zero; stop NULL: never */
+    void (*watch)(game_solver *x, int (*stop)(void *ctx), void *ctx);
     /* lets each later score call search with n threads (NULL: one); 0, or
      * -1 when out of memory */
     int (*threads)(game_solver *x, int n);
@@ -369,6 +373,8 @@ static inline game_solver *game_solver_new(const game *g, size_t bytes)
 {
     return g->ops->solver ? g->ops->solver->create(g, bytes) : NULL;
 }
+/* What game_solver_score answers when its watch stopped it: no score. */
+#define GAME_SOLVER_STOPPED (-1000000)
 static inline int game_solver_score(const game *g, game_solver *x, const game_state *s, int alpha, int beta,
                                     uint64_t *nodes)
 {
@@ -379,6 +385,13 @@ static inline int game_solver_score(const game *g, game_solver *x, const game_st
 static inline int game_solver_threads(const game *g, game_solver *x, int n)
 {
     return g->ops->solver->threads ? g->ops->solver->threads(x, n) : 0;
+}
+/* Has x ask stop(ctx) now and then during each later score call and end
+ * that call with GAME_SOLVER_STOPPED once it answers non-zero (long solves
+ * honour Ctrl-C and time limits); stop NULL: never. */
+static inline void game_solver_watch(const game *g, game_solver *x, int (*stop)(void *ctx), void *ctx)
+{
+    g->ops->solver->watch(x, stop, ctx);
 }
 static inline void game_solver_free(const game *g, game_solver *x)
 {

@@ -20,6 +20,7 @@ game_solver *othello_solver_new(const game *g, size_t bytes);
 int othello_solver_score(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
 void othello_solver_free(game_solver *x);
 int othello_solver_threads(game_solver *x, int n);
+void othello_solver_watch(game_solver *x, int (*stop)(void *ctx), void *ctx);
 
 /* Allocates a game object with the given ops and name; NULL on no memory. */
 game *game_alloc(const game_ops *ops, const char *name);

@@ -250,6 +250,7 @@ static const game_solver_ops othello_solver_ops = {
     .score = othello_solver_score,
     .destroy = othello_solver_free,
     .threads = othello_solver_threads,
+    .watch = othello_solver_watch,
 };
 
 static const game_symmetry_ops othello_symmetry_ops = { .key = othello_symmetric_key };

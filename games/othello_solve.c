@@ -35,6 +35,7 @@
 #define SPLIT_MAX 64  /* threads of one solver at most */
 #define EVAL_MIN 15   /* at least this many: the evaluation joins the move order */
 #define ETC_MIN 12    /* at least this many: children are looked up before any is searched */
+#define POLL_EVERY 4096  /* deep nodes between two questions to the watch (about a millisecond) */
 
 typedef struct {
     uint64_t p, o;
@@ -58,6 +59,13 @@ struct game_solver {
      * table (and the node's window); a cutoff stops the others */
     struct team *team;   /* NULL: one thread */
     const struct split *in;  /* the innermost split this thread works for, NULL: none */
+    /* the watch (othello_solver_watch): every thread asks it, and the first
+     * yes halts them all through the root object's flag */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
+    int poll_left;
+    int halt;            /* the root object's: set once the watch said stop */
+    int *halt_at;        /* the root object's halt */
 };
 
 /* The threads of one solve: at most `threads` search at once.  A thread
@@ -116,6 +124,7 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
     othello_shape_init(&x->shape, g->width, g->height);
     x->eval_min = EVAL_MIN;
     x->split_min = SPLIT_MIN;
+    x->halt_at = &x->halt;
     return x;
 }
 
@@ -441,9 +450,12 @@ typedef struct {
     split *sp;
 } split_member;
 
-/* Whether a cutoff at any split above has made x's work moot. */
+/* Whether the watch halted the search, or a cutoff at any split above has
+ * made x's work moot: either way what x finds is garbage, never stored. */
 static inline int moot(const game_solver *x)
 {
+    if (__atomic_load_n(x->halt_at, __ATOMIC_RELAXED))
+        return 1;
     for (const split *s = x->in; s; s = s->parent)
         if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
             return 1;
@@ -540,6 +552,9 @@ static void split_moves(game_solver *x, game_solver **h, int k, const uint64_t *
         h[i]->eval_min = x->eval_min;
         h[i]->split_min = x->split_min;
         h[i]->noise = x->noise ? x->noise + (uint64_t)i + 1 : 0;
+        h[i]->stop = x->stop;
+        h[i]->stop_ctx = x->stop_ctx;
+        h[i]->poll_left = POLL_EVERY;
         h[i]->in = NULL;
         m[i] = (split_member){ h[i], &sp };
         started[i] = pthread_create(&tid[i], NULL, helper_main, &m[i]) == 0;
@@ -563,9 +578,14 @@ static void split_moves(game_solver *x, game_solver **h, int k, const uint64_t *
 
 static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int beta)
 {
-    if (x->in && moot(x))
-        return 0;  /* a cutoff elsewhere decided the split node */
+    if (moot(x))
+        return 0;  /* a cutoff elsewhere decided the split node, or the watch halted all */
     x->nodes++;
+    if (x->stop && --x->poll_left <= 0) {
+        x->poll_left = POLL_EVERY;
+        if (x->stop(x->stop_ctx))
+            __atomic_store_n(x->halt_at, 1, __ATOMIC_RELAXED);
+    }
     uint64_t moves = othello_legal(p, o, x->shape.board);
     if (!moves) {
         if (!othello_legal(o, p, x->shape.board))
@@ -648,7 +668,7 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
                 break;
         }
     }
-    if (x->in && moot(x))
+    if (moot(x))
         return best;  /* stopped: best may be garbage, so it is not stored */
     if (empties >= TABLE_MIN)
         table_put(x, p, o, empties, a0, beta, best, best_sq);
@@ -661,13 +681,21 @@ int othello_solver_score(game_solver *x, const game_state *s, int alpha, int bet
     uint64_t p = s->w[c], o = s->w[!c];
     x->nodes = 0;
     x->in = NULL;
+    x->halt = 0;
+    x->poll_left = POLL_EVERY;
     if (x->team)
         x->team->free = x->team->threads - 1;
     int empties = __builtin_popcountll(x->shape.board & ~(p | o));
     int v = empties <= SHALLOW ? solve_shallow(x, p, o, alpha, beta) : solve_deep(x, p, o, alpha, beta);
     if (nodes)
         *nodes += x->nodes;
-    return v;
+    return x->halt ? GAME_SOLVER_STOPPED : v;
+}
+
+void othello_solver_watch(game_solver *x, int (*stop)(void *ctx), void *ctx)
+{
+    x->stop = stop;
+    x->stop_ctx = ctx;
 }
 
 /* Helper objects per thread beyond the first: one searching, the others
@@ -698,6 +726,7 @@ int othello_solver_threads(game_solver *x, int n)
         h->shape = x->shape;
         h->mask = x->mask;
         h->eval_min = x->eval_min;
+        h->halt_at = &x->halt;
         h->team = t;
         t->pool[t->size] = h;
     }

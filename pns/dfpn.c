@@ -311,6 +311,8 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     }
     uint64_t before = S->endgame_nodes;
     if (pns_search_exact(S, st, &self->pn, &self->dn)) {
+        if (S->stopped)
+            return;  /* the solver was stopped: nothing to keep */
         uint64_t work = S->endgame_nodes - before;
         self->refs = 0;
         pns_tt_store(D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);

@@ -82,6 +82,8 @@ typedef struct {
     uint32_t pn, dn;           /* root proof and disproof numbers */
     uint64_t nodes;            /* positions expanded */
     uint64_t endgame_nodes;    /* positions visited by the game's exact solver */
+    int score_lo, score_hi;    /* pns_score: the score's bounds the answers gave, the last
+                                * ones before a stop too (equal when found) */
     double seconds;
     size_t peak_bytes;         /* largest memory use of table and tree */
     int pv_len;                /* principal line (moves from the root) */

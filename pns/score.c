@@ -19,7 +19,9 @@ static void solver_line(dfpn *D, const game_state *root, pns_result *r)
         game_play(g, &s, r->pv[i]);
     if (game_empties(g, &s) > S->o->exact_empties)
         return;
-    int v = game_solver_score(g, S->solver, &s, -1000, 1000, &S->endgame_nodes);  /* for the side to move in s */
+    int v;  /* for the side to move in s */
+    if (pns_search_solve(S, &s, -1000, 1000, &v) != 0)
+        return;
     while (r->pv_len < PNS_MAX_PV && game_empties(g, &s) <= S->o->exact_empties) {
         game_move mv[GAME_MAX_MOVES];
         int n = game_moves(g, &s, mv), i = 0, w = 0;
@@ -27,7 +29,10 @@ static void solver_line(dfpn *D, const game_state *root, pns_result *r)
             game_state c = s;
             game_play(g, &c, mv[i]);
             w = game_to_move(g, &c) == game_to_move(g, &s) ? v : -v;  /* what c must be worth */
-            if (game_solver_score(g, S->solver, &c, w - 1, w + 1, &S->endgame_nodes) == w)
+            int u;
+            if (pns_search_solve(S, &c, w - 1, w + 1, &u) != 0)
+                return;
+            if (u == w)
                 break;
         }
         if (i == n)
@@ -49,30 +54,35 @@ static void score_question(dfpn *D, pns_options *q, int target)
 
 /* Where the root is the solver's: MTD(f) over the solver's fail-soft
  * bounds, from 0, pins the score in fewer windows than the questions'
- * steps (a null window's answer beyond it moves the next one there).  The
- * score for the prover; INT_MIN when the search stopped. */
-static int solver_score(dfpn *D, const game_state *s, int lo, int hi)
+ * steps (a null window's answer beyond it moves the next one there).
+ * Narrows the prover's bounds [*lo, *hi] to the score (0), or as far as
+ * the windows got when the search stopped (-1). */
+static int solver_score(dfpn *D, const game_state *s, int *lo_io, int *hi_io)
 {
     pns_search *S = &D->S;
     const game *g = S->g;
     int sign = game_to_move(g, s) == S->prover ? 1 : -1, guess = 0;
-    if (sign < 0) {
-        int t = lo;
-        lo = -hi;
-        hi = -t;
-    }
+    int lo = sign > 0 ? *lo_io : -*hi_io, hi = sign > 0 ? *hi_io : -*lo_io, rc = 0;  /* the mover's */
     while (lo < hi) {
         int b = guess <= lo ? lo + 1 : guess > hi ? hi : guess;  /* is the score at least b? */
-        int v = game_solver_score(g, S->solver, s, b - 1, b, &S->endgame_nodes);
+        int v;
+        if (pns_search_solve(S, s, b - 1, b, &v) != 0) {
+            rc = -1;
+            break;
+        }
         if (v < b)
             hi = v;
         else
             lo = v;
         guess = v;
-        if (pns_search_tick(S))
-            return INT_MIN;
+        if (lo < hi && pns_search_tick(S)) {
+            rc = -1;
+            break;
+        }
     }
-    return sign * lo;
+    *lo_io = sign > 0 ? lo : -hi;
+    *hi_io = sign > 0 ? hi : -lo;
+    return rc;
 }
 
 int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo_score, int hi_score, int *score,
@@ -128,12 +138,13 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
          * both of its proofs); without, the line is the solver's
          * (solver_line below), and the question would cost about a tenth
          * more solver nodes (FFO #40-44) for a line alone */
-        int v = solver_score(&D, s, cand[0], cand[nc - 1]);
-        for (int i = 0; i < nc; i++)
-            if (cand[i] == v)
-                at = i;
-        if (v != INT_MIN && cand[at] == v) {
-            a = b = at;
+        int lo = cand[0], hi = cand[nc - 1], done = solver_score(&D, s, &lo, &hi) == 0;
+        while (a < b && cand[a] < lo)
+            a++;
+        while (b > a && cand[b] > hi)
+            b--;
+        at = a;
+        if (done && cand[a] == lo && a == b) {
             if (!out) {
                 have = 1;
                 root.pn = 0;  /* at least cand[a]: the solver's answer */
@@ -172,6 +183,10 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     memset(&helpers, 0, sizeof helpers);
     pns_dfpn_team_report(T, &helpers);
     pns_dfpn_team_free(T);
+    if (nc > 0 && a <= b) {  /* what the answers so far show, also where the search stopped */
+        r->score_lo = cand[a];
+        r->score_hi = cand[b];
+    }
     int lo = have ? cand[a] : 0, found = have && a == b && !open, solved = found;
     if (solved && out) {
         /* the two bounds from the same table: at least the score proven,

@@ -6,6 +6,27 @@
 #include <string.h>
 #include <time.h>
 
+/* A limit that ends the search now (Ctrl-C, --time, another thread's
+ * answer), or NULL.  It only reads, so that each of the solver's threads
+ * may ask it. */
+static const char *limit_reached(const pns_search *S)
+{
+    const pns_options *o = S->o;
+    if (o->stop && *o->stop)
+        return "interrupt";
+    if (S->team && __atomic_load_n(&S->team->halt, __ATOMIC_ACQUIRE))
+        return "another thread";
+    if (o->max_seconds > 0 && game_clock() - S->t0 >= o->max_seconds)
+        return "time";
+    return NULL;
+}
+
+/* The solver's watch: one solve may take hours where the root is its. */
+static int solver_watch(void *ctx)
+{
+    return limit_reached(ctx) != NULL;
+}
+
 int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o)
 {
     memset(S, 0, sizeof *S);
@@ -25,6 +46,8 @@ int pns_search_init(pns_search *S, const game *g, const game_state *root, const 
         size_t bytes = o->memory / 8 > (1 << 20) ? o->memory / 8 : 1 << 20;
         S->solver = game_solver_new(g, bytes);
         S->bytes += bytes;
+        if (S->solver)
+            game_solver_watch(g, S->solver, solver_watch, S);
     }
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
     if (!S->path || !S->path_prev || (solver && !S->solver)) {
@@ -45,15 +68,28 @@ void pns_search_free(pns_search *S)
     S->solver = NULL;
 }
 
+int pns_search_solve(pns_search *S, const game_state *s, int alpha, int beta, int *v)
+{
+    *v = game_solver_score(S->g, S->solver, s, alpha, beta, &S->endgame_nodes);
+    if (*v != GAME_SOLVER_STOPPED)
+        return 0;
+    const char *why = limit_reached(S);
+    S->stopped = 1;
+    S->stopped_by = why ? why : "interrupt";
+    return -1;
+}
+
 int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     if (!pns_search_exact_region(S, s))
         return 0;
     /* a null window around the target: is the prover's score >= target? */
-    const game *g = S->g;
-    int t = S->o->score_target, mine = game_to_move(g, s) == S->prover;
-    int v = mine ? game_solver_score(g, S->solver, s, t - 1, t, &S->endgame_nodes)
-                 : -game_solver_score(g, S->solver, s, -t, -t + 1, &S->endgame_nodes);
+    int t = S->o->score_target, mine = game_to_move(S->g, s) == S->prover, v;
+    if (pns_search_solve(S, s, mine ? t - 1 : -t, mine ? t : -t + 1, &v) != 0) {
+        *pn = *dn = 1;  /* open: the caller sees S->stopped and keeps nothing */
+        return 1;
+    }
+    v = mine ? v : -v;
     int proven = v >= t;
     *pn = proven ? 0 : PNS_INF;
     *dn = proven ? PNS_INF : 0;

@@ -85,6 +85,10 @@ static inline int pns_search_exact_region(const pns_search *S, const game_state 
  * it: an OR node's first proven child spares its siblings the solver. */
 int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 
+/* The solver's score of s in (alpha, beta), fail-soft, in *v: 0, or -1 with
+ * S stopped when a limit (Ctrl-C, --time) ended the solve first. */
+int pns_search_solve(pns_search *S, const game_state *s, int alpha, int beta, int *v);
+
 /* pn/dn of a position met for the first time: 1/1, or from mobility (the
  * prover to move: 1 / moves; the opponent: moves / 1). */
 static inline void pns_search_initial(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)

@@ -50,6 +50,29 @@ check "show 64 lower-case" 0 "^to move: White$" -- show othello:8x8 --position "
 check "show 64 short" 2 "bad square ' ' at h8" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X------- X"
 check "show 64 no side" 2 "followed by the side to move" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- Y"
 check "ffo 40 endgame" 0 "^score: 38$" -- prove othello:8x8 --score --exact-empties 24 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+# a solve of hours (38 empties, the root the solver's) honours --time and Ctrl-C, on one thread and on two
+deep="--------OOOOO---OXXXO---OXOXXX--OXXXX---OXXOX----OOO------------ X"
+for t in 1 2; do
+    start=$(date +%s)
+    check "solver root stopped by time, $t threads" 0 "stopped by time" -- prove othello:8x8 --score --exact-empties 40 --threads $t --time 1 --position "$deep"
+    [ $(($(date +%s) - start)) -le 10 ] || { fail=$((fail + 1)); echo "FAIL: solver root --time 1 took $(($(date +%s) - start)) s"; }
+done
+# a stopped score search says what its answers showed: bounds around the score (FFO #40: 38; 5x6: 10)
+bounds_hold() {  # bounds_hold NAME SCORE -- ARGS...
+    local name=$1 want=$2; shift 3
+    local line; line=$("$bin" "$@" 2>/dev/null | grep "^score so far: ")
+    local lo=${line#*at least }; lo=${lo%%,*}; local hi=${line##*at most }
+    if [ -n "$line" ] && [ "$lo" -le "$want" ] && [ "$want" -le "$hi" ] && [ "$lo" -lt "$hi" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $name: '$line'"; fi
+}
+bounds_hold "solver root stopped: its windows' bounds" 38 -- prove othello:8x8 --score --exact-empties 24 --time 0.3 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+bounds_hold "df-pn stopped: its questions' bounds" 10 -- prove othello:5x6 --score --nodes 100000
+bounds_hold "df-pn stopped later: narrower bounds" 10 -- prove othello:5x6 --score --nodes 300000
+check "stopped score bounds in json" 0 '"score_at_least":-?[0-9]+,"score_at_most":-?[0-9]+' -- prove othello:5x6 --score --nodes 300000 --json
+"$bin" prove othello:8x8 --score --exact-empties 40 --position "$deep" >"$tmp/int.out" 2>&1 &
+sleep 1; kill -INT $!; wait $!
+if [ $? = 130 ] && grep -q "stopped by interrupt" "$tmp/int.out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: solver root Ctrl-C"; tail -3 "$tmp/int.out"; fi
 check "show finished" 0 "game over: Black wins \(score 16\)" -- show othello:4x4 --position "4x4:XXXX/XXXX/XXXX/XXXX O"
 check "show bad jfen" 2 "bad position: JFEN rank 7" -- show jungle --position "1r3e/2t1d2/7/7/7/2D1T2/1E3R1 w"
 check "show bad ofen" 2 "bad position: .*hole" -- show ostle --position "WWWWW/5/5/5/BBBBB b -"

@@ -1147,6 +1147,71 @@ static void test_othello_solver_threads(void)
     }
 }
 
+/* A watch that says stop from its stop_at-th question on (the solver's
+ * threads ask it concurrently). */
+typedef struct {
+    int asked, stop_at;
+} watch_count;
+
+static int watch_stop(void *ctx)
+{
+    watch_count *w = ctx;
+    return __atomic_add_fetch(&w->asked, 1, __ATOMIC_RELAXED) >= w->stop_at;
+}
+
+/* The solver's watch (Ctrl-C and --time in long solves): a solve the watch
+ * stops answers GAME_SOLVER_STOPPED, and keeps nothing half-searched in its
+ * table: afterwards, unwatched, the same solver (one thread, and two that
+ * split everywhere) still gives every position's score and fail-soft bounds,
+ * as a solver that was never stopped does.  Positions of 18-20 empties of
+ * 6x6 and 8x8, stopped after 1 to 3 questions (4,096 nodes apart). */
+static void test_othello_solver_watch(void)
+{
+    const char *sizes[] = { "othello:6x6", "othello:8x8" };
+    unsigned long long seed = 31;
+    int stopped = 0;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(sizes[i], NULL);
+        game_solver *fresh = game_solver_new(g, 4 << 20), *one = game_solver_new(g, 4 << 20),
+                    *two = game_solver_new(g, 4 << 20);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+        CU_ASSERT_EQUAL(game_solver_threads(g, two, 2), 0);
+        othello_solver_split_min(two, 8);
+        for (int k = 0; k < 8; k++) {
+            game_state s;
+            random_position(g, &s, 18 + (int)(ref_rand(&seed) % 3), &seed);
+            uint64_t nodes = 0;
+            int want = game_solver_score(g, fresh, &s, -1000, 1000, &nodes);
+            for (int j = 0; j < 2; j++) {
+                game_solver *x = j ? two : one;
+                for (int w = 0; w < 3; w++) {  /* stopped in a full window, then in null windows */
+                    watch_count count = { 0, 1 + (k + w) % 3 };
+                    game_solver_watch(g, x, watch_stop, &count);
+                    int a = w == 0 ? -1000 : want - 4 + (int)(ref_rand(&seed) % 9), b = w == 0 ? 1000 : a + 1;
+                    int v = game_solver_score(g, x, &s, a, b, &nodes);
+                    if (v == GAME_SOLVER_STOPPED)
+                        stopped++;
+                    else
+                        assert_fail_soft(v, a, b, want);
+                }
+                game_solver_watch(g, x, NULL, NULL);
+                for (int w = 0; w < 3; w++) {
+                    int a = want - 4 + (int)(ref_rand(&seed) % 9);
+                    assert_fail_soft(game_solver_score(g, x, &s, a, a + 1, &nodes), a, a + 1, want);
+                }
+                CU_ASSERT_EQUAL(game_solver_score(g, x, &s, -1000, 1000, &nodes), want);
+            }
+        }
+        game_solver_free(g, fresh);
+        game_solver_free(g, one);
+        game_solver_free(g, two);
+        game_close(g);
+    }
+    CU_ASSERT(stopped >= 40);  /* of 96 solves: the watch did stop most */
+}
+
 /* Othello's exact endgame solver against the naive negamax on positions of
  * random games, full window and random windows (fail-soft: a value outside
  * the window bounds the score on its side), one solver for all positions so
@@ -1212,4 +1277,5 @@ void suite_pns(void)
     CU_add_test(s, "Othello's endgame solver against naive negamax, any window", test_othello_solver);
     CU_add_test(s, "Othello's solver: the evaluation orders, never decides (noise instead)", test_othello_order_noise);
     CU_add_test(s, "Othello's solver with threads: the scores and bounds of one thread", test_othello_solver_threads);
+    CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
 }
