@@ -617,6 +617,8 @@ static int solve_deep(game_solver *x, uint64_t p, uint64_t o, int alpha, int bet
         uint64_t f = othello_flips(p, o, sq);
         uint64_t np = p | f | (1ULL << sq), no = o & ~f;
         uint64_t replies = othello_legal(no, np, x->shape.board);
+        if (empties > TABLE_MIN)  /* the child's slot, read by ETC or its search: the miss overlaps the order's work */
+            __builtin_prefetch(table_slot(x, no, np));
         int k = 16 * (__builtin_popcountll(replies) + __builtin_popcountll(replies & x->shape.corners)) +
                 __builtin_popcountll(othello_neighbours(np) & x->shape.board & ~(np | no));
         if (x->shape.corners >> sq & 1)

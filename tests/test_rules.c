@@ -607,6 +607,31 @@ static void test_othello_flips_forms(void)
 #endif
 }
 
+/* The vector form of the legal moves against the plain one, on random
+ * boards of any density and of every board shape's mask. */
+static void test_othello_legal_forms(void)
+{
+#ifdef OTHELLO_LEGAL_VECTOR
+    unsigned long long seed = 2463534242ULL;
+    uint64_t differ = 0, moves = 0;
+    for (int t = 0; t < 200000; t++) {
+        uint64_t r[2] = { ref_rand(&seed), ref_rand(&seed) };
+        int W = 4 + t % 5, H = 4 + t / 5 % 5;
+        uint64_t board = 0;
+        for (int row = 0; row < H; row++)
+            board |= ((1ULL << W) - 1) << (row * 8);
+        uint64_t p = r[0] & r[1] >> (t % 3) & board, o = ~r[0] & r[1] << (t % 5) & board;  /* sparse to dense */
+        uint64_t m = othello_legal_plain(p, o, board);
+        differ += othello_legal(p, o, board) != m;
+        moves += (uint64_t)__builtin_popcountll(m);
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(moves > 200000);
+#else
+    CU_PASS("no vector form on this machine: othello_legal is the plain one");
+#endif
+}
+
 /* The stable discs against their definition walked square by square on the
  * board (full lines and rims by walking each line), on random boards of
  * several shapes. */
@@ -833,6 +858,7 @@ void suite_rules(void)
     CU_add_test(s, "othello pass and game end", test_othello_pass_and_end);
     CU_add_test(s, "othello symmetric keys and possible scores", test_othello_symmetry);
     CU_add_test(s, "othello flips: the vector form against the plain one", test_othello_flips_forms);
+    CU_add_test(s, "othello legal moves: the vector form against the plain one", test_othello_legal_forms);
     CU_add_test(s, "othello stable discs against their definition, walked square by square", test_othello_stable);
     CU_add_test(s, "othello patterns against their squares read one by one, and under symmetry", test_othello_patterns);
     CU_add_test(s, "jungle capture variants and ends", test_jungle_capture_variants);
