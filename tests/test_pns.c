@@ -5,6 +5,7 @@
 #include "../pns/dfpn.h"  /* the threshold rule, tested directly */
 #include "../games/othello_eval.h"
 #include "../pns/proof.h"  /* the closed-set writer's sets, checked naively */
+#include "../pns/proof_exact.h"  /* the checker's own search, against the naive one */
 #include "../pns/tt.h"  /* the keep of evicted solved entries, tested directly */  /* the solver's move order, replaced by noise */
 #include "ref.h"
 #include "graphs.h"
@@ -1075,6 +1076,34 @@ static void random_position(const game *g, game_state *s, int empties, unsigned 
         game_play(g, s, mv[ref_rand(seed) % (unsigned)n]);
 }
 
+/* The checker's own search of 'exact' leaves (its move order by replies
+ * from 7 empties) against the naive negamax: on random positions of 4-11
+ * empties of four board shapes, "at least target?" for both players at the
+ * score and one possible score either side of it. */
+static void test_exact_checker(void)
+{
+    const char *sizes[] = { "othello:4x4", "othello:5x6", "othello:6x6", "othello:8x8" };
+    unsigned long long seed = 4242;
+    int asked = 0;
+    for (int i = 0; i < 4; i++) {
+        game *g = test_open(sizes[i], NULL);
+        for (int k = 0; k < 40; k++) {
+            game_state s;
+            random_position(g, &s, 4 + (int)(ref_rand(&seed) % 8), &seed);
+            char text[GAME_TEXT_MAX];
+            game_format(g, &s, text, sizeof text);
+            int want = ref_negamax(text, -1000, 1000), mover = game_to_move(g, &s);  /* for the side to move */
+            for (int d = -2; d <= 2; d += 2) {
+                CU_ASSERT_EQUAL(pns_exact_at_least(g, &s, mover, want + d), want >= want + d);
+                CU_ASSERT_EQUAL(pns_exact_at_least(g, &s, !mover, -want + d), -want >= -want + d);
+                asked += 2;
+            }
+        }
+        game_close(g);
+    }
+    CU_ASSERT_EQUAL(asked, 960);
+}
+
 /* Deeper than the naive negamax goes (14-16 empties on 6x6 and 8x8, where
  * the evaluation orders the moves by default): the solver with its
  * evaluation and with noise in its place agree on every score, and the
@@ -1278,4 +1307,5 @@ void suite_pns(void)
     CU_add_test(s, "Othello's solver: the evaluation orders, never decides (noise instead)", test_othello_order_noise);
     CU_add_test(s, "Othello's solver with threads: the scores and bounds of one thread", test_othello_solver_threads);
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
+    CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
 }
