@@ -38,7 +38,7 @@ static inline uint64_t othello_legal_plain(uint64_t p, uint64_t o, uint64_t boar
 #include <immintrin.h>
 #define OTHELLO_LEGAL_VECTOR 1
 /* The four directions as the lanes of one vector: the solver's move order
- * asks this of every child (FFO #40-44 about 10% faster). */
+ * asks this of every child (FFO #40-44 in 0.85 of the time). */
 static inline uint64_t othello_legal(uint64_t p, uint64_t o, uint64_t board)
 {
     const __m256i shift = _mm256_set_epi64x(7, 9, 8, 1), shift2 = _mm256_add_epi64(shift, shift);
