@@ -6,19 +6,29 @@
 #include <string.h>
 #include <time.h>
 
-/* A limit that ends the search now (Ctrl-C, --time, another thread's
- * answer), or NULL.  It only reads, so that each of the solver's threads
- * may ask it. */
-static const char *limit_reached(const pns_search *S)
+/* Ctrl-C or another thread's answer, read without the clock: why the
+ * search must end now, or NULL. */
+static const char *signalled(const pns_search *S)
 {
-    const pns_options *o = S->o;
-    if (o->stop && *o->stop)
+    if (S->o->stop && *S->o->stop)
         return "interrupt";
     if (S->team && __atomic_load_n(&S->team->halt, __ATOMIC_ACQUIRE))
         return "another thread";
-    if (o->max_seconds > 0 && game_clock() - S->t0 >= o->max_seconds)
-        return "time";
     return NULL;
+}
+
+static int out_of_time(const pns_search *S, double now)
+{
+    return S->o->max_seconds > 0 && now - S->t0 >= S->o->max_seconds;
+}
+
+/* A limit that ends the search now (Ctrl-C, another thread's answer,
+ * --time), or NULL.  It only reads, so that each of the solver's threads
+ * may ask it. */
+static const char *limit_reached(const pns_search *S)
+{
+    const char *why = signalled(S);
+    return why ? why : out_of_time(S, game_clock()) ? "time" : NULL;
 }
 
 /* The solver's watch: one solve may take hours where the root is its. */
@@ -188,19 +198,16 @@ int pns_search_tick(pns_search *S)
         S->stopped = 1;
         S->stopped_by = "nodes";
     }
-    if (o->stop && *o->stop && !S->stopped) {
+    const char *why = signalled(S);
+    if (why && !S->stopped) {
         S->stopped = 1;
-        S->stopped_by = "interrupt";
+        S->stopped_by = why;
     }
     if (S->team) {
         if ((S->nodes & 1023) == 0 && __atomic_add_fetch(&S->team->nodes, 1024, __ATOMIC_RELAXED) >= o->max_nodes &&
             o->max_nodes && !S->stopped) {
             S->stopped = 1;
             S->stopped_by = "nodes";
-        }
-        if (__atomic_load_n(&S->team->halt, __ATOMIC_ACQUIRE) && !S->stopped) {
-            S->stopped = 1;
-            S->stopped_by = "another thread";
         }
         if (__atomic_load_n(&S->team->pause, __ATOMIC_ACQUIRE))
             pns_team_wait(S->team);
@@ -209,7 +216,7 @@ int pns_search_tick(pns_search *S)
     if ((S->nodes & 1023) == 0 || S->endgame_nodes - S->endgame_checked > (1u << 22)) {
         S->endgame_checked = S->endgame_nodes;
         double now = game_clock();
-        if (o->max_seconds > 0 && now - S->t0 >= o->max_seconds && !S->stopped) {
+        if (out_of_time(S, now) && !S->stopped) {
             S->stopped = 1;
             S->stopped_by = "time";
         }
