@@ -221,6 +221,9 @@ void tb_file_drop_decoded(tb_file *f)
     if (f->shared)
         munmap(f->shared, f->shared_len);
     f->shared = NULL;
+    free(f->chunk_state);
+    f->chunk_state = NULL;
+    f->chunk_sum = NULL;
     Pvoid_t wide = f->wide;
     JudyLFreeArray(&wide, PJE0);
     f->owned = NULL;

@@ -58,6 +58,8 @@ typedef struct {
     size_t owned_len;
     void *shared;                /* the decoded file mapped (decoded.c), or NULL */
     size_t shared_len;
+    const uint64_t *chunk_sum;   /* shared: the XXH3 of each TB_DEC_CHUNK of data */
+    unsigned char *chunk_state;  /* shared: per chunk 0 unchecked, TB_CHUNK_SOUND, or TB_CHUNK_DAMAGED */
     void *wide;                  /* JudyL: index -> entry, where a narrow byte is TB_NARROW_WIDE */
     void *map;
     size_t map_len;
@@ -172,10 +174,24 @@ static inline unsigned char tb_entry_byte(tb_entry e)
     return (unsigned char)(e == 0 ? 0 : (e & 1) ? e >> 1 : 128 + (e >> 1));
 }
 
+/* A shared decoded file is checked a chunk (a page of entries) at a time,
+ * when first read: mapping it checked all 4.8 GB of the nine-piece Ostle
+ * table, which every search of a split proof paid from disk (30-50 s) once
+ * two searches' tables had pushed it out of the page cache. */
+#define TB_DEC_CHUNK_LOG2 12
+#define TB_CHUNK_SOUND 1
+#define TB_CHUNK_DAMAGED 2
+/* Entry i of f where its chunk is not known sound: checks the chunk, and
+ * reads a damaged one's entries from the compressed blocks (decoded.c). */
+tb_entry tb_file_entry_unchecked(const tb_file *f, uint64_t i);
+
 static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
 {
     if (!f->data)
         return tb_file_entry_block(f, i);
+    if (f->chunk_state &&
+        __atomic_load_n(&f->chunk_state[i >> TB_DEC_CHUNK_LOG2], __ATOMIC_ACQUIRE) != TB_CHUNK_SOUND)
+        return tb_file_entry_unchecked(f, i);
     if (f->wide && f->data[i] == TB_NARROW_WIDE)
         return tb_file_entry_wide(f, i);
     return tb_entry_in(f->data, f->data_bytes, i);

@@ -632,9 +632,23 @@ static ino_t inode_of(const char *path)
     return stat(path, &st) == 0 ? st.st_ino : 0;
 }
 
+/* Flips the byte at `at` of the file at path. */
+static void damage_byte(const char *path, long at)
+{
+    FILE *d = fopen(path, "r+b");
+    CU_ASSERT_FATAL(d != NULL);
+    fseek(d, at, SEEK_SET);
+    int c = fgetc(d);
+    fseek(d, at, SEEK_SET);
+    fputc(c ^ 0x5a, d);
+    fclose(d);
+}
+
 /* --tb-decode's shared form: decoded once into "<table>.dec", mapped by the
- * next opening as it is, and made again where a byte of it or its header
- * is damaged or it is another table's; every entry reads back right. */
+ * next opening as it is, and made again where its header or its page sums
+ * are damaged or it is another table's; a damaged page of entries is found
+ * when read and read from the compressed blocks instead; every entry reads
+ * back right. */
 static void test_decoded_shared(void)
 {
     char dir[64], path[256], dec[300], err[512];
@@ -663,15 +677,25 @@ static void test_decoded_shared(void)
         CU_ASSERT_EQUAL(inode_of(dec), made);
         CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
         tb_file_close(&f);
-        /* a byte of the entries, then of the header, damaged: made again */
-        for (long at = 256 + (long)(n / 2); at >= 0; at = at > 100 ? 100 : -1) {
-            FILE *d = fopen(dec, "r+b");
-            CU_ASSERT_FATAL(d != NULL);
-            fseek(d, at, SEEK_SET);
-            int c = fgetc(d);
-            fseek(d, at, SEEK_SET);
-            fputc(c ^ 0x5a, d);
-            fclose(d);
+        /* a byte of the entries damaged: the file is kept, the page it is
+         * on is found damaged when read and read from the blocks */
+        long page = 4096 + (long)(n / 2 / 4096) * 4096;
+        damage_byte(dec, page + 1000);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
+        CU_ASSERT_EQUAL(inode_of(dec), made);
+        CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
+        uint64_t damaged = 0;
+        for (uint64_t c = 0; c < (n + 4095) / 4096; c++)
+            damaged += f.chunk_state[c] == TB_CHUNK_DAMAGED;
+        CU_ASSERT_EQUAL(damaged, 1);
+        CU_ASSERT_EQUAL(f.chunk_state[(page - 4096) / 4096], TB_CHUNK_DAMAGED);
+        tb_file_close(&f);
+        /* a byte of the page sums (the file's last), then of the header: made again */
+        struct stat st;
+        CU_ASSERT_EQUAL_FATAL(stat(dec, &st), 0);
+        for (long at = (long)st.st_size - 3; at >= 0; at = at > 100 ? 100 : -1) {
+            damage_byte(dec, at);
             made = inode_of(dec);
             CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
             CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
@@ -774,7 +798,7 @@ void suite_tablebase(void)
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "compressed blocks: same values, built on, converted, damage refused", test_compressed);
     CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
-    CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when damaged", test_decoded_shared);
+    CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when its header or sums are damaged, a damaged page read from the blocks", test_decoded_shared);
     CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }
