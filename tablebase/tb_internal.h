@@ -60,6 +60,8 @@ typedef struct {
     size_t shared_len;
     const uint64_t *chunk_sum;   /* shared: the XXH3 of each TB_DEC_CHUNK of data */
     unsigned char *chunk_state;  /* shared: per chunk 0 unchecked, TB_CHUNK_SOUND, or TB_CHUNK_DAMAGED */
+    unsigned char hash[TB_HASH_BYTES]; /* tb_file_hash's answer where hash_known (shared: the file keeps it) */
+    int hash_known;
     void *wide;                  /* JudyL: index -> entry, where a narrow byte is TB_NARROW_WIDE */
     void *map;
     size_t map_len;
@@ -197,8 +199,8 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
     return tb_entry_in(f->data, f->data_bytes, i);
 }
 
-/* BLAKE2b-256 of f's values (tablebase.h, tb_hash): 0, or -1 if a
- * compressed block does not decode. */
+/* BLAKE2b-256 of f's values (tablebase.h, tb_hash), or f->hash where
+ * known: 0, or -1 if a compressed block does not decode. */
 int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
 
 /* Zeroed memory for a large array accessed at random (huge pages where the

@@ -668,6 +668,15 @@ static void test_decoded_shared(void)
         CU_ASSERT(f.shared != NULL && f.owned == NULL);
         CU_ASSERT_EQUAL(f.wide != NULL, limit > 127);
         CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
+        /* the values hash the file keeps is the one the blocks' values give */
+        tb_file blocks;
+        unsigned char kept[TB_HASH_BYTES], counted[TB_HASH_BYTES];
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &blocks, err, sizeof err), 0);
+        CU_ASSERT(f.hash_known && !blocks.hash_known);
+        CU_ASSERT_EQUAL(tb_file_hash(&f, kept), 0);
+        CU_ASSERT_EQUAL(tb_file_hash(&blocks, counted), 0);
+        CU_ASSERT_EQUAL(memcmp(kept, counted, TB_HASH_BYTES), 0);
+        tb_file_close(&blocks);
         tb_file_close(&f);
         ino_t made = inode_of(dec);
         CU_ASSERT(made != 0);
