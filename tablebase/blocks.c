@@ -146,37 +146,54 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
  * what that cannot hold (and for its own code, loss in 127). */
 static unsigned char narrow(tb_entry e) { return (e >> 1) >= 127 ? TB_NARROW_WIDE : tb_entry_byte(e); }
 
-int tb_file_decode_into(const tb_file *f, unsigned char *all, void **wide_out)
+int tb_blocks_each(const tb_file *f, int (*fn)(void *ctx, uint64_t first, const unsigned char *bytes, uint64_t n),
+                   void *ctx)
 {
     unsigned char *block = malloc((size_t)f->h.entry_bytes << f->h.block_log2);
     ZSTD_DCtx *dc = ZSTD_createDCtx();
-    Pvoid_t wide = NULL;
     int ok = block && dc;
     uint64_t blocks = tb_blocks_of(f->h.entries);
-    for (uint64_t b = 0; ok && b < blocks; b++) {
-        uint64_t first = b << f->h.block_log2, m = block_bytes(&f->h, b) / f->h.entry_bytes;
-        if (f->h.entry_bytes == 1) {
-            ok = decode(dc, f, b, all + first) == 0;
-            continue;
-        }
-        ok = decode(dc, f, b, block) == 0;
-        for (uint64_t j = 0; ok && j < m; j++) {
-            tb_entry e = tb_entry_in(block, 2, j);
-            if ((all[first + j] = narrow(e)) == TB_NARROW_WIDE) {
-                PWord_t v = (PWord_t)JudyLIns(&wide, (Word_t)(first + j), PJE0);
-                ok = v != NULL;
-                if (ok)
-                    *v = e;
-            }
-        }
-    }
+    for (uint64_t b = 0; ok && b < blocks; b++)
+        ok = decode(dc, f, b, block) == 0 &&
+             fn(ctx, b << f->h.block_log2, block, block_bytes(&f->h, b) / f->h.entry_bytes) == 0;
     ZSTD_freeDCtx(dc);
     free(block);
-    if (!ok) {
-        JudyLFreeArray(&wide, PJE0);
+    return ok ? 0 : -1;
+}
+
+typedef struct {
+    unsigned char *all;
+    uint32_t entry_bytes;
+    Pvoid_t wide;
+} decoding;
+
+static int decode_run(void *ctx, uint64_t first, const unsigned char *bytes, uint64_t n)
+{
+    decoding *d = ctx;
+    if (d->entry_bytes == 1) {
+        memcpy(d->all + first, bytes, n);
+        return 0;
+    }
+    for (uint64_t j = 0; j < n; j++) {
+        tb_entry e = tb_entry_in(bytes, 2, j);
+        if ((d->all[first + j] = narrow(e)) == TB_NARROW_WIDE) {
+            PWord_t v = (PWord_t)JudyLIns(&d->wide, (Word_t)(first + j), PJE0);
+            if (!v)
+                return -1;
+            *v = e;
+        }
+    }
+    return 0;
+}
+
+int tb_file_decode_into(const tb_file *f, unsigned char *all, void **wide_out)
+{
+    decoding d = { all, f->h.entry_bytes, NULL };
+    if (tb_blocks_each(f, decode_run, &d) != 0) {
+        JudyLFreeArray(&d.wide, PJE0);
         return -1;
     }
-    *wide_out = wide;
+    *wide_out = d.wide;
     return 0;
 }
 

@@ -136,6 +136,11 @@ const char *tb_blocks_open(tb_file *f, int check_data);
 /* Entry i of a compressed file through this thread's block cache;
  * TB_ENTRY_BAD if its block does not decode. */
 tb_entry tb_file_entry_block(const tb_file *f, uint64_t i);
+/* Calls fn(ctx, first, bytes, n) with each block of compressed f decoded,
+ * in order: its n entries from first as the file stores them: 0, or -1
+ * where a block does not decode or fn does not return 0. */
+int tb_blocks_each(const tb_file *f, int (*fn)(void *ctx, uint64_t first, const unsigned char *bytes, uint64_t n),
+                   void *ctx);
 /* Decodes a compressed file whole into memory (for random access by the
  * builder and the verifier), one byte per entry whatever the file's width:
  * 0, or -1 (out of memory, a bad block). */
