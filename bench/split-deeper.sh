@@ -12,7 +12,8 @@
 # root's move to the child; OUT receives the child's proof, which
 # split-proof.sh then takes as OUT.d/MOVE.proof if OUT is named so (resume:
 # a best move already found is kept in OUT.best, the grandchildren in
-# OUT.MOVE2.d/ as split-proof.sh keeps them).
+# OUT.MOVE2.d/ as split-proof.sh keeps them; SPLIT_SEARCH=0 joins only, as
+# there).
 set -euo pipefail
 [ $# -ge 7 ] || { echo "usage: $0 PNSOLVE GAME POSITION QUESTION MOVE OUT JOBS [prove options...]" >&2; exit 2; }
 bin=$1 game=$2 root=$3 question=$4 move=$5 out=$6 jobs=$7
@@ -23,6 +24,7 @@ mkdir -p "$(dirname "$out")"
 child=$("$bin" show "$game" --position "$root" "$move" | sed -n 's/^position: //p')
 [ -n "$child" ] || { echo "$0: '$move' is not a move of the root" >&2; exit 2; }
 if [ ! -s "$out.best" ]; then
+    [ "${SPLIT_SEARCH:-1}" != 0 ] || { echo "$0: no best move in $out.best (SPLIT_SEARCH=0 searches nothing)" >&2; exit 1; }
     "$bin" prove "$game" --position "$child" --question "$child_q" "$@" >"$out.best.log" 2>&1 || true
     grep -q '^value: proven$' "$out.best.log" ||
         { echo "$0: the child after $move is not proven ($(grep -E '^value:' "$out.best.log" || tail -1 "$out.best.log"))" >&2; exit 1; }

@@ -23,6 +23,11 @@
 # deeper by split-deeper.sh, from the best move its search named, down to N
 # levels below this one (a child the search left open is not: it has no
 # best move to start from; give it more --time or --memory).
+#
+# SPLIT_SEARCH=0: join only, searching nothing: every child's proof (or its
+# best move and its own children's proofs, a level deeper) must be there
+# already, as the committed parts of a proof too big for one file are
+# (a child missing ends the run with its name).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 PNSOLVE GAME POSITION QUESTION OUT JOBS [prove options...]" >&2; exit 2; }
 bin=$1 game=$2 root=$3 question=$4 out=$5 jobs=$6
@@ -39,6 +44,8 @@ moves=$("$bin" show "$game" --position "$root" | sed -n 's/^moves ([0-9]*)://p')
 [ -n "$moves" ] || { echo "$0: the root has no moves" >&2; exit 2; }
 deeper=${SPLIT_DEEPER:-0}
 [[ $deeper =~ ^[0-9]+$ ]] || { echo "$0: SPLIT_DEEPER must be a number of levels, not '$deeper'" >&2; exit 2; }
+export SPLIT_SEARCH=${SPLIT_SEARCH:-1}
+[[ $SPLIT_SEARCH =~ ^[01]$ ]] || { echo "$0: SPLIT_SEARCH must be 0 (join only) or 1, not '$SPLIT_SEARCH'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 export bin game root question child_q dir deeper here
 prove_child() {  # MOVE [prove options...]: proves the child after MOVE unless done
@@ -46,6 +53,10 @@ prove_child() {  # MOVE [prove options...]: proves the child after MOVE unless d
     [ -e "$dir/$m.proof" ] && return 0
     local pos
     pos=$("$bin" show "$game" --position "$root" "$m" | sed -n 's/^position: //p')
+    if [ ! -s "$dir/$m.proof.best" ] && [ "$SPLIT_SEARCH" = 0 ]; then
+        echo "$m: no proof and no best move here (SPLIT_SEARCH=0 searches nothing)"
+        return 0
+    fi
     if [ ! -s "$dir/$m.proof.best" ]; then
         "$bin" prove "$game" --position "$pos" --question "$child_q" --proof "$dir/$m.try" "$@" >"$dir/$m.log" 2>&1 || true
         if grep -q '^value: proven$' "$dir/$m.log" && [ -e "$dir/$m.try" ]; then

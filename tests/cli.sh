@@ -207,6 +207,16 @@ sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/
     SPLIT_DEEPER=3 "$split" "${sdp[@]}" >"$tmp/out" 2>&1 && grep -q "^b2U: proved a move deeper" "$tmp/out" &&
     [ ! -e "$tmp/sdp.d/b2U.log" ] && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a child past --proof-memory split a move deeper"; tail -3 "$tmp/out"; }
+# the parts alone (as committed where the whole is too big for one file):
+# SPLIT_SEARCH=0 joins them again, searching nothing; a part missing ends it
+rm -f "$tmp/sdp" "$tmp/sdp.d/b2U.proof"
+SPLIT_SEARCH=0 SPLIT_DEEPER=3 "$split" "${sdp[@]}" >"$tmp/out" 2>&1 && ! grep -q "nodes:" "$tmp/out" &&
+    [ -s "$tmp/sdp.d/b2U.proof" ] && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
+    rm -f "$tmp/sdp" "$tmp/sdp.d/b2U.proof" "$(ls "$tmp/sdp.d/b2U.proof.d2L.d/"*.proof | head -1)" &&
+    { SPLIT_SEARCH=0 SPLIT_DEEPER=3 "$split" "${sdp[@]}" >"$tmp/out" 2>&1; [ $? = 1 ]; } &&
+    grep -q "^b2U: not proven a move deeper" "$tmp/out" && [ ! -e "$tmp/sdp" ] &&
+    grep -q "^a2D: no proof and no best move here (SPLIT_SEARCH=0" "$tmp/sdp.d/b2U.deeper.log" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a split joined again from its parts alone"; tail -3 "$tmp/out"; }
 check "proof memory zero" 2 "bad value '0' for option '--proof-memory'" -- prove ostle:4x4 --proof-memory 0
 # a draw: White's 'can I avoid losing?' holds, so its disproof must fail, and say which move
 "$split" "$bin" ostle:3x3 "WW1/2H/1BB w c2L" advantage "$tmp/sp33" 2 --tb-dir "$ot" >"$tmp/out" 2>&1
