@@ -69,7 +69,7 @@ prove_child() {  # MOVE [prove options...]: proves the child after MOVE unless d
     fi
     if [ -s "$dir/$m.proof.best" ]; then
         local why
-        why=$(grep -m1 -o 'the closed-set writer read [0-9]* positions' "$dir/$m.log" || echo "see $dir/$m.log")
+        why=$(grep -m1 -o 'the closed-set writer read [0-9]* positions' "$dir/$m.log" 2>/dev/null || echo "see $dir/$m.log")
         [ "$deeper" -gt 0 ] || { echo "$m: proven, its proof not written ($why; SPLIT_DEEPER splits it a move deeper)"; return 0; }
         echo "$m: proven, its proof not written ($why): a move deeper"
         SPLIT_DEEPER=$((deeper - 1)) "$here/split-deeper.sh" "$bin" "$game" "$root" "$question" "$m" "$dir/$m.proof" 1 "$@" \
