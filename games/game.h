@@ -288,6 +288,10 @@ typedef struct game_ops {
     game_result (*result)(const game *g, const game_state *s);
     int (*to_move)(const game *g, const game_state *s);
     game_key (*key)(const game *g, const game_state *s);
+    /* optional: the state whose key is k, where a key holds the whole state
+     * (a large set of positions then keeps keys alone: the closed-set proof
+     * writer); NULL where keys are not invertible */
+    void (*unkey)(const game *g, game_key k, game_state *s);
     /* final score for player 0 of a finished game (disc difference in Othello,
      * +1/0/-1 elsewhere) */
     int (*score)(const game *g, const game_state *s);
@@ -338,6 +342,9 @@ static inline void game_play(const game *g, game_state *s, game_move m) { g->ops
 static inline game_result game_result_of(const game *g, const game_state *s) { return g->ops->result(g, s); }
 static inline int game_to_move(const game *g, const game_state *s) { return g->ops->to_move(g, s); }
 static inline game_key game_key_of(const game *g, const game_state *s) { return g->ops->key(g, s); }
+/* Whether g gives the state of a key (game_unkey); if so, the state s with game_key_of(g, s) == k. */
+static inline int game_has_unkey(const game *g) { return g->ops->unkey != NULL; }
+static inline void game_unkey(const game *g, game_key k, game_state *s) { g->ops->unkey(g, k, s); }
 static inline int game_score(const game *g, const game_state *s) { return g->ops->score(g, s); }
 static inline void game_format(const game *g, const game_state *s, char *buf, size_t len) { g->ops->format(g, s, buf, len); }
 static inline void game_format_move(const game *g, const game_state *s, game_move m, char *buf, size_t len) { g->ops->format_move(g, s, m, buf, len); }

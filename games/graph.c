@@ -76,6 +76,11 @@ static game_result graph_result(const game *g, const game_state *s)
 static int graph_to_move(const game *g, const game_state *s) { return node_of(g, s)->kind == NODE_AND; }
 
 static game_key graph_key(const game *g, const game_state *s) { (void)g; return (game_key){ s->w[0], 0 }; }
+static void graph_unkey(const game *g, game_key k, game_state *s)
+{
+    (void)g;
+    *s = (game_state){ { k.lo, 0, 0, 0 } };
+}
 
 static int graph_score(const game *g, const game_state *s)
 {
@@ -138,6 +143,7 @@ static const game_ops graph_ops = {
     .result = graph_result,
     .to_move = graph_to_move,
     .key = graph_key,
+    .unkey = graph_unkey,
     .score = graph_score,
     .parse = graph_parse_state,
     .format = graph_format,

@@ -105,6 +105,14 @@ static game_key ostle_key(const game *g, const game_state *s)
                        | (uint64_t)side_of(s) << 55 | f << 56, 0 };
 }
 
+static void ostle_unkey(const game *g, game_key k, game_state *s)
+{
+    (void)g;
+    uint64_t f = k.lo >> 56;
+    *s = (game_state){ { k.lo & 0x1FFFFFF, k.lo >> 25 & 0x1FFFFFF, 0, 0 } };
+    set_meta(s, (unsigned)(k.lo >> 50 & 0x1F), (int)(k.lo >> 55 & 1), f == 0xFF ? NO_MOVE : (unsigned)f);
+}
+
 static int ostle_score(const game *g, const game_state *s)
 {
     return game_outcome_for(ostle_result(g, s), 0);
@@ -367,6 +375,7 @@ static const game_ops ostle_ops = {
     .result = ostle_result,
     .to_move = ostle_to_move,
     .key = ostle_key,
+    .unkey = ostle_unkey,
     .score = ostle_score,
     .parse = ostle_parse,
     .format = ostle_format,

@@ -47,5 +47,8 @@ typedef struct {
 /* NULL, or called with each set the writer closes: the tests check it
  * against a naive greatest fixed point. */
 extern void (*pns_closed_observe)(const pns_closed_graph *g);
+/* Nonzero: the writer keeps each position's state even where the game
+ * gives the state of a key (the tests compare the two files). */
+extern int pns_closed_keep_states;
 
 #endif

@@ -34,6 +34,7 @@
 enum { EDGE_OPEN = PROOF_EDGE_OPEN, EDGE_MISSING = PROOF_EDGE_MISSING, EDGE_GOOD = PROOF_EDGE_GOOD, EDGE_BAD = PROOF_EDGE_BAD };
 
 void (*pns_closed_observe)(const pns_closed_graph *g);
+int pns_closed_keep_states;
 
 static int is_position(uint32_t to) { return to < EDGE_OPEN; }
 
@@ -44,7 +45,7 @@ typedef struct {
     dfpn *D;
     int claim_proven;
     uint32_t n, cap;          /* positions */
-    game_state *state;
+    game_state *state;        /* NULL where the game gives the state of a key (state_of) */
     game_key *key;
     uint64_t *first;          /* edges of position v: edge[first[v] .. first[v + 1]), one per move */
     uint32_t *edge;
@@ -65,12 +66,23 @@ typedef struct {
     uint64_t *size, *id;      /* lines of each subtree, line number of each expansion */
     size_t budget;            /* bytes the arrays may grow to (options' proof_memory) */
     int over;                 /* stopped for the budget */
+    int keys_only;            /* states made from keys: 32 bytes a position less (a sixth) */
 } closed_proof;
+
+/* The state of position v. */
+static game_state state_of(const closed_proof *P, uint32_t v)
+{
+    if (!P->keys_only)
+        return P->state[v];
+    game_state s;
+    game_unkey(P->D->S.g, P->key[v], &s);
+    return s;
+}
 
 /* Bytes per position of the per-position arrays (the slots apart). */
 static size_t position_bytes(const closed_proof *P)
 {
-    return sizeof *P->state + sizeof *P->key + sizeof *P->first + sizeof *P->only + sizeof *P->reach + sizeof *P->in +
+    return (P->keys_only ? 0 : sizeof *P->state) + sizeof *P->key + sizeof *P->first + sizeof *P->only + sizeof *P->reach + sizeof *P->in +
            sizeof *P->chosen + sizeof *P->parent + sizeof *P->parent_move + sizeof *P->order + sizeof *P->size +
            sizeof *P->id;
 }
@@ -143,7 +155,7 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
 {
     if (P->n == P->cap) {
         uint64_t cap = grown_cap(P, P->cap, P->cap ? P->cap + 1 : 1 << 12, position_bytes(P));
-        if (cap == 0 || cap >= EDGE_OPEN || grow((void **)&P->state, sizeof *P->state, cap) ||
+        if (cap == 0 || cap >= EDGE_OPEN || (!P->keys_only && grow((void **)&P->state, sizeof *P->state, cap)) ||
             grow((void **)&P->key, sizeof *P->key, cap) || grow((void **)&P->first, sizeof *P->first, (uint64_t)cap + 1) ||
             grow((void **)&P->only, 1, cap) || grow((void **)&P->reach, 1, cap))
             return EDGE_BAD;
@@ -158,7 +170,8 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
         for (uint32_t v = 0; v < P->n; v++)
             place(P, v);
     }
-    P->state[P->n] = *cs;
+    if (!P->keys_only)
+        P->state[P->n] = *cs;
     P->key[P->n] = k;
     P->reach[P->n] = 0;
     place(P, P->n);
@@ -169,7 +182,8 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
 static int needs_all(const closed_proof *P, uint32_t v)
 {
     const pns_search *S = &P->D->S;
-    return (game_to_move(S->g, &P->state[v]) == S->prover) != P->claim_proven;
+    game_state s = state_of(P, v);
+    return (game_to_move(S->g, &s) == S->prover) != P->claim_proven;
 }
 
 /* Does the table entry e (NULL: none) show the claim, on every path or on
@@ -241,7 +255,7 @@ static int explore(closed_proof *P)
     for (uint32_t v = P->explored; v < P->n; v++) {
         P->first[v] = P->nedge;
         game_move mv[GAME_MAX_MOVES];
-        game_state s = P->state[v];
+        game_state s = state_of(P, v);
         int n = game_moves(g, &s, mv);
         if (P->nedge + (uint64_t)n > P->edge_cap) {
             uint64_t cap = grown_cap(P, P->edge_cap, P->edge_cap ? P->nedge + (uint64_t)n : 1 << 16, sizeof *P->edge);
@@ -295,7 +309,7 @@ static int64_t widen(closed_proof *P, int open_too)
         if (P->only[v] == UNREAD_NONE && !open)
             continue;
         game_move mv[GAME_MAX_MOVES];
-        game_state s = P->state[v];
+        game_state s = state_of(P, v);
         int n = game_moves(g, &s, mv);
         int all = needs_all(P, v);
         for (int i = 0; i < n; i++) {
@@ -504,7 +518,8 @@ static int emit(const closed_proof *P, FILE *out)
     }
     stack[top].v = 0;
     stack[top].next = 0;
-    stack[top].n = game_moves(g, &P->state[0], stack[top].mv);
+    game_state root = state_of(P, 0);
+    stack[top].n = game_moves(g, &root, stack[top].mv);
     top++;
     while (top > 0 && rc == 0) {
         frame *f = &stack[top - 1];
@@ -517,12 +532,13 @@ static int emit(const closed_proof *P, FILE *out)
         if (!listed(P, v, i))
             continue;
         char text[GAME_TEXT_MAX];
-        game_format_move(g, &P->state[v], f->mv[i], text, sizeof text);
+        game_state vs = state_of(P, v);
+        game_format_move(g, &vs, f->mv[i], text, sizeof text);
         uint32_t to = P->edge[P->first[v] + (uint64_t)i];
         if (fprintf(out, "%d %s ", top, text) < 0) {
             rc = -1;
         } else if (to == EDGE_GOOD) {
-            game_state cs = P->state[v];
+            game_state cs = vs;
             game_play(g, &cs, f->mv[i]);
             rc = leaf_line(P, &cs, out);
         } else if (!tree_edge(P, v, i, to)) {
@@ -542,7 +558,8 @@ static int emit(const closed_proof *P, FILE *out)
             frame *c = &stack[top++];
             c->v = to;
             c->next = 0;
-            c->n = game_moves(g, &P->state[to], c->mv);
+            game_state ts = state_of(P, to);
+            c->n = game_moves(g, &ts, c->mv);
         }
     }
     free(stack);
@@ -596,12 +613,13 @@ static int64_t repair(closed_proof *P)
         if (P->parent[v] == EDGE_BAD)
             continue;
         game_move mv[GAME_MAX_MOVES];
-        int n = game_moves(g, &P->state[v], mv);
+        game_state vs = state_of(P, v);
+        int n = game_moves(g, &vs, mv);
         for (int i = 0; i < n; i++) {
             uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
             if (*to != EDGE_MISSING || !listed(P, v, i))
                 continue;
-            game_state cs = P->state[v];
+            game_state cs = vs;
             game_play(g, &cs, mv[i]);
             game_key k = game_key_of(g, &cs);
             child_t c;
@@ -627,9 +645,10 @@ static void leaf_tables(const closed_proof *P, proof_tables *t)
         if (P->parent[v] == EDGE_BAD)
             continue;  /* not reached: not written */
         game_move mv[GAME_MAX_MOVES];
-        int n = game_moves(g, &P->state[v], mv);
+        game_state vs = state_of(P, v);
+        int n = game_moves(g, &vs, mv);
         for (int i = 0; i < n; i++) {
-            game_state cs = P->state[v];
+            game_state cs = vs;
             game_play(g, &cs, mv[i]);
             if (listed(P, v, i) && P->edge[P->first[v] + (uint64_t)i] == EDGE_GOOD &&
                 game_result_of(g, &cs) == GAME_ONGOING)
@@ -650,8 +669,8 @@ static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
         return "a position the search left open";
     pns_search *S = &P->D->S;
     game_move mv[GAME_MAX_MOVES];
-    game_moves(S->g, &P->state[v], mv);
-    game_state cs = P->state[v];
+    game_state cs = state_of(P, v);
+    game_moves(S->g, &cs, mv);
     game_play(S->g, &cs, mv[i]);
     uint32_t pn, dn;
     if (pns_search_leaf(S, &cs, &pn, &dn))
@@ -698,6 +717,7 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     memset(&P, 0, sizeof P);
     P.D = D;
     P.claim_proven = c->proven;
+    P.keys_only = game_has_unkey(D->S.g) && !pns_closed_keep_states;
     P.slot_mask = (1 << 13) - 1;
     /* by default as much as the table, but never so little that a small
      * table (tests use a few entries) starves the writer */

@@ -836,6 +836,78 @@ static void test_proofs_small_table(void)
     CU_ASSERT_EQUAL(observed_wrong, 0);
 }
 
+/* The closed-set writer keeps keys alone where the game gives the state of
+ * a key: the same files as with every state kept, on graphs (their key is
+ * the node) and on Ostle 4x4 draws. */
+static void test_closed_keys_only(void)
+{
+    unsigned seed = 29;
+    int compared = 0, differ = 0;
+    static char gtext[1 << 14];
+    for (int t = 0; t < 200; t++) {
+        if (t % 2)
+            random_graph(&seed, gtext, sizeof gtext);
+        else
+            dense_graph(seed + (unsigned)t, 12, 3, gtext, sizeof gtext);
+        game *g = graph_keep(gtext);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        game_state s;
+        game_start(g, &s);
+        for (int q = 0; q < 2; q++) {
+            char *text[2] = { NULL, NULL };
+            size_t len[2];
+            int proven[2], made[2];
+            for (int keep = 0; keep < 2; keep++) {
+                pns_closed_keep_states = keep;
+                made[keep] = graph_proof(g, &s, q, 8 * 32, gtext, &text[keep], &len[keep], &proven[keep]);
+            }
+            pns_closed_keep_states = 0;
+            if (made[0] && made[1] && last_proof.proof_closed) {
+                compared++;
+                differ += len[0] != len[1] || memcmp(text[0], text[1], len[0]) != 0;
+            }
+            CU_ASSERT_EQUAL(made[0], made[1]);
+            free(text[0]);
+            free(text[1]);
+        }
+        unlink_graph(g);
+        game_close(g);
+    }
+    CU_ASSERT(compared > 50);
+    /* Ostle 4x4: the children of a lost position, each a draw-supported
+     * "can the other side avoid losing?" with the seven-piece tables */
+    char dir[64], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-keys-test-%d", (int)getpid());
+    game *g = test_open("ostle:4x4", NULL);
+    tb_build_options bo = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 7, &bo, err, sizeof err), 0);
+    tb_set *tb = tb_open(g, dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
+    game_state root = test_parse(g, "1B1B/W1B1/WH1B/1WW1 w -");
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, &root, mv), ostle = 0;
+    for (int i = 0; i < n; i++) {
+        game_state c = root;
+        game_play(g, &c, mv[i]);
+        char *text[2];
+        size_t len[2];
+        for (int keep = 0; keep < 2; keep++) {
+            pns_closed_keep_states = keep;
+            CU_ASSERT_EQUAL_FATAL(proof_text_in(g, &c, PNS_ADVANTAGE, tb, 1 << 22, &text[keep], &len[keep]), 0);
+        }
+        pns_closed_keep_states = 0;
+        ostle += last_proof.proof_closed;
+        differ += len[0] != len[1] || memcmp(text[0], text[1], len[0]) != 0;
+        free(text[0]);
+        free(text[1]);
+    }
+    CU_ASSERT(ostle > 5);
+    CU_ASSERT_EQUAL(differ, 0);
+    tb_close(tb);
+    game_close(g);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+}
+
 /* A draw proof as a graph: the Jungle position's "can White avoid losing?"
  * had no tree that could be written (every repetition line apart) until
  * refs could leave the path; the checker passes it, and refuses it where a
@@ -1301,6 +1373,7 @@ void suite_pns(void)
     CU_add_test(s, "proofs from an eight-entry table: searches inside the writer lean on the closed set",
                 test_proofs_small_table);
     CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);
+    CU_add_test(s, "the closed-set writer keeping keys alone writes the files it writes keeping states", test_closed_keys_only);
     CU_add_test(s, "random 3-piece positions with their table withheld agree with it", test_against_tables);
     CU_add_test(s, "Othello scores by bisection against naive negamax", test_othello_scores);
     CU_add_test(s, "Othello's endgame solver against naive negamax, any window", test_othello_solver);

@@ -60,6 +60,42 @@ static void test_round_trips(void)
     game_close(g);
 }
 
+/* Where a game gives the state of a key (game_unkey: Ostle), it is the
+ * state itself, on random games of every board size, rule 8's barred
+ * moves among them. */
+static void test_unkey(void)
+{
+    static const char *specs[] = { "ostle", "ostle:4x4", "ostle:3x3" };
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        game *g = test_open(specs[i], NULL);
+        CU_ASSERT_FATAL(game_has_unkey(g));
+        int checked = 0, wrong = 0, barred = 0;
+        for (int t = 0; t < 300; t++) {
+            game_state s;
+            game_start(g, &s);
+            for (int ply = 0; ply < 200; ply++) {
+                game_state back;
+                game_unkey(g, game_key_of(g, &s), &back);
+                wrong += memcmp(&back, &s, sizeof s) != 0;
+                checked++;
+                char text[GAME_TEXT_MAX];
+                game_format(g, &s, text, sizeof text);
+                barred += text[strlen(text) - 1] != '-';
+                game_move mv[GAME_MAX_MOVES];
+                int n = game_moves(g, &s, mv);
+                if (n == 0)
+                    break;
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                game_play(g, &s, mv[x % (uint64_t)n]);
+            }
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT(checked > 1000 && barred > 100);
+        game_close(g);
+    }
+}
+
 static void test_rejects(void)
 {
     static const struct { const char *spec, *pos; } bad[] = {
@@ -846,6 +882,7 @@ static void test_othello_symmetry(void)
 void suite_rules(void)
 {
     CU_pSuite s = CU_add_suite("rules", NULL, NULL);
+    CU_add_test(s, "a key gives back its state where the game says it does", test_unkey);
     CU_add_test(s, "notation round trips", test_round_trips);
     CU_add_test(s, "malformed input is rejected with one line", test_rejects);
     CU_add_test(s, "ostle rule 8", test_ostle_rule8);
