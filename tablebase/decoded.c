@@ -60,10 +60,6 @@ _Static_assert(sizeof(dec_header) == 256, "dec_header is 256 bytes on disk");
 #define BYTES_AT DEC_CHUNK
 static uint64_t pairs_at(uint64_t entries) { return BYTES_AT + ((entries + 7) & ~7ULL); }
 static uint64_t chunks_of(uint64_t entries) { return (entries + DEC_CHUNK - 1) >> TB_DEC_CHUNK_LOG2; }
-static uint64_t chunk_len(uint64_t entries, uint64_t c)
-{
-    return c + 1 < chunks_of(entries) ? DEC_CHUNK : entries - (c << TB_DEC_CHUNK_LOG2);
-}
 
 static uint64_t header_sum(dec_header h)
 {
@@ -139,22 +135,6 @@ static int map_existing(tb_file *f, const char *dec)
     return 0;
 }
 
-tb_entry tb_file_entry_unchecked(const tb_file *f, uint64_t i)
-{
-    uint64_t c = i >> TB_DEC_CHUNK_LOG2;
-    unsigned char s = __atomic_load_n(&f->chunk_state[c], __ATOMIC_ACQUIRE);
-    if (s == 0) {
-        /* two threads may check one page at once: both find the same */
-        s = XXH3_64bits(f->data + (c << TB_DEC_CHUNK_LOG2), chunk_len(f->h.entries, c)) == f->chunk_sum[c]
-                ? TB_CHUNK_SOUND
-                : TB_CHUNK_DAMAGED;
-        __atomic_store_n(&f->chunk_state[c], s, __ATOMIC_RELEASE);
-    }
-    if (s == TB_CHUNK_SOUND)
-        return tb_file_entry(f, i);
-    return f->blocks ? tb_file_entry_block(f, i) : TB_ENTRY_BAD;
-}
-
 /* Decodes f into a new file at tmp (its room reserved first, so that a full
  * disk is an error here, not a fault while writing the mapping): 0, or -1. */
 static int make(const tb_file *f, const char *tmp)
@@ -172,7 +152,7 @@ static int make(const tb_file *f, const char *tmp)
     const unsigned char *bytes = (const unsigned char *)map + BYTES_AT;
     ok = map != MAP_FAILED && tb_file_decode_into(f, (unsigned char *)bytes, &wide) == 0;
     for (uint64_t c = 0; ok && c < chunks; c++)
-        sums[c] = XXH3_64bits(bytes + (c << TB_DEC_CHUNK_LOG2), chunk_len(h.entries, c));
+        sums[c] = XXH3_64bits(bytes + (c << TB_DEC_CHUNK_LOG2), tb_dec_chunk_len(h.entries, c));
     if (ok) {
         tb_file decoded = *f;  /* the same values, read from the bytes made */
         decoded.data = bytes;

@@ -188,6 +188,12 @@ static inline unsigned char tb_entry_byte(tb_entry e)
 #define TB_DEC_CHUNK_LOG2 12
 #define TB_CHUNK_SOUND 1
 #define TB_CHUNK_DAMAGED 2
+/* Entries of page c of a decoded file of n entries (the last may be short). */
+static inline size_t tb_dec_chunk_len(uint64_t n, uint64_t c)
+{
+    uint64_t first = c << TB_DEC_CHUNK_LOG2;
+    return (size_t)(n - first < (1ULL << TB_DEC_CHUNK_LOG2) ? n - first : 1ULL << TB_DEC_CHUNK_LOG2);
+}
 /* Entry i of f where its chunk is not known sound: checks the chunk, and
  * reads a damaged one's entries from the compressed blocks (decoded.c). */
 tb_entry tb_file_entry_unchecked(const tb_file *f, uint64_t i);
