@@ -611,6 +611,24 @@ static int proof_lines(const game *g, const char *text, game_key *key, long *ref
     return n;
 }
 
+/* An Ostle 4x4 position, diagonally symmetric, that White to move loses:
+ * its children are draw-supported proofs of "can Black avoid losing?". */
+#define OSTLE44_LOSS "1B1B/W1B1/WH1B/1WW1 w -"
+
+/* Ostle 4x4 (into *g) and its seven-piece tables, built in a directory
+ * named for the test (into dir; the caller removes it). */
+static tb_set *ostle44_loss(char *dir, size_t len, const char *test, game **g)
+{
+    char err[512];
+    snprintf(dir, len, "/tmp/pnsolve-%s-test-%d", test, (int)getpid());
+    *g = test_open("ostle:4x4", NULL);
+    tb_build_options bo = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(*g, dir, 7, &bo, err, sizeof err), 0);
+    tb_set *tb = tb_open(*g, dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
+    return tb;
+}
+
 /* Ostle children that are mirror images: one proof each class, the join
  * answers the others with 'sym' lines naming closed sets whose refs stay
  * inside them.  A ref turned to the same position outside the copied
@@ -618,14 +636,9 @@ static int proof_lines(const game *g, const char *text, game_key *key, long *ref
 static void test_proofs_joined_sym(void)
 {
     char dir[64], err[512];
-    snprintf(dir, sizeof dir, "/tmp/pnsolve-join-test-%d", (int)getpid());
-    game *g = test_open("ostle:4x4", NULL);
-    tb_build_options bo = { .threads = 2 };
-    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 7, &bo, err, sizeof err), 0);
-    tb_set *tb = tb_open(g, dir);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
-    /* diagonally symmetric; White to move loses */
-    game_state root = test_parse(g, "1B1B/W1B1/WH1B/1WW1 w -");
+    game *g;
+    tb_set *tb = ostle44_loss(dir, sizeof dir, "join", &g);
+    game_state root = test_parse(g, OSTLE44_LOSS);
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, &root, mv), m = 0;
     char *texts[GAME_MAX_MOVES];
@@ -741,6 +754,17 @@ static void test_tt_keep_solved(void)
     pns_tt_free(&t);
 }
 
+/* Graph t of a mix for the writer's tests: random ones and dense ones
+ * (many draws), kept in a file (unlink_graph). */
+static game *mixed_graph(int t, unsigned *seed, char *gtext, size_t len)
+{
+    if (t % 2)
+        random_graph(seed, gtext, len);
+    else
+        dense_graph(*seed + (unsigned)t, 12, 3, gtext, len);
+    return graph_keep(gtext);
+}
+
 static int observed_sets, observed_wrong;
 
 /* The greatest closed subset of g found the naive way, pass after pass
@@ -785,11 +809,7 @@ static void test_proofs_small_table(void)
     int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0, narrow = 0;
     static char gtext[1 << 14];
     for (int t = 0; t < 600; t++) {
-        if (t % 2)
-            random_graph(&seed, gtext, sizeof gtext);
-        else
-            dense_graph(seed + (unsigned)t, 12, 3, gtext, sizeof gtext);
-        game *g = graph_keep(gtext);
+        game *g = mixed_graph(t, &seed, gtext, sizeof gtext);
         CU_ASSERT_PTR_NOT_NULL_FATAL(g);
         game_state s;
         game_start(g, &s);
@@ -845,11 +865,7 @@ static void test_closed_keys_only(void)
     int compared = 0, differ = 0;
     static char gtext[1 << 14];
     for (int t = 0; t < 200; t++) {
-        if (t % 2)
-            random_graph(&seed, gtext, sizeof gtext);
-        else
-            dense_graph(seed + (unsigned)t, 12, 3, gtext, sizeof gtext);
-        game *g = graph_keep(gtext);
+        game *g = mixed_graph(t, &seed, gtext, sizeof gtext);
         CU_ASSERT_PTR_NOT_NULL_FATAL(g);
         game_state s;
         game_start(g, &s);
@@ -876,14 +892,10 @@ static void test_closed_keys_only(void)
     CU_ASSERT(compared > 50);
     /* Ostle 4x4: the children of a lost position, each a draw-supported
      * "can the other side avoid losing?" with the seven-piece tables */
-    char dir[64], err[512];
-    snprintf(dir, sizeof dir, "/tmp/pnsolve-keys-test-%d", (int)getpid());
-    game *g = test_open("ostle:4x4", NULL);
-    tb_build_options bo = { .threads = 2 };
-    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 7, &bo, err, sizeof err), 0);
-    tb_set *tb = tb_open(g, dir);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
-    game_state root = test_parse(g, "1B1B/W1B1/WH1B/1WW1 w -");
+    char dir[64];
+    game *g;
+    tb_set *tb = ostle44_loss(dir, sizeof dir, "keys", &g);
+    game_state root = test_parse(g, OSTLE44_LOSS);
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, &root, mv), ostle = 0;
     for (int i = 0; i < n; i++) {
