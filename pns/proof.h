@@ -41,7 +41,7 @@ typedef struct {
     const uint32_t *edge;    /* a position, or a PROOF_EDGE_ target */
     const uint8_t *all;      /* v needs every move to keep to the set (else one) */
     const uint8_t *in;       /* kept */
-    int optimistic;          /* PROOF_EDGE_MISSING counts as kept */
+    int optimistic;          /* 1: PROOF_EDGE_MISSING counts as kept; 2: PROOF_EDGE_OPEN too */
 } pns_closed_graph;
 
 /* NULL, or called with each set the writer closes: the tests check it

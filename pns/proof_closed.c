@@ -56,7 +56,8 @@ typedef struct {
     uint8_t *only;            /* the one move read of a position, UNREAD_NONE: every move read */
     uint64_t widened;         /* positions whose other moves were read later */
     uint8_t *in;              /* in the closed set */
-    int optimistic;           /* a missing position counts as kept */
+    int optimistic;           /* 1: a missing position counts as kept; 2: an open one too */
+    int open_searched;        /* the open children were searched again, before any was read */
     uint8_t *reach;           /* levels below the position whose open children are read at once */
     int open_rounds;          /* rounds that widened open children: each reads twice as deep */
     uint8_t *chosen;          /* the claim side's listed move */
@@ -329,7 +330,8 @@ static int64_t widen(closed_proof *P, int open_too)
 
 static int keeps(const closed_proof *P, uint32_t to)
 {
-    return to == EDGE_GOOD || (is_position(to) && P->in[to]) || (to == EDGE_MISSING && P->optimistic);
+    return to == EDGE_GOOD || (is_position(to) && P->in[to]) || (to == EDGE_MISSING && P->optimistic) ||
+           (to == EDGE_OPEN && P->optimistic > 1);
 }
 
 /* The greatest subset in which every position keeps the claim, found as
@@ -602,7 +604,8 @@ static void choose_all(closed_proof *P)
 
 /* Searches again, from scratch, the missing positions the strategy would
  * list if they held the claim (the other side's moves, and the claim's
- * side's chosen move); adds those that do.  The count searched, or -1 when
+ * side's chosen move), and with optimistic 2 the open ones too; adds those
+ * that hold.  The count searched, or -1 when
  * out of memory or stopped. */
 static int64_t repair(closed_proof *P)
 {
@@ -617,7 +620,7 @@ static int64_t repair(closed_proof *P)
         int n = game_moves(g, &vs, mv);
         for (int i = 0; i < n; i++) {
             uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
-            if (*to != EDGE_MISSING || !listed(P, v, i))
+            if ((*to != EDGE_MISSING && !(*to == EDGE_OPEN && P->optimistic > 1)) || !listed(P, v, i))
                 continue;
             game_state cs = vs;
             game_play(g, &cs, mv[i]);
@@ -627,10 +630,13 @@ static int64_t repair(closed_proof *P)
             if (S->stopped)
                 return -1;
             searched++;
-            int holds = P->claim_proven ? c.pn == 0 : c.dn == 0;
+            int holds = P->claim_proven ? c.pn == 0 : c.dn == 0, fails = P->claim_proven ? c.dn == 0 : c.pn == 0;
+            uint32_t was = *to;
             *to = find(P, k);
             if (*to == EDGE_BAD && holds && (*to = add(P, &cs, k)) == EDGE_BAD)
                 return -1;
+            if (*to == EDGE_BAD && was == EDGE_OPEN && !fails)
+                *to = EDGE_OPEN;  /* still open: it may yet be read */
         }
     }
     return searched;
@@ -711,6 +717,22 @@ static void explain(const closed_proof *P, char *why, size_t size)
              needs_all(P, v) ? "other" : "claim's", i, i < n ? edge_fault(P, v, i) : "nothing out of the set");
 }
 
+/* With the positions the table lost (optimistic 1), and the open children
+ * too (2), counted as kept: if the set then holds the root, searches again
+ * those its strategy lists (repair()).  The count searched (0: the root is
+ * not held that way, or nothing to search), or -1. */
+static int64_t search_lost(closed_proof *P, int optimistic)
+{
+    P->optimistic = optimistic;
+    if (close_set(P) != 0)
+        return -1;
+    if (!P->in[0])
+        return 0;
+    choose_all(P);
+    lay_out(P);
+    return repair(P);
+}
+
 int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
 {
     closed_proof P;
@@ -744,6 +766,24 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
          * Ostle split proof: a repair searched for an hour where the
          * table's other moves were never read) */
         int64_t widened = widen(&P, 0);
+        if (widened == 0 && !P.open_searched) {
+            /* would the children the search left open close the set if they
+             * held? then search those the strategy lists again, once, before
+             * reading any: reading below them pulls in what the search never
+             * settled (an Ostle child's writer read 11.8 M positions for a
+             * proof of 194 K, most below open children, with children never
+             * searched) */
+            P.open_searched = 1;
+            int64_t searched = search_lost(&P, 2);
+            if (searched < 0)
+                goto out;
+            *repaired += (uint64_t)searched;
+            if (searched > 0)
+                continue;
+            P.optimistic = 0;  /* the set as it is, for widen() */
+            if (close_set(&P) != 0)
+                goto out;
+        }
         if (widened == 0)  /* then the children the search left open */
             widened = widen(&P, 1);
         if (widened < 0)
@@ -752,17 +792,14 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         if (widened > 0)
             continue;
         /* would the positions the table lost close the set? then search them */
-        P.optimistic = 1;
-        if (close_set(&P) != 0)
+        int64_t searched = search_lost(&P, 1);
+        if (searched < 0)
             goto out;
         if (!P.in[0]) {
             explain(&P, D->closed_why, sizeof D->closed_why);
             rc = 1;
             goto out;
         }
-        choose_all(&P);
-        lay_out(&P);
-        int64_t searched = repair(&P);
         if (searched == 0) {  /* nothing to search again: as if the lost positions failed */
             P.optimistic = 0;
             rc = close_set(&P) != 0 ? -1 : 1;
