@@ -83,9 +83,9 @@ static game_state state_of(const closed_proof *P, uint32_t v)
 /* Bytes per position of the per-position arrays (the slots apart). */
 static size_t position_bytes(const closed_proof *P)
 {
-    return (P->keys_only ? 0 : sizeof *P->state) + sizeof *P->key + sizeof *P->first + sizeof *P->only + sizeof *P->reach + sizeof *P->in +
-           sizeof *P->chosen + sizeof *P->parent + sizeof *P->parent_move + sizeof *P->order + sizeof *P->size +
-           sizeof *P->id;
+    return (P->keys_only ? 0 : sizeof *P->state) + sizeof *P->key + sizeof *P->first + sizeof *P->only +
+           sizeof *P->reach + sizeof *P->in + sizeof *P->chosen + sizeof *P->parent + sizeof *P->parent_move +
+           sizeof *P->order + sizeof *P->size + sizeof *P->id;
 }
 
 /* Bytes of the arrays at their present capacities. */
@@ -605,8 +605,7 @@ static void choose_all(closed_proof *P)
 /* Searches again, from scratch, the missing positions the strategy would
  * list if they held the claim (the other side's moves, and the claim's
  * side's chosen move), and with optimistic 2 the open ones too; adds those
- * that hold.  The count searched, or -1 when
- * out of memory or stopped. */
+ * that hold.  The count searched, or -1 when out of memory or stopped. */
 static int64_t repair(closed_proof *P)
 {
     pns_search *S = &P->D->S;
