@@ -26,8 +26,7 @@ static int exact_score(const game *g, const game_state *s, int alpha, int beta)
     for (int i = 0; i < n; i++) {
         game_state c = *s;
         game_play(g, &c, mv[i]);
-        game_move replies[GAME_MAX_MOVES];
-        int k = order ? game_moves(g, &c, replies) : 0, j = i;
+        int k = order ? game_count(g, &c) : 0, j = i;
         for (; j > 0 && key[j - 1] > k; j--) {
             child[j] = child[j - 1];
             key[j] = key[j - 1];

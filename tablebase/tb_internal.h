@@ -58,7 +58,7 @@ typedef struct {
     size_t owned_len;
     void *shared;                /* the decoded file mapped (decoded.c), or NULL */
     size_t shared_len;
-    const uint64_t *chunk_sum;   /* shared: the XXH3 of each TB_DEC_CHUNK of data */
+    const uint64_t *chunk_sum;   /* shared: the XXH3 of each page (2^TB_DEC_CHUNK_LOG2 entries) of data */
     unsigned char *chunk_state;  /* shared: per chunk 0 unchecked, TB_CHUNK_SOUND, or TB_CHUNK_DAMAGED */
     unsigned char hash[TB_HASH_BYTES]; /* tb_file_hash's answer where hash_known (shared: the file keeps it) */
     int hash_known;
@@ -195,7 +195,7 @@ static inline size_t tb_dec_chunk_len(uint64_t n, uint64_t c)
     return (size_t)(n - first < (1ULL << TB_DEC_CHUNK_LOG2) ? n - first : 1ULL << TB_DEC_CHUNK_LOG2);
 }
 /* Entry i of f where its chunk is not known sound: checks the chunk, and
- * reads a damaged one's entries from the compressed blocks (decoded.c). */
+ * reads a damaged one's entries from the compressed blocks (blocks.c). */
 tb_entry tb_file_entry_unchecked(const tb_file *f, uint64_t i);
 
 static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
