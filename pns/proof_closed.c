@@ -47,7 +47,8 @@ typedef struct {
     uint32_t n, cap;          /* positions */
     game_state *state;        /* NULL where the game gives the state of a key (state_of) */
     game_key *key;
-    uint64_t *first;          /* edges of position v: edge[first[v] .. first[v + 1]), one per move */
+    uint64_t *first;          /* edges of position v: edge[first[v] .. first[v + 1]), one per move, or
+                               * one alone, only[v]'s, where v is read by that move alone (compact()) */
     uint32_t *edge;
     uint64_t nedge, edge_cap;
     uint32_t explored;        /* positions [0, explored) have their edges */
@@ -208,6 +209,40 @@ static int shown_by(const closed_proof *P, game_key key, int i)
     return e && e->best == i && shows(P, e);
 }
 
+/* Is v's run of edges its one read move's edge alone?  The claim side's
+ * positions read by their best move alone, about half of the graph, keep
+ * one edge instead of one per move (22 on Ostle's 5x5 board): the edges
+ * were the writer's biggest array.  unfold() gives a position every edge
+ * when widen() reads its other moves. */
+static int compact(const closed_proof *P, uint32_t v)
+{
+    return P->only[v] != UNREAD_NONE && P->first[v + 1] - P->first[v] == 1;
+}
+
+/* The move of v that edge e (of v's run) is for. */
+static int move_of(const closed_proof *P, uint32_t v, uint64_t e)
+{
+    return compact(P, v) ? P->only[v] : (int)(e - P->first[v]);
+}
+
+/* The edge of v's move i, NULL where it is not kept (a move not read of a
+ * compact position). */
+static uint32_t *edge_ref(const closed_proof *P, uint32_t v, int i)
+{
+    uint64_t f = P->first[v];
+    if (compact(P, v))
+        return i == P->only[v] ? &P->edge[f] : NULL;
+    return f + (uint64_t)i < P->first[v + 1] ? &P->edge[f + (uint64_t)i] : NULL;
+}
+
+/* The target of v's move i; EDGE_BAD (cannot keep v to the set) where not
+ * read. */
+static uint32_t edge_at(const closed_proof *P, uint32_t v, int i)
+{
+    const uint32_t *to = edge_ref(P, v, i);
+    return to ? *to : EDGE_BAD;
+}
+
 /* The edge of v's move i (m; all: v needs all its moves) into *to; a child
  * the search left open (its entry shows neither the claim nor its failure)
  * is EDGE_OPEN unless read_open: such entries are mostly off the proof, and
@@ -245,6 +280,60 @@ static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move
     return 0;
 }
 
+/* Room for more edges past the last; -1 when out of memory or over the
+ * budget. */
+static int edge_room(closed_proof *P, uint64_t more)
+{
+    if (P->nedge + more <= P->edge_cap)
+        return 0;
+    uint64_t cap = grown_cap(P, P->edge_cap, P->edge_cap ? P->nedge + more : more > 1 << 16 ? more : 1 << 16,
+                             sizeof *P->edge);
+    if (cap == 0 || grow((void **)&P->edge, sizeof *P->edge, cap))
+        return -1;
+    P->edge_cap = cap;
+    return 0;
+}
+
+/* Gives each compact position the set dropped an edge per move (those not
+ * read EDGE_BAD, only[v] still naming the one read) for widen() to read:
+ * the runs after it move up, from the last back, in place.  -1 when out of
+ * memory or over the budget. */
+static int unfold(closed_proof *P)
+{
+    const game *g = P->D->S.g;
+    uint32_t n = P->explored;
+    uint64_t more = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (!P->in[v] && compact(P, v)) {
+            game_state s = state_of(P, v);
+            more += (uint64_t)game_count(g, &s) - 1;
+        }
+    if (more == 0)
+        return 0;
+    if (edge_room(P, more) != 0)
+        return -1;
+    uint64_t shift = more, end = P->first[n];
+    P->first[n] += shift;
+    for (uint32_t v = n; v-- > 0 && shift > 0;) {
+        uint64_t f = P->first[v], len = end - f;
+        if (!P->in[v] && P->only[v] != UNREAD_NONE && len == 1) {  /* compact(): first[v + 1] has moved */
+            game_state s = state_of(P, v);
+            uint64_t moves = (uint64_t)game_count(g, &s);
+            uint32_t to = P->edge[f];
+            shift -= moves - 1;
+            for (uint64_t i = 0; i < moves; i++)
+                P->edge[f + shift + i] = EDGE_BAD;
+            P->edge[f + shift + P->only[v]] = to;
+        } else {
+            memmove(&P->edge[f + shift], &P->edge[f], len * sizeof *P->edge);
+        }
+        P->first[v] = f + shift;
+        end = f;
+    }
+    P->nedge += more;
+    return 0;
+}
+
 /* Expands the positions added since the last call (breadth first from the
  * root): one edge per move; of a claim side's position the search showed,
  * only its best move is read (the others wait as EDGE_BAD for widen()).
@@ -258,22 +347,20 @@ static int explore(closed_proof *P)
         game_move mv[GAME_MAX_MOVES];
         game_state s = state_of(P, v);
         int n = game_moves(g, &s, mv);
-        if (P->nedge + (uint64_t)n > P->edge_cap) {
-            uint64_t cap = grown_cap(P, P->edge_cap, P->edge_cap ? P->nedge + (uint64_t)n : 1 << 16, sizeof *P->edge);
-            if (cap == 0 || grow((void **)&P->edge, sizeof *P->edge, cap))
-                return -1;
-            P->edge_cap = cap;
-        }
         int all = needs_all(P, v), lost = 0;
         const tt_entry *e = all ? NULL : pns_dfpn_lookup(P->D, P->key[v]);
         P->only[v] = shows(P, e) && e->best < n && n > 1 ? e->best : UNREAD_NONE;
+        int kept = P->only[v] == UNREAD_NONE ? n : 1;
+        if (edge_room(P, (uint64_t)kept) != 0)
+            return -1;
         for (int i = 0; i < n; i++) {
             uint32_t to = EDGE_BAD;  /* not read: cannot keep v to the set */
             uint8_t reach = P->reach[v];
-            if (!lost && (P->only[v] == UNREAD_NONE || P->only[v] == i) &&
-                read_edge(P, v, &s, mv[i], i, all, reach > 0, reach > 0 ? reach - 1 : 0, &to) != 0)
+            int read = P->only[v] == UNREAD_NONE || P->only[v] == i;
+            if (!lost && read && read_edge(P, v, &s, mv[i], i, all, reach > 0, reach > 0 ? reach - 1 : 0, &to) != 0)
                 return -1;
-            P->edge[P->nedge++] = to;
+            if (kept == n || read)
+                P->edge[P->nedge++] = to;
             lost = all && to == EDGE_BAD;  /* v is out of the set whatever its other moves do */
         }
         P->first[v + 1] = P->nedge;
@@ -299,6 +386,8 @@ static int64_t widen(closed_proof *P, int open_too)
     pns_search *S = &P->D->S;
     const game *g = S->g;
     int64_t widened = 0;
+    if (unfold(P) != 0)
+        return -1;
     int k = open_too ? P->open_rounds++ : 0;
     uint8_t reach = k >= 8 ? REACH_MAX : (uint8_t)((1u << k) - 1);
     for (uint32_t v = 0, reached = P->n; v < reached; v++) {
@@ -413,20 +502,19 @@ static int keeps_shown(const closed_proof *P, uint32_t to)
  * move, else one the search showed, else the first that keeps to the set. */
 static int choose(const closed_proof *P, uint32_t v)
 {
-    uint64_t f = P->first[v];
-    int n = (int)(P->first[v + 1] - f);
-    for (int i = 0; i < n; i++)
-        if (P->edge[f + (uint64_t)i] == EDGE_GOOD)
-            return i;
-    const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
-    if (e && e->best < n && keeps_shown(P, P->edge[f + e->best]))
-        return e->best;
-    for (int i = 0; i < n; i++)
-        if (keeps_shown(P, P->edge[f + (uint64_t)i]))
-            return i;
-    for (int i = 0; i < n; i++)
-        if (keeps(P, P->edge[f + (uint64_t)i]))
-            return i;
+    uint64_t f = P->first[v], end = P->first[v + 1];
+    for (uint64_t e = f; e < end; e++)
+        if (P->edge[e] == EDGE_GOOD)
+            return move_of(P, v, e);
+    const tt_entry *t = pns_dfpn_lookup(P->D, P->key[v]);
+    if (t && keeps_shown(P, edge_at(P, v, t->best)))
+        return t->best;
+    for (uint64_t e = f; e < end; e++)
+        if (keeps_shown(P, P->edge[e]))
+            return move_of(P, v, e);
+    for (uint64_t e = f; e < end; e++)
+        if (keeps(P, P->edge[e]))
+            return move_of(P, v, e);
     return 0;
 }
 
@@ -453,9 +541,10 @@ static void lay_out(closed_proof *P)
         uint32_t v = P->order[q];
         for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
             uint32_t to = P->edge[e];
-            if (listed(P, v, (int)(e - P->first[v])) && is_position(to) && P->parent[to] == EDGE_BAD) {
+            int i = move_of(P, v, e);
+            if (listed(P, v, i) && is_position(to) && P->parent[to] == EDGE_BAD) {
                 P->parent[to] = v;
-                P->parent_move[to] = (uint8_t)(e - P->first[v]);
+                P->parent_move[to] = (uint8_t)i;
                 P->order[reached++] = to;
             }
         }
@@ -464,7 +553,7 @@ static void lay_out(closed_proof *P)
         uint32_t v = P->order[q];
         uint64_t lines = 1;
         for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
-            int i = (int)(e - P->first[v]);
+            int i = move_of(P, v, e);
             if (listed(P, v, i))
                 lines += tree_edge(P, v, i, P->edge[e]) ? P->size[P->edge[e]] : 1;
         }
@@ -475,7 +564,7 @@ static void lay_out(closed_proof *P)
         uint32_t v = P->order[q];
         uint64_t at = P->id[v] + 1;
         for (uint64_t e = P->first[v]; e < P->first[v + 1]; e++) {
-            int i = (int)(e - P->first[v]);
+            int i = move_of(P, v, e);
             if (!listed(P, v, i))
                 continue;
             uint32_t to = P->edge[e];
@@ -536,7 +625,7 @@ static int emit(const closed_proof *P, FILE *out)
         char text[GAME_TEXT_MAX];
         game_state vs = state_of(P, v);
         game_format_move(g, &vs, f->mv[i], text, sizeof text);
-        uint32_t to = P->edge[P->first[v] + (uint64_t)i];
+        uint32_t to = edge_at(P, v, i);
         if (fprintf(out, "%d %s ", top, text) < 0) {
             rc = -1;
         } else if (to == EDGE_GOOD) {
@@ -618,8 +707,8 @@ static int64_t repair(closed_proof *P)
         game_state vs = state_of(P, v);
         int n = game_moves(g, &vs, mv);
         for (int i = 0; i < n; i++) {
-            uint32_t *to = &P->edge[P->first[v] + (uint64_t)i];
-            if ((*to != EDGE_MISSING && !(*to == EDGE_OPEN && P->optimistic > 1)) || !listed(P, v, i))
+            uint32_t *to = edge_ref(P, v, i);
+            if (!to || (*to != EDGE_MISSING && !(*to == EDGE_OPEN && P->optimistic > 1)) || !listed(P, v, i))
                 continue;
             game_state cs = vs;
             game_play(g, &cs, mv[i]);
@@ -655,7 +744,7 @@ static void leaf_tables(const closed_proof *P, proof_tables *t)
         for (int i = 0; i < n; i++) {
             game_state cs = vs;
             game_play(g, &cs, mv[i]);
-            if (listed(P, v, i) && P->edge[P->first[v] + (uint64_t)i] == EDGE_GOOD &&
+            if (listed(P, v, i) && edge_at(P, v, i) == EDGE_GOOD &&
                 game_result_of(g, &cs) == GAME_ONGOING)
                 proof_tables_add(t, g, &cs);
         }
@@ -665,7 +754,7 @@ static void leaf_tables(const closed_proof *P, proof_tables *t)
 /* Why a child edge does not keep to the set, in words. */
 static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
 {
-    uint32_t to = P->edge[P->first[v] + (uint64_t)i];
+    uint32_t to = edge_at(P, v, i);
     if (is_position(to))
         return "a position dropped from the set";
     if (to == EDGE_MISSING)
@@ -691,14 +780,16 @@ static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
  * down to the edge that is not a position: why the set lost the root. */
 static void explain(const closed_proof *P, char *why, size_t size)
 {
+    const game *g = P->D->S.g;
     uint32_t v = 0;
     int depth = 0, i = 0, kept = 0;
     for (uint32_t k = 0; k < P->n; k++)
         kept += P->in[k];
     for (; depth < 1000 && (uint32_t)depth < P->n; depth++) {  /* the line may go round a cycle */
-        int n = (int)(P->first[v + 1] - P->first[v]);
+        game_state s = state_of(P, v);
+        int n = game_count(g, &s);
         if (needs_all(P, v)) {
-            for (i = 0; i < n && keeps(P, P->edge[P->first[v] + (uint64_t)i]); i++)
+            for (i = 0; i < n && keeps(P, edge_at(P, v, i)); i++)
                 ;
         } else {
             const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
@@ -706,12 +797,13 @@ static void explain(const closed_proof *P, char *why, size_t size)
         }
         if (i >= n)
             break;
-        uint32_t to = P->edge[P->first[v] + (uint64_t)i];
+        uint32_t to = edge_at(P, v, i);
         if (!is_position(to) || P->in[to])
             break;
         v = to;
     }
-    int n = (int)(P->first[v + 1] - P->first[v]);
+    game_state s = state_of(P, v);
+    int n = game_count(g, &s);
     snprintf(why, size, "%u positions read, %d kept; at depth %d the %s side's move %d leads to %s", P->n, kept, depth,
              needs_all(P, v) ? "other" : "claim's", i, i < n ? edge_fault(P, v, i) : "nothing out of the set");
 }
