@@ -63,7 +63,10 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
     D->tt = &D->own_tt;
-    if (pns_tt_init(D->tt, mem) != 0) {
+    /* three quarters to the table: the path-dependent table and the solved
+     * positions kept each take at most an eighth, so that the whole stays
+     * within --memory */
+    if (pns_tt_init(D->tt, mem - mem / 4) != 0) {
         pns_search_free(&D->S);
         return -1;
     }

@@ -48,7 +48,8 @@ typedef struct {
 
 #define TT_WAYS 4
 
-/* Allocates a table of at most bytes; 0, or -1 when out of memory. */
+/* Allocates a table of at most bytes (at least one bucket); 0, or -1 when
+ * out of memory. */
 int pns_tt_init(tt_table *t, size_t bytes);
 void pns_tt_free(tt_table *t);
 void pns_tt_clear(tt_table *t);

@@ -754,6 +754,34 @@ static void test_tt_keep_solved(void)
     pns_tt_free(&t);
 }
 
+/* --memory need not be a power of two: a table of 3 and of 5 buckets
+ * fills every entry of every bucket and no more (an index past the last
+ * bucket, or one that skipped some, would fail), and what it finds is
+ * what was stored under that exact key. */
+static void test_tt_any_size(void)
+{
+    for (size_t want = 3; want <= 5; want += 2) {
+        tt_table t;
+        memset(&t, 0, sizeof t);
+        CU_ASSERT_EQUAL_FATAL(pns_tt_init(&t, want * TT_WAYS * sizeof(tt_entry) + 100), 0);
+        CU_ASSERT_EQUAL_FATAL(t.buckets, want);
+        enum { N = 3000 };
+        for (uint64_t i = 0; i < N; i++)
+            pns_tt_store(&t, (game_key){ i * 0x9e3779b97f4a7c15ULL + 7, i }, 5, 6, (uint32_t)(i % 9) + 1, (int)(i % 7), 0);
+        CU_ASSERT_EQUAL(pns_tt_fill(&t), 1.0);
+        int found = 0, wrong = 0;
+        for (uint64_t i = 0; i < N; i++) {
+            game_key k = { i * 0x9e3779b97f4a7c15ULL + 7, i };
+            const tt_entry *e = pns_tt_lookup(&t, k);
+            found += e != NULL;
+            wrong += e && (e->lo != k.lo || e->hi != k.hi || e->best != i % 7);
+        }
+        CU_ASSERT_EQUAL(found, (int)(want * TT_WAYS));
+        CU_ASSERT_EQUAL(wrong, 0);
+        pns_tt_free(&t);
+    }
+}
+
 /* Graph t of a mix for the writer's tests: random ones and dense ones
  * (many draws), kept in a file (unlink_graph). */
 static game *mixed_graph(int t, unsigned *seed, char *gtext, size_t len)
@@ -795,6 +823,10 @@ static void check_closed_set(const pns_closed_graph *g)
     free(in);
 }
 
+/* --memory for a df-pn table of eight 32-byte entries: the table takes
+ * three quarters of it (pns_dfpn_init). */
+enum { EIGHT_ENTRIES = 8 * 32 * 4 / 3 };
+
 /* A table of eight entries forgets the search at once, so the writer
  * searches again inside the proof; where a draw supports the claim those
  * searches lean on the closed set being written (dfpn_closed).  The proofs
@@ -818,7 +850,7 @@ static void test_proofs_small_table(void)
             char *text;
             size_t len;
             int proven;
-            if (graph_proof(g, &s, q, 8 * 32, gtext, &text, &len, &proven)) {
+            if (graph_proof(g, &s, q, EIGHT_ENTRIES, gtext, &text, &len, &proven)) {
                 wrong += proven != (q ? truth >= 0 : truth > 0);
                 closed += proven == q;
                 from_table += last_proof.proof_closed;
@@ -878,7 +910,7 @@ static void test_closed_keys_only(void)
             int proven[2], made[2];
             for (int keep = 0; keep < 2; keep++) {
                 pns_closed_keep_states = keep;
-                made[keep] = graph_proof(g, &s, q, 8 * 32, gtext, &text[keep], &len[keep], &proven[keep]);
+                made[keep] = graph_proof(g, &s, q, EIGHT_ENTRIES, gtext, &text[keep], &len[keep], &proven[keep]);
             }
             pns_closed_keep_states = 0;
             if (made[0] && made[1] && last_proof.proof_closed) {
@@ -1395,5 +1427,6 @@ void suite_pns(void)
     CU_add_test(s, "Othello's solver: the evaluation orders, never decides (noise instead)", test_othello_order_noise);
     CU_add_test(s, "Othello's solver with threads: the scores and bounds of one thread", test_othello_solver_threads);
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
+    CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
 }
