@@ -210,9 +210,9 @@ static int shown_by(const closed_proof *P, game_key key, int i)
 }
 
 /* Is v's run of edges its one read move's edge alone?  The claim side's
- * positions read by their best move alone, about half of the graph, keep
- * one edge instead of one per move (22 on Ostle's 5x5 board): the edges
- * were the writer's biggest array.  unfold() gives a position every edge
+ * positions read by their best move alone keep one edge instead of one per
+ * move (22 on Ostle's 5x5 board): the edges were the writer's biggest
+ * array.  unfold() gives a position every edge
  * when widen() reads its other moves. */
 static int compact(const closed_proof *P, uint32_t v)
 {
