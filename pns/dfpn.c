@@ -63,10 +63,11 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
     D->tt = &D->own_tt;
-    /* three quarters to the table: the path-dependent table and the solved
-     * positions kept each take at most an eighth, so that the whole stays
-     * within --memory */
-    if (pns_tt_init(D->tt, mem - mem / 4) != 0) {
+    /* the rest to the table: the path-dependent table and the solved
+     * positions kept take at most an eighth each, and S.bytes is the
+     * endgame solver's table, so that the whole stays within --memory */
+    size_t others = mem / 4 + D->S.bytes;
+    if (pns_tt_init(D->tt, mem > others ? mem - others : 0) != 0) {
         pns_search_free(&D->S);
         return -1;
     }
