@@ -106,36 +106,85 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
     return 1;
 }
 
-int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+/* pn/dn of a leaf whose outcome for the prover is +1 win, 0 draw, -1 loss. */
+static void outcome_numbers(const pns_search *S, int outcome, uint32_t *pn, uint32_t *dn)
+{
+    int proven = outcome > 0 || (outcome == 0 && S->o->question == PNS_ADVANTAGE);
+    *pn = proven ? 0 : PNS_INF;
+    *dn = proven ? PNS_INF : 0;
+}
+
+/* pns_search_leaf for a game that has ended: 1 with pn/dn, else 0. */
+static int ended(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     const game *g = S->g;
     game_result res = game_result_of(g, s);
-    int outcome; /* for the prover: +1 win, 0 draw, -1 loss */
-    if (res != GAME_ONGOING && S->o->question == PNS_SCORE) {
+    if (res == GAME_ONGOING)
+        return 0;
+    if (S->o->question == PNS_SCORE) {
         int sc = game_score(g, s);
         int proven = (S->prover ? -sc : sc) >= S->o->score_target;
         *pn = proven ? 0 : PNS_INF;
         *dn = proven ? PNS_INF : 0;
-        return 1;
-    } else if (res != GAME_ONGOING) {
-        outcome = game_outcome_for(res, S->prover);
-    } else if (S->tb_ok) {
-        tb_value v;
-        int found = tb_probe(S->o->tb, s, &v, S->error, sizeof S->error);
-        if (found < 0) {
-            S->stopped = 1;
-            S->stopped_by = "table error";
-        }
-        if (found <= 0)
-            return 0;
-        outcome = game_to_move(g, s) == S->prover ? (int)v.wdl : -(int)v.wdl;
     } else {
-        return 0;
+        outcome_numbers(S, game_outcome_for(res, S->prover), pn, dn);
     }
-    int proven = outcome > 0 || (outcome == 0 && S->o->question == PNS_ADVANTAGE);
-    *pn = proven ? 0 : PNS_INF;
-    *dn = proven ? PNS_INF : 0;
     return 1;
+}
+
+/* The table's value v of live s as pn/dn for the prover. */
+static void table_numbers(const pns_search *S, const game_state *s, tb_value v, uint32_t *pn, uint32_t *dn)
+{
+    outcome_numbers(S, game_to_move(S->g, s) == S->prover ? (int)v.wdl : -(int)v.wdl, pn, dn);
+}
+
+static void table_error(pns_search *S)
+{
+    S->stopped = 1;
+    S->stopped_by = "table error";
+}
+
+int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+{
+    if (ended(S, s, pn, dn))
+        return 1;
+    if (!S->tb_ok)
+        return 0;
+    tb_value v;
+    int found = tb_probe(S->o->tb, s, &v, S->error, sizeof S->error);
+    if (found < 0)
+        table_error(S);
+    if (found <= 0)
+        return 0;
+    table_numbers(S, s, v, pn, dn);
+    return 1;
+}
+
+void pns_search_leaves(pns_search *S, const game_state *s, const game_move *mv, int n, uint8_t *leaf, uint32_t *pn,
+                       uint32_t *dn)
+{
+    game_state live[GAME_MAX_MOVES];
+    int from[GAME_MAX_MOVES], m = 0;
+    for (int i = 0; i < n; i++) {
+        game_state cs = *s;
+        game_play(S->g, &cs, mv[i]);
+        leaf[i] = (uint8_t)ended(S, &cs, &pn[i], &dn[i]);
+        if (!leaf[i] && S->tb_ok)
+            live[m] = cs, from[m++] = i;
+    }
+    if (m == 0)
+        return;
+    tb_value v[GAME_MAX_MOVES];
+    int found[GAME_MAX_MOVES];
+    if (tb_probe_each(S->o->tb, live, m, v, found, S->error, sizeof S->error) != 0) {
+        table_error(S);
+        return;
+    }
+    for (int j = 0; j < m; j++)
+        if (found[j]) {
+            leaf[from[j]] = 1;
+            table_numbers(S, &live[j], v[j], &pn[from[j]], &dn[from[j]]);
+        }
 }
 
 #define DRAW_LINE_PLIES 8

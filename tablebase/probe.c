@@ -146,6 +146,45 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     return 1;
 }
 
+int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = game_tables(t->g);
+    game_state with[GAME_MAX_MOVES];  /* index_many takes the states side by side */
+    int mat[GAME_MAX_MOVES], from[GAME_MAX_MOVES], m = 0;
+    for (int k = 0; k < n; k++) {
+        found[k] = 0;
+        int mk = ops ? ops->material_of(t->g, &s[k]) : -1;
+        int rc = mk < 0 ? 0 : tb_load(t, mk, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            with[m] = s[k], mat[m] = mk, from[m++] = k;
+    }
+    if (m == 0)
+        return 0;
+    if (!ops->index_many) {
+        for (int j = 0; j < m; j++)
+            if ((found[from[j]] = tb_probe(t, &s[from[j]], &v[from[j]], err, errlen)) < 0)
+                return -1;
+        return 0;
+    }
+    uint64_t at[GAME_MAX_MOVES];
+    ops->index_many(t->g, with, m, at);
+    for (int j = 0; j < m; j++) {
+        const tb_file *f = &t->slots[mat[j]]->f;
+        if (f->data)
+            __builtin_prefetch(f->data + at[j] * f->data_bytes);
+    }
+    for (int j = 0; j < m; j++) {
+        tb_entry e = tb_file_entry(&t->slots[mat[j]]->f, at[j]);
+        if (e == TB_ENTRY_BAD)  /* tb_probe says which table */
+            return tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0 ? -1 : game_error(err, errlen, "a table entry does not decode");
+        v[from[j]] = tb_decode(e);
+        found[from[j]] = 1;
+    }
+    return 0;
+}
+
 /* The value of the position after a move, for the player who made it. */
 static int child_value(tb_set *t, const game_state *c, int mover, tb_value *v, char *err, size_t errlen)
 {

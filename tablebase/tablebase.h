@@ -35,6 +35,11 @@ tb_set *tb_open_fresh(const game *g, const char *dir);
 /* Value of live state s: 1 found, 0 no table for its material, -1 a table
  * file is missing its pieces or corrupt (err names the file).  Thread-safe. */
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
+/* tb_probe of each live state s[0..n), n at most GAME_MAX_MOVES: found[k]
+ * 1 (v[k] set) or 0 (no table for its material), the entries of those with
+ * tables fetched together rather than one miss after another; 0, or -1 on
+ * a table error (err).  Thread-safe. */
+int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found, char *err, size_t errlen);
 /* A best move of live state s by the tables (the winner's fastest, the
  * loser's slowest, a drawing one in a draw; the first such in move order),
  * with s's value: 1 found, 0 when s or one of its children has no table,

@@ -227,6 +227,31 @@ static int best_line_mismatch(const game *g, tb_set *tb, const game_state *s0, i
     return plies != limit || r == GAME_ONGOING || game_outcome_for(r, me) != (want > 0 ? 1 : -1);
 }
 
+/* tb_probe_each of the live children of s against tb_probe of each: how
+ * many differ (found, or the value); *absent counts those with no table. */
+static int probe_each_mismatches(const game *g, tb_set *tb, const game_state *s, long *absent)
+{
+    game_move mv[GAME_MAX_MOVES];
+    game_state c[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv), m = 0, found[GAME_MAX_MOVES], bad = 0;
+    for (int k = 0; k < n; k++) {
+        c[m] = *s;
+        game_play(g, &c[m], mv[k]);
+        m += game_result_of(g, &c[m]) == GAME_ONGOING;
+    }
+    tb_value v[GAME_MAX_MOVES];
+    char err[256];
+    if (tb_probe_each(tb, c, m, v, found, err, sizeof err) != 0)
+        return 1;
+    for (int j = 0; j < m; j++) {
+        tb_value one;
+        int rc = tb_probe(tb, &c[j], &one, err, sizeof err);
+        bad += rc != found[j] || (rc == 1 && (one.wdl != v[j].wdl || one.distance != v[j].distance));
+        *absent += rc == 0;
+    }
+    return bad;
+}
+
 static void check_board(int w, int h, int max_side)
 {
     char spec[32], dir[64], err[512];
@@ -256,8 +281,11 @@ static void check_board(int w, int h, int max_side)
     all_positions(w, h, max_side, &S);
     int *val = solve(w, h, &S);
     tb_set *tb = tb_open(g, dir);
-    long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0, line_wrong = 0;
+    long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0, line_wrong = 0, each_wrong = 0, absent = 0;
     const game_tb_ops *ops = game_tables(g);
+    int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
+    tb_set *part = tb_open(g, dir);  /* the smallest table withheld: children with and without tables mixed */
+    CU_ASSERT_EQUAL_FATAL(tb_withhold(part, mats[0]), 0);
     for (int i = 0; i < S.n; i++) {
         game_state s;
         CU_ASSERT_FATAL(engine_state(g, &S, i, &s) == 0);
@@ -286,12 +314,16 @@ static void check_board(int w, int h, int max_side)
         draws += want == 0;
         if (i % 5 == 0)
             line_wrong += best_line_mismatch(g, tb, &s, want);
+        if (i % 7 == 0)
+            each_wrong += probe_each_mismatches(g, tb, &s, &absent) + probe_each_mismatches(g, part, &s, &absent);
         ko += S.prev[i][0] && ((s.w[2] >> 16) & 0xFFFF) != 0xFFFF;
     }
     CU_ASSERT_EQUAL(agree, S.n);
     CU_ASSERT_EQUAL(exits_wrong, 0);
     CU_ASSERT_EQUAL(line_wrong, 0);
-    int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
+    CU_ASSERT_EQUAL(each_wrong, 0);
+    CU_ASSERT(absent > 0);
+    tb_close(part);
     for (int i = 0; i < nm; i++) {
         CU_ASSERT_EQUAL(test_each_mismatches(g, mats[i]), 0);
         /* the longest wins that stats names, against a scan of every entry */
