@@ -224,33 +224,15 @@ int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, c
 
 int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = game_tables(t->g);
-    int mat[GAME_MAX_MOVES];
-    int fast = ops && ops->index_many && n <= GAME_MAX_MOVES;
-    for (int k = 0; fast && k < n; k++)
-        fast = (mat[k] = ops->material_of(t->g, &s[k])) >= 0 && tb_load(t, mat[k], err, errlen) == 1;
-    uint64_t at[GAME_MAX_MOVES];
-    if (fast) {
-        ops->index_many(t->g, s, n, at);
-        for (int k = 0; k < n; k++) {
-            const tb_file *f = &t->slots[mat[k]]->f;
-            if (f->data)
-                __builtin_prefetch(f->data + at[k] * f->data_bytes);
-        }
-    }
-    for (int k = 0; k < n; k++) {
-        tb_entry e = fast ? tb_file_entry(&t->slots[mat[k]]->f, at[k]) : TB_ENTRY_BAD;
-        if (e != TB_ENTRY_BAD) {
-            v[k] = tb_decode(e);
-            continue;
-        }
-        /* one by one: the same answers and errors as tb_probe */
-        int rc = tb_probe(t, &s[k], &v[k], err, errlen);
-        if (rc != 1) {
+    int found[GAME_MAX_MOVES];
+    *failed = 0;
+    if (tb_probe_each(t, s, n, v, found, err, errlen) != 0)
+        return -1;
+    for (int k = 0; k < n; k++)
+        if (!found[k]) {
             *failed = k;
-            return rc;
+            return 0;
         }
-    }
     return 1;
 }
 

@@ -119,9 +119,9 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
 int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen);
 void tb_file_close(tb_file *f);
 
-/* tb_probe of s[0..n) into v[0..n): 1 all found, else tb_probe's answer
- * for the first, s[*failed], that is not; the lookups overlap where the
- * game can. */
+/* tb_probe_each of s[0..n) (n at most GAME_MAX_MOVES) into v[0..n): 1 all
+ * found, 0 when s[*failed] is the first without a table, -1 on a table
+ * error (err). */
 int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen);
 
 /* --- compressed blocks (blocks.c) --- */
