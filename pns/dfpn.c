@@ -247,8 +247,9 @@ void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 /* pns_dfpn_child of each child of st (moves mv[0..n)) into c, the tables
  * asked about all of them at once so that their misses overlap (an Ostle
  * search with tables spent about a third of its time in probes, one miss
- * after another). */
-static void table_children(dfpn *D, const game_state *st, const game_move *mv, int n, child_t *c)
+ * after another).  Not inlined: its arrays would stay on the stack for
+ * every ply of pns_dfpn_mid's recursion. */
+static __attribute__((noinline)) void table_children(dfpn *D, const game_state *st, const game_move *mv, int n, child_t *c)
 {
     uint8_t leaf[GAME_MAX_MOVES];
     uint32_t pn[GAME_MAX_MOVES], dn[GAME_MAX_MOVES];
