@@ -251,19 +251,18 @@ void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c)
  * every ply of pns_dfpn_mid's recursion. */
 static __attribute__((noinline)) void table_children(dfpn *D, const game_state *st, const game_move *mv, int n, child_t *c)
 {
+    game_state cs[GAME_MAX_MOVES];
     uint8_t leaf[GAME_MAX_MOVES];
     uint32_t pn[GAME_MAX_MOVES], dn[GAME_MAX_MOVES];
-    pns_search_leaves(&D->S, st, mv, n, leaf, pn, dn);
+    pns_search_leaves(&D->S, st, mv, n, cs, leaf, pn, dn);
     for (int i = 0; i < n; i++) {
-        game_state cs = *st;
-        game_play(D->S.g, &cs, mv[i]);
         c[i].move = mv[i];
         c[i].refs = 0;
-        c[i].key = game_key_of(D->S.g, &cs);
+        c[i].key = game_key_of(D->S.g, &cs[i]);
         c[i].pn = pn[i];
         c[i].dn = dn[i];
         if (!leaf[i])
-            live_child(D, &cs, &c[i]);
+            live_child(D, &cs[i], &c[i]);
     }
 }
 

@@ -106,12 +106,17 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
     return 1;
 }
 
+/* pn/dn of a leaf that proves the question or disproves it. */
+static void leaf_numbers(int proven, uint32_t *pn, uint32_t *dn)
+{
+    *pn = proven ? 0 : PNS_INF;
+    *dn = proven ? PNS_INF : 0;
+}
+
 /* pn/dn of a leaf whose outcome for the prover is +1 win, 0 draw, -1 loss. */
 static void outcome_numbers(const pns_search *S, int outcome, uint32_t *pn, uint32_t *dn)
 {
-    int proven = outcome > 0 || (outcome == 0 && S->o->question == PNS_ADVANTAGE);
-    *pn = proven ? 0 : PNS_INF;
-    *dn = proven ? PNS_INF : 0;
+    leaf_numbers(outcome > 0 || (outcome == 0 && S->o->question == PNS_ADVANTAGE), pn, dn);
 }
 
 /* pns_search_leaf for a game that has ended: 1 with pn/dn, else 0. */
@@ -123,9 +128,7 @@ static int ended(const pns_search *S, const game_state *s, uint32_t *pn, uint32_
         return 0;
     if (S->o->question == PNS_SCORE) {
         int sc = game_score(g, s);
-        int proven = (S->prover ? -sc : sc) >= S->o->score_target;
-        *pn = proven ? 0 : PNS_INF;
-        *dn = proven ? PNS_INF : 0;
+        leaf_numbers((S->prover ? -sc : sc) >= S->o->score_target, pn, dn);
     } else {
         outcome_numbers(S, game_outcome_for(res, S->prover), pn, dn);
     }
@@ -160,17 +163,17 @@ int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *
     return 1;
 }
 
-void pns_search_leaves(pns_search *S, const game_state *s, const game_move *mv, int n, uint8_t *leaf, uint32_t *pn,
-                       uint32_t *dn)
+void pns_search_leaves(pns_search *S, const game_state *s, const game_move *mv, int n, game_state *cs, uint8_t *leaf,
+                       uint32_t *pn, uint32_t *dn)
 {
     game_state live[GAME_MAX_MOVES];
     int from[GAME_MAX_MOVES], m = 0;
     for (int i = 0; i < n; i++) {
-        game_state cs = *s;
-        game_play(S->g, &cs, mv[i]);
-        leaf[i] = (uint8_t)ended(S, &cs, &pn[i], &dn[i]);
+        cs[i] = *s;
+        game_play(S->g, &cs[i], mv[i]);
+        leaf[i] = (uint8_t)ended(S, &cs[i], &pn[i], &dn[i]);
         if (!leaf[i] && S->tb_ok)
-            live[m] = cs, from[m++] = i;
+            live[m] = cs[i], from[m++] = i;
     }
     if (m == 0)
         return;

@@ -66,11 +66,11 @@ void pns_search_free(pns_search *S);
  * final pn/dn for the prover in *pn, *dn; 0 otherwise.  A table error stops
  * the search (S->stopped, S->error) and answers 0. */
 int pns_search_leaf(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
-/* pns_search_leaf of each child of s by moves mv[0..n): leaf[i] 1 with
- * pn[i], dn[i] where decided; the tables' probes made together, their
- * misses overlapping. */
-void pns_search_leaves(pns_search *S, const game_state *s, const game_move *mv, int n, uint8_t *leaf, uint32_t *pn,
-                       uint32_t *dn);
+/* Plays each child of s by moves mv[0..n) (at most GAME_MAX_MOVES) into
+ * cs[i] and gives its pns_search_leaf: leaf[i] 1 with pn[i], dn[i] where
+ * decided; the tables' probes made together, their misses overlapping. */
+void pns_search_leaves(pns_search *S, const game_state *s, const game_move *mv, int n, game_state *cs, uint8_t *leaf,
+                       uint32_t *pn, uint32_t *dn);
 
 /* Goes on with r's line from s, where it reached a table leaf, along the
  * tables' best moves (tb_best_move): a win or loss to the game's end, a

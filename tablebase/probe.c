@@ -177,8 +177,11 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
     }
     for (int j = 0; j < m; j++) {
         tb_entry e = tb_file_entry(&t->slots[mat[j]]->f, at[j]);
-        if (e == TB_ENTRY_BAD)  /* tb_probe says which table */
-            return tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0 ? -1 : game_error(err, errlen, "a table entry does not decode");
+        if (e == TB_ENTRY_BAD) {  /* tb_probe says which table */
+            if (tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0)
+                return -1;
+            return game_error(err, errlen, "a table entry does not decode");
+        }
         v[from[j]] = tb_decode(e);
         found[from[j]] = 1;
     }
