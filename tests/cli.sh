@@ -207,6 +207,16 @@ sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/
     SPLIT_DEEPER=3 "$split" "${sdp[@]}" >"$tmp/out" 2>&1 && grep -q "^b2U: proved a move deeper" "$tmp/out" &&
     [ ! -e "$tmp/sdp.d/b2U.log" ] && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a child past --proof-memory split a move deeper"; tail -3 "$tmp/out"; }
+# the parts saved compressed (bench/split-save.sh, as they are committed),
+# the joined child's own parts left out, then loaded on a "fresh machine",
+# where the split joins them again, searching nothing
+save="$(dirname "$0")/../bench/split-save.sh"
+"$save" "$tmp/sdp.d" "$tmp/saved.d" >"$tmp/out" 2>&1 && [ -e "$tmp/saved.d/b2U.proof.xz" ] &&
+    [ ! -e "$tmp/saved.d/b2U.proof.d2L.d" ] && [ ! -e "$tmp/saved.d/b2U.proof.best" ] &&
+    "$save" --load "$tmp/saved.d" "$tmp/ld.d" && cmp -s "$tmp/ld.d/b2U.proof" "$tmp/sdp.d/b2U.proof" &&
+    SPLIT_SEARCH=0 "$split" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/ld" 2 --tb-dir "$tmp/ot44-5" >"$tmp/out" 2>&1 &&
+    ! grep -q "nodes:" "$tmp/out" && grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: split parts saved compressed and loaded again"; tail -3 "$tmp/out"; }
 # the parts alone (as committed where the whole is too big for one file):
 # SPLIT_SEARCH=0 joins them again, searching nothing; a part missing ends it
 rm -f "$tmp/sdp" "$tmp/sdp.d/b2U.proof"
