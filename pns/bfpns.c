@@ -138,7 +138,7 @@ static void child_eval(bfpns *B, const game_state *cs, node *c)
     c->borrowed = 0;
     c->key = game_key_of(S->g, cs);
     c->or_node = game_to_move(S->g, cs) == S->prover;
-    if (pns_search_leaf(S, cs, &c->pn, &c->dn) || pns_search_exact(S, cs, &c->pn, &c->dn))
+    if (pns_search_leaf(S, cs, &c->pn, &c->dn) || pns_search_exact(S, cs, &c->pn, &c->dn, NULL))
         return;
     int d = pns_path_find(S, c->key);
     if (d >= 0) {

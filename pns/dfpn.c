@@ -215,6 +215,7 @@ static void live_child(dfpn *D, const game_state *cs, child_t *c)
     if (e && (e->pn == 0 || e->dn == 0)) {
         c->pn = e->pn;
         c->dn = e->dn;
+        c->tag = e->tag;
         return;
     }
     if (D->closed && e && (e->flags & TT_SET) && D->closed->holds(D->closed->ctx, c->key)) {
@@ -239,6 +240,7 @@ static void live_child(dfpn *D, const game_state *cs, child_t *c)
 void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c)
 {
     c->refs = 0;
+    c->tag = (int16_t)D->tag;
     c->key = game_key_of(D->S.g, cs);
     if (!pns_search_leaf(&D->S, cs, &c->pn, &c->dn))
         live_child(D, cs, c);
@@ -258,6 +260,7 @@ static __attribute__((noinline)) void table_children(dfpn *D, const game_state *
     for (int i = 0; i < n; i++) {
         c[i].move = mv[i];
         c[i].refs = 0;
+        c[i].tag = (int16_t)D->tag;
         c[i].key = game_key_of(D->S.g, &cs[i]);
         c[i].pn = pn[i];
         c[i].dn = dn[i];
@@ -273,6 +276,20 @@ static void combine(const child_t *c, int n, int or_node, int weak, uint32_t *pn
     for (int i = 0; i < n; i++)
         pn_fold_child(&f, or_node, c[i].pn, c[i].dn);
     pn_fold_end(&f, or_node, weak, pn, dn);
+}
+
+/* The furthest score target a solved node's value holds for, from its
+ * children solved the same way: an OR node is worth its best child, an AND
+ * node its worst, so a proof or disproof carries the children's furthest
+ * common bound (later questions of the score search read it instead of
+ * searching the node again). */
+static int solved_tag(const child_t *c, int n, int or_node, int proven, int tag)
+{
+    int t = or_node ? INT16_MIN : INT16_MAX;
+    for (int i = 0; i < n; i++)
+        if (proven ? c[i].pn == 0 : c[i].dn == 0)
+            t = or_node ? (c[i].tag > t ? c[i].tag : t) : (c[i].tag < t ? c[i].tag : t);
+    return t == INT16_MIN || t == INT16_MAX ? tag : t;
 }
 
 /* The references of a solved node (relative to it) and the child that
@@ -341,12 +358,14 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         }
     }
     uint64_t before = S->endgame_nodes;
-    if (pns_search_exact(S, st, &self->pn, &self->dn)) {
+    int target;
+    if (pns_search_exact(S, st, &self->pn, &self->dn, &target)) {
         if (S->stopped)
             return;  /* the solver was stopped: nothing to keep */
         uint64_t work = S->endgame_nodes - before;
         self->refs = 0;
-        pns_tt_store(D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, D->tag);
+        self->tag = (int16_t)target;
+        pns_tt_store(D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, target);
         return;
     }
     child_t *c = frame_at(D, depth);
@@ -428,7 +447,9 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     self->pn = pn;
     self->dn = dn;
     self->refs = 0;
+    self->tag = (int16_t)D->tag;
     if (pn == 0 || dn == 0) {
+        self->tag = (int16_t)solved_tag(c, n, or_node, pn == 0, D->tag);
         int chosen = -1;
         refs_t refs = solved_refs(c, n, or_node, pn == 0, &chosen);
         if (chosen >= 0)
@@ -447,7 +468,7 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         }
     }
     pns_tt_store(D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
-             D->tag);
+             self->tag);
     S->fill = pns_tt_fill(D->tt);
 }
 

@@ -79,6 +79,7 @@ typedef struct {
     uint32_t pn, dn;
     refs_t refs;
     game_move move;
+    int16_t tag;  /* solved: the furthest score target its value holds for */
 } child_t;
 
 /* A path-dependent solved value: it holds wherever all of need[] are on the

@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <string.h>
 
+enum { LINEAR_STEPS = 5 };
+
 /* Continues the line of the last proof to the game's end where the solver
  * decides: the end's exact score first (the line's defender moves need not
  * be best, so it may beat the root's), then at each position the first move
@@ -128,8 +130,12 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
      * question asks about the candidate nearest 0, then steps of 1, 2, 4 ...
      * candidates go the way the answers point until an answer turns (close
      * scores cost few questions, and the hard questions, next to the score,
-     * come once), and bisection finishes. */
-    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0;
+     * come once), and bisection finishes.  The first LINEAR_STEPS steps are
+     * of one candidate: an answer far from the score is cheap, and one
+     * past it is the costliest kind (6x6: 0 no, -2 no, -4 yes, where
+     * doubling asked -6 too, a quarter of the search; 5x6: 20% fewer
+     * solver nodes; random 6x6 positions of 22-26 empties: 6% fewer). */
+    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0, same = 0;
     while (at + 1 < nc && cand[at] < 0)
         at++;
     if (solver_root && nc > 0) {
@@ -170,7 +176,8 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
             dir0 = dir;
         if (dir == dir0) {  /* galloping on */
             at += dir * step;
-            step *= 2;
+            if (++same > LINEAR_STEPS)
+                step *= 2;
             at = at < a ? a : at > b ? b : at;
         } else {
             dir0 = 2;

@@ -89,7 +89,7 @@ int pns_search_solve(pns_search *S, const game_state *s, int alpha, int beta, in
     return -1;
 }
 
-int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn, int *target)
 {
     if (!pns_search_exact_region(S, s))
         return 0;
@@ -103,6 +103,11 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
     int proven = v >= t;
     *pn = proven ? 0 : PNS_INF;
     *dn = proven ? PNS_INF : 0;
+    /* the fail-soft value answers every target it passes: "at least v"
+     * proven, or "at least v + 1" disproven, so that later questions read
+     * the leaf instead of solving it again */
+    if (target)
+        *target = proven ? v : v + 1;
     return 1;
 }
 

@@ -85,10 +85,12 @@ static inline int pns_search_exact_region(const pns_search *S, const game_state 
 {
     return S->solver && S->depth > 0 && game_empties(S->g, s) <= S->o->exact_empties;
 }
-/* 1 with the final pn/dn when the solver decides s (pns_search_exact_region);
+/* 1 with the final pn/dn when the solver decides s (pns_search_exact_region),
+ * and in *target (if not NULL) the furthest target that answer holds for
+ * (proven: "at least *target"; disproven: "at least *target" disproven);
  * costly, so searches call it when they would expand s, not when they meet
  * it: an OR node's first proven child spares its siblings the solver. */
-int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
+int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn, int *target);
 
 /* The solver's score of s in (alpha, beta), fail-soft, in *v: 0, or -1 with
  * S stopped when a limit (Ctrl-C, --time) ended the solve first. */

@@ -1223,6 +1223,52 @@ static void test_exact_checker(void)
     CU_ASSERT_EQUAL(asked, 960);
 }
 
+/* The score search's questions share one table, a solved entry answering
+ * every target its value passes (the solver's fail-soft value at a leaf, a
+ * node's best or worst child above): on random positions of 8-11 empties
+ * of three boards, with the solver below 4 empties so that df-pn searches
+ * several plies and many questions meet each other's entries, every score
+ * is the naive negamax's, and every few the proof of both bounds verifies. */
+static void test_othello_score_reuse(void)
+{
+    const char *sizes[] = { "othello:4x5", "othello:5x5", "othello:4x6" };
+    unsigned long long seed = 20261127;
+    int asked = 0, proofs = 0;
+    for (int i = 0; i < 3; i++) {
+        game *g = test_open(sizes[i], NULL);
+        int area = g->width * g->height;
+        for (int k = 0; k < 60; k++) {
+            game_state s;
+            random_position(g, &s, 8 + (int)(ref_rand(&seed) % 4), &seed);
+            if (game_result_of(g, &s) != GAME_ONGOING)
+                continue;
+            char text[GAME_TEXT_MAX];
+            game_format(g, &s, text, sizeof text);
+            int want = ref_negamax(text, -1000, 1000), score = 99;
+            pns_options o;
+            pns_defaults(&o);
+            o.memory = 16 << 20;
+            o.exact_empties = 4;
+            o.proof_exact_empties = 3;
+            pns_result r;
+            FILE *proof = k % 4 == 0 ? tmpfile() : NULL;
+            CU_ASSERT_EQUAL(pns_score(g, &s, &o, -area, area, &score, &r, proof), 0);
+            CU_ASSERT_EQUAL(score, want);
+            asked++;
+            if (proof) {
+                char summary[2048], err[512];
+                rewind(proof);
+                CU_ASSERT_EQUAL(pns_verify_proof(proof, NULL, summary, sizeof summary, err, sizeof err), 0);
+                proofs++;
+                fclose(proof);
+            }
+        }
+        game_close(g);
+    }
+    CU_ASSERT(asked >= 150);
+    CU_ASSERT(proofs >= 40);
+}
+
 /* Deeper than the naive negamax goes (14-16 empties on 6x6 and 8x8, where
  * the evaluation orders the moves by default): the solver with its
  * evaluation and with noise in its place agree on every score, and the
@@ -1429,4 +1475,6 @@ void suite_pns(void)
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
     CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
+    CU_add_test(s, "Othello scores: entries of one question answer the next, against naive negamax",
+                test_othello_score_reuse);
 }
