@@ -447,9 +447,9 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     self->pn = pn;
     self->dn = dn;
     self->refs = 0;
-    self->tag = (int16_t)D->tag;
+    /* an open entry answers its own question only */
+    self->tag = (int16_t)(pn == 0 || dn == 0 ? solved_tag(c, n, or_node, pn == 0, D->tag) : D->tag);
     if (pn == 0 || dn == 0) {
-        self->tag = (int16_t)solved_tag(c, n, or_node, pn == 0, D->tag);
         int chosen = -1;
         refs_t refs = solved_refs(c, n, or_node, pn == 0, &chosen);
         if (chosen >= 0)
