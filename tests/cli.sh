@@ -66,9 +66,9 @@ bounds_hold() {  # bounds_hold NAME SCORE -- ARGS...
         fail=$((fail + 1)); echo "FAIL: $name: '$line'"; fi
 }
 bounds_hold "solver root stopped: its windows' bounds" 38 -- prove othello:8x8 --score --exact-empties 24 --time 0.3 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
-bounds_hold "df-pn stopped: its questions' bounds" 10 -- prove othello:5x6 --score --nodes 100000
-bounds_hold "df-pn stopped later: narrower bounds" 10 -- prove othello:5x6 --score --nodes 300000
-check "stopped score bounds in json" 0 '"score_at_least":-?[0-9]+,"score_at_most":-?[0-9]+' -- prove othello:5x6 --score --nodes 300000 --json
+bounds_hold "df-pn stopped: its questions' bounds" 10 -- prove othello:5x6 --score --nodes 20000
+bounds_hold "df-pn stopped later: narrower bounds" 10 -- prove othello:5x6 --score --nodes 250000
+check "stopped score bounds in json" 0 '"score_at_least":-?[0-9]+,"score_at_most":-?[0-9]+' -- prove othello:5x6 --score --nodes 250000 --json
 "$bin" prove othello:8x8 --score --exact-empties 40 --position "$deep" >"$tmp/int.out" 2>&1 &
 sleep 1; kill -INT $!; wait $!
 if [ $? = 130 ] && grep -q "stopped by interrupt" "$tmp/int.out"; then pass=$((pass + 1)); else
