@@ -89,6 +89,13 @@ int pns_search_solve(pns_search *S, const game_state *s, int alpha, int beta, in
     return -1;
 }
 
+/* pn/dn of a leaf that proves the question or disproves it. */
+static void leaf_numbers(int proven, uint32_t *pn, uint32_t *dn)
+{
+    *pn = proven ? 0 : PNS_INF;
+    *dn = proven ? PNS_INF : 0;
+}
+
 int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn, int *target)
 {
     if (!pns_search_exact_region(S, s))
@@ -101,21 +108,13 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
     }
     v = mine ? v : -v;
     int proven = v >= t;
-    *pn = proven ? 0 : PNS_INF;
-    *dn = proven ? PNS_INF : 0;
+    leaf_numbers(proven, pn, dn);
     /* the fail-soft value answers every target it passes: "at least v"
      * proven, or "at least v + 1" disproven, so that later questions read
      * the leaf instead of solving it again */
     if (target)
         *target = proven ? v : v + 1;
     return 1;
-}
-
-/* pn/dn of a leaf that proves the question or disproves it. */
-static void leaf_numbers(int proven, uint32_t *pn, uint32_t *dn)
-{
-    *pn = proven ? 0 : PNS_INF;
-    *dn = proven ? PNS_INF : 0;
 }
 
 /* pn/dn of a leaf whose outcome for the prover is +1 win, 0 draw, -1 loss. */
