@@ -1,14 +1,16 @@
 /* games/chores.c - what every module needs and none owns: the clock, the
  * fan-out of work to threads (and a team of threads that wait for each
- * other) and the all-or-nothing file write.  Here
+ * other), big tables on huge pages and the all-or-nothing file write.  Here
  * because games/ is the module every other one already depends on. */
 #include "game.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 double game_clock(void)
@@ -16,6 +18,47 @@ double game_clock(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define BIG_MIN ((size_t)16 << 20)  /* smaller blocks come from calloc: a huge page is zeroed whole at its first touch */
+
+static size_t big_len(size_t bytes)
+{
+    size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    return len < bytes ? 0 : len;
+}
+
+/* Fresh anonymous pages are zero and cost nothing until touched.  The block
+ * starts on a 2 MB boundary (a huge page can only back an aligned range):
+ * one huge page more is mapped and what lies outside the block unmapped. */
+void *game_alloc_big(size_t bytes)
+{
+    if (bytes < BIG_MIN)
+        return calloc(bytes ? bytes : 1, 1);
+    size_t len = big_len(bytes);
+    if (len == 0 || len + HUGE_PAGE < len)
+        return NULL;
+    char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    char *p = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (p > m)
+        munmap(m, (size_t)(p - m));
+    if (p + len < m + len + HUGE_PAGE)
+        munmap(p + len, (size_t)(m + len + HUGE_PAGE - (p + len)));
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void game_free_big(void *p, size_t bytes)
+{
+    if (bytes < BIG_MIN)
+        free(p);
+    else if (p)
+        munmap(p, big_len(bytes));
 }
 
 int game_default_threads(void)

@@ -469,6 +469,13 @@ uint64_t game_perft(const game *g, const game_state *s, int depth, volatile int 
 
 /* Seconds on a monotonic clock, for measuring intervals. */
 double game_clock(void);
+/* A zeroed block of bytes for a big table probed at random, on huge pages
+ * where the kernel gives them (with 4 KB pages nearly every probe also
+ * misses the TLB, and each first touch is a fault); NULL when out of memory.
+ * Free it with game_free_big and the same size. */
+void *game_alloc_big(size_t bytes);
+/* Frees a block of game_alloc_big (NULL: nothing). */
+void game_free_big(void *p, size_t bytes);
 /* The number of processors online, at least 1. */
 int game_default_threads(void);
 /* Calls fn(ctx, first, end) over [0, n) in pieces of chunk indices (0: a

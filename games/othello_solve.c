@@ -115,7 +115,7 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
     uint64_t slots = 1024;
     while (slots * 2 * sizeof(slot) <= bytes)
         slots *= 2;
-    x->table = calloc(slots, sizeof *x->table);
+    x->table = game_alloc_big(slots * sizeof *x->table);
     if (!x->table) {
         free(x);
         return NULL;
@@ -144,7 +144,7 @@ void othello_solver_free(game_solver *x)
     if (!x)
         return;
     team_free(x->team);
-    free(x->table);
+    game_free_big(x->table, (x->mask + 1) * sizeof *x->table);
     free(x);
 }
 

@@ -6,7 +6,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 _Static_assert(sizeof(tt_entry) == 32, "a table entry is 32 bytes");
 
@@ -23,19 +22,10 @@ int pns_tt_init(tt_table *t, size_t bytes)
     t->used = 0;
     t->seq = NULL;
     t->kept = NULL;
-    /* fresh anonymous pages are zero (empty) and cost nothing until touched;
-     * 2 MB alignment lets the kernel back the table with huge pages, without
-     * which every probe is a TLB miss as well as a cache miss */
-    size_t len = b * TT_WAYS * sizeof(tt_entry), huge = (size_t)2 << 20;
-    t->map_len = len + huge;
-    t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (t->map == MAP_FAILED) {
-        t->map = NULL;
-        t->e = NULL;
+    t->bytes = t->buckets * TT_WAYS * sizeof(tt_entry);
+    t->e = game_alloc_big(t->bytes);
+    if (!t->e)
         return -1;
-    }
-    t->e = (tt_entry *)(((uintptr_t)t->map + huge - 1) & ~(uintptr_t)(huge - 1));
-    madvise(t->e, len, MADV_HUGEPAGE);
     return 0;
 }
 
@@ -43,7 +33,7 @@ struct tt_kept {
     tt_entry *e;
     size_t mask, used, limit;
     uint64_t dropped;
-    size_t map_len;
+    size_t bytes;
     pthread_mutex_t lock;  /* the threads of a shared table evict at once */
 };
 
@@ -55,9 +45,9 @@ int pns_tt_keep_solved(tt_table *t, size_t bytes)
     tt_kept *k = calloc(1, sizeof *k);
     if (!k)
         return -1;
-    k->map_len = slots * sizeof(tt_entry);
-    k->e = mmap(NULL, k->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (k->e == MAP_FAILED) {
+    k->bytes = slots * sizeof(tt_entry);
+    k->e = game_alloc_big(k->bytes);
+    if (!k->e) {
         free(k);
         return -1;
     }
@@ -72,7 +62,7 @@ static void kept_free(tt_kept *k)
 {
     if (!k)
         return;
-    munmap(k->e, k->map_len);
+    game_free_big(k->e, k->bytes);
     pthread_mutex_destroy(&k->lock);
     free(k);
 }
@@ -103,7 +93,7 @@ void pns_tt_kept_counts(const tt_table *t, uint64_t *kept, uint64_t *dropped, si
 {
     *kept = t->kept ? t->kept->used : 0;
     *dropped = t->kept ? t->kept->dropped : 0;
-    *bytes = *kept ? t->kept->map_len : 0;
+    *bytes = *kept ? t->kept->bytes : 0;
 }
 
 int pns_tt_share(tt_table *t)
@@ -175,18 +165,16 @@ void pns_tt_free(tt_table *t)
     t->seq = NULL;
     kept_free(t->kept);
     t->kept = NULL;
-    if (t->map)
-        munmap(t->map, t->map_len);
-    t->map = NULL;
+    game_free_big(t->e, t->bytes);
     t->e = NULL;
 }
 
 void pns_tt_clear(tt_table *t)
 {
-    memset(t->e, 0, t->buckets * TT_WAYS * sizeof(tt_entry));
+    memset(t->e, 0, t->bytes);
     t->used = 0;
     if (t->kept) {
-        memset(t->kept->e, 0, t->kept->map_len);
+        memset(t->kept->e, 0, t->kept->bytes);
         t->kept->used = 0;
         t->kept->dropped = 0;
     }

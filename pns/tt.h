@@ -32,10 +32,9 @@ typedef struct tt_kept tt_kept;
 
 typedef struct {
     tt_entry *e;
-    size_t buckets;      /* a power of two */
+    size_t buckets;      /* any count: bucket_index() scales onto them */
     tt_kept *kept;       /* NULL: evicted entries are lost */
-    void *map;           /* the mapping, aligned for huge pages inside */
-    size_t map_len;
+    size_t bytes;        /* of e (game_alloc_big) */
     uint32_t *seq;       /* shared by threads: each bucket's sequence number, odd while a store
                           * writes it (a seqlock); NULL: one thread */
     /* apart from the fields every probe reads: a store that fills a slot

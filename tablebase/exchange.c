@@ -44,7 +44,7 @@ tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch)
         x->out[o].shift = shift;
         x->out[o].mod = UINT64_MAX / (uint64_t)owners + 1;
         x->out[o].cap = cap;
-        x->out[o].box = tb_alloc_big(cap * (uint64_t)owners * sizeof(uint64_t));
+        x->out[o].box = game_alloc_big(cap * (uint64_t)owners * sizeof(uint64_t));
         if (!x->out[o].box) {
             tb_exchange_free(x);
             return NULL;
@@ -58,7 +58,7 @@ void tb_exchange_free(tb_exchange *x)
     if (!x)
         return;
     for (int o = 0; o < x->owners; o++)
-        tb_free_big(x->out[o].box, x->out[o].cap * (uint64_t)x->owners * sizeof(uint64_t));
+        game_free_big(x->out[o].box, x->out[o].cap * (uint64_t)x->owners * sizeof(uint64_t));
     free(x);
 }
 

@@ -333,9 +333,9 @@ static void free_run(reach_run *r)
 {
     for (int k = 0; k < r->n; k++) {
         size_t b = r->t[k].words * sizeof(uint64_t);
-        tb_free_big(r->t[k].seen, b);
-        tb_free_big(r->t[k].cur, b);
-        tb_free_big(r->t[k].next, b);
+        game_free_big(r->t[k].seen, b);
+        game_free_big(r->t[k].cur, b);
+        game_free_big(r->t[k].next, b);
     }
 }
 
@@ -430,9 +430,9 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
         t->size = ops->size(g, mats[k]);
         t->words = (t->size + 63) / 64;
         size_t b = t->words * sizeof(uint64_t);
-        t->seen = tb_alloc_big(b);
-        t->cur = tb_alloc_big(b);
-        t->next = tb_alloc_big(b);
+        t->seen = game_alloc_big(b);
+        t->cur = game_alloc_big(b);
+        t->next = game_alloc_big(b);
         if (!t->seen || !t->cur || !t->next)
             rc = game_error(err, errlen, "out of memory for the bitmaps of %llu states", (unsigned long long)t->size);
     }

@@ -655,15 +655,15 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n;
     b->words = (n + 63) / 64;
-    b->c = tb_alloc_big(n);
+    b->c = game_alloc_big(n);
     b->pending = calloc(TB_MAX_DISTANCE + 1, 1);
     b->max_pending = 0;
     if (b->short_max <= 0 || b->short_max > SHORT_MAX)
         b->short_max = SHORT_MAX;
     /* Three frontiers: the wins and losses of the last ply and the new
      * wins; the new losses go where the last losses were read. */
-    uint64_t *wins = tb_alloc_big(b->words * 8), *losses = tb_alloc_big(b->words * 8);
-    uint64_t *new_wins = tb_alloc_big(b->words * 8);
+    uint64_t *wins = game_alloc_big(b->words * 8), *losses = game_alloc_big(b->words * 8);
+    uint64_t *new_wins = game_alloc_big(b->words * 8);
     b->owners = b->threads < TB_MAX_OWNERS ? b->threads : TB_MAX_OWNERS;
     int own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
     b->ex = tb_exchange_new(b->owners, own_shift, n, GAME_MAX_PREDECESSORS);
@@ -724,9 +724,9 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
     b->t_plies = game_clock() - t;
     rc = b->failed ? game_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
 out:
-    tb_free_big(wins, b->words * 8);
-    tb_free_big(losses, b->words * 8);
-    tb_free_big(new_wins, b->words * 8);
+    game_free_big(wins, b->words * 8);
+    game_free_big(losses, b->words * 8);
+    game_free_big(new_wins, b->words * 8);
     tb_exchange_free(b->ex);
     b->ex = NULL;
     free(b->pending);
@@ -737,6 +737,6 @@ out:
 void tb_retro_free(tb_builder *b)
 {
     JudyLFreeArray(&b->val_long, PJE0);
-    tb_free_big(b->c, b->n);
+    game_free_big(b->c, b->n);
     b->c = NULL;
 }

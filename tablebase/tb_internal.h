@@ -214,9 +214,4 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
  * known: 0, or -1 if a compressed block does not decode. */
 int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
 
-/* Zeroed memory for a large array accessed at random (huge pages where the
- * kernel grants them); NULL when out of memory.  Freed with the same size. */
-void *tb_alloc_big(size_t bytes);
-void tb_free_big(void *p, size_t bytes);
-
 #endif
