@@ -8,7 +8,8 @@
 # side, the usual Othello guess); where the other side moves, every child.
 # Each round asks the open frontier questions the current choice needs
 # ("can the side to move finish at least K ahead?", `prove --question
-# score:K --proof`), JOBS at a time (on a cluster, one job per position);
+# score:K --proof`), JOBS at a time (on a cluster, one job per position:
+# PNSOLVE_RUN, in frontier-lib.sh);
 # a failed child moves the choice to the next one.  Then the proofs are
 # joined up to the root and checked.
 #
@@ -137,7 +138,7 @@ ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unle
     key=$(name "$pos")
     [ -e "$out/p/$key.$k.proof" ] && return 0
     local log
-    log=$("$bin" prove "$game" --position "$pos" --question "score:$k" --proof "$out/p/$key.$k.try" "$@" 2>&1) || true
+    log=$(frontier_prove "$game" --position "$pos" --question "score:$k" --proof "$out/p/$key.$k.try" "$@" 2>&1) || true
     local value nodes solver secs
     value=$(sed -n 's/^value: //p' <<<"$log")
     nodes=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$log")
@@ -150,7 +151,7 @@ ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unle
         echo "$pos: 'at least $k?' not answered ($(grep -E '^value:' <<<"$log" || tail -1 <<<"$log"))" >&2
     fi
 }
-export -f name ask_one
+export -f name frontier_prove ask_one
 
 # prove_bound K WANT: rounds until the root's "at least K" is decided.
 prove_bound() {

@@ -8,6 +8,13 @@ frontier_check() {
 }
 
 name() { printf '%s' "$1" | md5sum | cut -c1-16; }
+# frontier_prove ARGS...: `PNSOLVE prove ARGS...`, started through
+# $PNSOLVE_RUN (split-proof.sh takes it too) when it is set: a command prefix that runs its arguments,
+# each kept whole, on another machine (`srun -N1 -n1` on Slurm, or a
+# wrapper of your own around ssh).  OUT and the binary must then be at
+# the same paths there (a shared file system); name --threads, since this
+# machine's cores say nothing of the other's.
+frontier_prove() { ${PNSOLVE_RUN:-} "$bin" prove "$@"; }
 show() { "$bin" show "$game" --position "$1" "${@:2}"; }
 
 # expand POSITION LEFT: the tree LEFT moves deep below POSITION.  For each

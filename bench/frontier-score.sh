@@ -3,7 +3,7 @@
 # position DEPTH moves from the root (one per symmetry class among siblings,
 # each transposition once) gets its score and both bounds' proofs on its
 # own, JOBS at a time (on a cluster, one job per position: each needs only
-# the binary and its position); then the proofs are joined level by level
+# the binary and its position; PNSOLVE_RUN, in frontier-lib.sh, starts it there); then the proofs are joined level by level
 # up to the root and the root's file is checked whole.  JOBS 0 only lists
 # the frontier (OUT/todo), to size a run before it starts.
 #
@@ -44,7 +44,7 @@ prove_one() {  # POSITION [prove options...]: its score and proofs, unless done
     key=$(name "$pos")
     [ -e "$out/p/$key.proof" ] && return 0
     local log
-    log=$("$bin" prove "$game" --position "$pos" --score --proof "$out/p/$key.try" "$@" 2>&1) || true
+    log=$(frontier_prove "$game" --position "$pos" --score --proof "$out/p/$key.try" "$@" 2>&1) || true
     local score nodes solver secs
     score=$(sed -n 's/^score: //p' <<<"$log")
     nodes=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$log")
@@ -57,7 +57,7 @@ prove_one() {  # POSITION [prove options...]: its score and proofs, unless done
         echo "$pos: not solved ($(grep -E '^status:' <<<"$log" || tail -1 <<<"$log"))" >&2
     fi
 }
-export -f name prove_one
+export -f name frontier_prove prove_one
 xargs -d '\n' -P "$jobs" -I{} bash -c 'prove_one "$@"' _ {} "$@" <"$out/todo"
 
 # The joins, from the frontier up: a position's file is its proof where it

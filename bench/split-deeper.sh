@@ -25,7 +25,7 @@ child=$("$bin" show "$game" --position "$root" "$move" | sed -n 's/^position: //
 [ -n "$child" ] || { echo "$0: '$move' is not a move of the root" >&2; exit 2; }
 if [ ! -s "$out.best" ]; then
     [ "${SPLIT_SEARCH:-1}" != 0 ] || { echo "$0: no best move in $out.best (SPLIT_SEARCH=0 searches nothing)" >&2; exit 1; }
-    "$bin" prove "$game" --position "$child" --question "$child_q" "$@" >"$out.best.log" 2>&1 || true
+    ${PNSOLVE_RUN:-} "$bin" prove "$game" --position "$child" --question "$child_q" "$@" >"$out.best.log" 2>&1 || true
     grep -q '^value: proven$' "$out.best.log" ||
         { echo "$0: the child after $move is not proven ($(grep -E '^value:' "$out.best.log" || tail -1 "$out.best.log"))" >&2; exit 1; }
     tr '\r' '\n' <"$out.best.log" | sed -n 's/^best move: //p' >"$out.best"

@@ -8,7 +8,9 @@
 #
 # Each child's search gets the cores JOBS leaves it (--threads cores/JOBS,
 # at least 1) unless the options name --threads, so that JOBS x threads stays
-# within the machine.
+# within the machine.  PNSOLVE_RUN (a command prefix, as in frontier-lib.sh:
+# `srun -N1 -n1`) starts each search on another machine; OUT, the binary
+# and the tables must be at the same paths there.
 #
 # QUESTION (win | advantage) is asked of the root's side to move; its
 # disproof is, after every move, the other side's answer to the other
@@ -58,7 +60,7 @@ prove_child() {  # MOVE [prove options...]: proves the child after MOVE unless d
         return 0
     fi
     if [ ! -s "$dir/$m.proof.best" ]; then
-        "$bin" prove "$game" --position "$pos" --question "$child_q" --proof "$dir/$m.try" "$@" >"$dir/$m.log" 2>&1 || true
+        ${PNSOLVE_RUN:-} "$bin" prove "$game" --position "$pos" --question "$child_q" --proof "$dir/$m.try" "$@" >"$dir/$m.log" 2>&1 || true
         if grep -q '^value: proven$' "$dir/$m.log" && [ -e "$dir/$m.try" ]; then
             mv "$dir/$m.try" "$dir/$m.proof"
             echo "$m: $(grep -E '^(nodes|time):' "$dir/$m.log" | tr '\n' ' ')"

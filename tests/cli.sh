@@ -171,11 +171,15 @@ check "ostle puzzle from tables, re-proved without" 0 "^sound: yes$" -- solve-pu
 # loss for White, symmetric about the diagonal; one child per symmetry class
 # proved on its own with the tables, the join names the others by 'sym' (or
 # repeats a push-off that reaches the same position), checked whole.
+# Each search is started through PNSOLVE_RUN (a cluster's job starter; here
+# a wrapper that logs what it starts).
 split="$(dirname "$0")/../bench/split-proof.sh"
+printf '#!/bin/sh\necho "$*" >>"%s/runs"\nexec "$@"\n' "$tmp" >"$tmp/runner" && chmod +x "$tmp/runner"
 "$bin" tb build ostle:4x4 --pieces 7 --dir "$tmp/ot44" >/dev/null 2>&1
-"$split" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sp44" 2 --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 &&
+PNSOLVE_RUN="$tmp/runner" "$split" "$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sp44" 2 --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 &&
     grep -q "^sound: ostle:4x4 1B1B/W1B1/WH1B/1WW1 w -: 'can White force a win?' disproven" "$tmp/out" &&
     grep -q "^18 moves, 8 to prove" "$tmp/out" && [ "$(ls "$tmp/sp44.d/"*.proof | wc -l)" = 8 ] &&
+    [ "$(grep -c " prove ostle:4x4 --position .* --proof $tmp/sp44.d/" "$tmp/runs")" = 8 ] && mv "$tmp/runs" "$tmp/runs.split" &&
     grep -q "^1 .* sym [0-9]*$" "$tmp/sp44" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL: split disproof of an Ostle 4x4 loss"; tail -3 "$tmp/out"; }
 # a draw proof read off the table along what the search showed: the writer
@@ -243,6 +247,14 @@ frontier="$(dirname "$0")/../bench/frontier-score.sh"
     [ "$(wc -l <"$tmp/fr44/frontier.txt")" = 11 ] && cp "$tmp/fr44/frontier.txt" "$tmp/fr44.list" &&
     "$frontier" "$bin" othello:4x4 3 "$tmp/fr44" 2 >"$tmp/out" 2>&1 && cmp -s "$tmp/fr44/frontier.txt" "$tmp/fr44.list" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a score through a frontier"; tail -3 "$tmp/out"; }
+
+# The same through PNSOLVE_RUN (the wrapper above): every search goes
+# through it, and the result is the same.
+PNSOLVE_RUN="$tmp/runner" "$frontier" "$bin" othello:4x4 3 "$tmp/fr44r" 2 --threads 1 >"$tmp/out" 2>&1 &&
+    grep -q "^sound: .*'can Black finish at least -10 ahead?' proven" "$tmp/out" &&
+    [ "$(grep -c " prove othello:4x4 --position .* --score --proof $tmp/fr44r/p/" "$tmp/runs")" = 11 ] &&
+    [ "$(wc -l <"$tmp/runs")" = 11 ] && cmp -s <(cut -f1,5 "$tmp/fr44/frontier.txt" | sort) <(cut -f1,5 "$tmp/fr44r/frontier.txt" | sort) &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a frontier through PNSOLVE_RUN"; tail -3 "$tmp/out"; }
 
 # One bound alone ('at least K?'), its proof checked; the same score through
 # a frontier by one-sided questions only (bench/frontier-bound.sh), each
