@@ -237,6 +237,9 @@ typedef struct game_solver_ops {
     int (*empties)(const game *g, const game_state *s);
     /* makes a solver with a table of about bytes (one per thread) */
     game_solver *(*create)(const game *g, size_t bytes);
+    /* makes a solver of its own (counters, watch, threads) on x's table,
+     * which threads may share (NULL: every solver has its own table) */
+    game_solver *(*share)(game_solver *x);
     /* the final score for the side to move when it lies strictly between
      * alpha and beta, else a bound beyond the window on the same side
      * (fail-soft); adds the positions it visited to *nodes */
@@ -379,6 +382,13 @@ static inline int game_empties(const game *g, const game_state *s)
 static inline game_solver *game_solver_new(const game *g, size_t bytes)
 {
     return g->ops->solver ? g->ops->solver->create(g, bytes) : NULL;
+}
+/* A new solver for another thread that reads and writes x's table (what
+ * one learns, the other finds); x must outlive it.  NULL when out of
+ * memory or the game's solvers cannot share: then make one of its own. */
+static inline game_solver *game_solver_share(const game *g, game_solver *x)
+{
+    return g->ops->solver && g->ops->solver->share ? g->ops->solver->share(x) : NULL;
 }
 /* What game_solver_score answers when its watch stopped it: no score. */
 #define GAME_SOLVER_STOPPED (-1000000)

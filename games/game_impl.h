@@ -18,6 +18,7 @@ game *tictactoe_open(const char *args, const char *variant, char *err, size_t er
 /* Othello's exact endgame solver (othello_solve.c), for game_ops. */
 game_solver *othello_solver_new(const game *g, size_t bytes);
 int othello_solver_score(game_solver *x, const game_state *s, int alpha, int beta, uint64_t *nodes);
+game_solver *othello_solver_share(game_solver *x);
 void othello_solver_free(game_solver *x);
 int othello_solver_threads(game_solver *x, int n);
 void othello_solver_watch(game_solver *x, int (*stop)(void *ctx), void *ctx);

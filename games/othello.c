@@ -247,6 +247,7 @@ static void othello_destroy(game *g) { free(g->data); }
 static const game_solver_ops othello_solver_ops = {
     .empties = othello_empties,
     .create = othello_solver_new,
+    .share = othello_solver_share,
     .score = othello_solver_score,
     .destroy = othello_solver_free,
     .threads = othello_solver_threads,

@@ -52,6 +52,7 @@ struct game_solver {
     uint64_t noise;      /* not 0: the evaluation replaced by noise from this seed (tests) */
     slot *table;
     uint64_t mask;
+    const game_solver *owner;  /* whose table it is (othello_solver_share), NULL: this one's */
     uint64_t nodes;
     /* threads (YBWC): at a node of SPLIT_MIN empties or more whose first
      * move has been searched, while a thread of the team is idle, the other
@@ -139,12 +140,31 @@ static void team_free(team *t)
     free(t);
 }
 
+/* The table is lock-free (a seqlock per slot), as the solver's own
+ * helpers already share it. */
+game_solver *othello_solver_share(game_solver *x)
+{
+    game_solver *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->shape = x->shape;
+    h->eval_min = x->eval_min;
+    h->split_min = x->split_min;
+    h->noise = x->noise;
+    h->table = x->table;
+    h->mask = x->mask;
+    h->owner = x;
+    h->halt_at = &h->halt;
+    return h;
+}
+
 void othello_solver_free(game_solver *x)
 {
     if (!x)
         return;
     team_free(x->team);
-    game_free_big(x->table, (x->mask + 1) * sizeof *x->table);
+    if (!x->owner)
+        game_free_big(x->table, (x->mask + 1) * sizeof *x->table);
     free(x);
 }
 

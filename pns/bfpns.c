@@ -240,7 +240,7 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
         B->cap = cap > UINT32_MAX - GAME_MAX_MOVES ? UINT32_MAX - GAME_MAX_MOVES : (uint32_t)cap;
         B->pool = malloc((size_t)B->cap * sizeof(node)); /* pages are touched only as the tree grows */
     }
-    if (!B || !B->pool || pns_search_init(&B->S, g, s, o) != 0) {
+    if (!B || !B->pool || pns_search_init(&B->S, g, s, o, NULL) != 0) {
         r->status = PNS_UNKNOWN;
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte tree", mem);

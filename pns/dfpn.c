@@ -59,7 +59,7 @@ static int cond_init(dfpn *D, size_t cond_bytes)
 int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
 {
     memset(D, 0, sizeof *D);
-    if (pns_search_init(&D->S, g, root, o) != 0)
+    if (pns_search_init(&D->S, g, root, o, NULL) != 0)
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
     D->tt = &D->own_tt;
@@ -81,10 +81,10 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
 }
 
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
-                         size_t cond_bytes)
+                         size_t cond_bytes, game_solver *solver)
 {
     memset(D, 0, sizeof *D);
-    if (pns_search_init(&D->S, g, root, o) != 0)
+    if (pns_search_init(&D->S, g, root, o, solver) != 0)
         return -1;
     D->tt = tt;
     if (cond_init(D, cond_bytes) != 0) {

@@ -127,9 +127,10 @@ typedef struct {
 
 int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o);
 /* As pns_dfpn_init, but D searches in the shared table tt (pns_tt_share
- * done) with a path-dependent table of cond_bytes of its own. */
+ * done) with a path-dependent table of cond_bytes of its own, and its
+ * endgame solver uses solver's table (NULL: one of its own). */
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
-                         size_t cond_bytes);
+                         size_t cond_bytes, game_solver *solver);
 void pns_dfpn_free(dfpn *D);
 /* Before searching from root s: loads o->resume if given and arms the
  * periodic checkpoints; -1 with S.error when the checkpoint does not load. */

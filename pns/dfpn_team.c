@@ -61,7 +61,7 @@ dfpn_team *pns_dfpn_team_new(dfpn *lead, const game_state *root, int threads)
         m->o.progress = NULL;
         m->o.checkpoint = NULL;
         m->o.resume = NULL;
-        if (pns_dfpn_init_shared(&m->own, lead->S.g, root, &m->o, lead->tt, cond_bytes) != 0)
+        if (pns_dfpn_init_shared(&m->own, lead->S.g, root, &m->o, lead->tt, cond_bytes, lead->S.solver) != 0)
             break;
         m->D = &m->own;
         T->n++;

@@ -37,7 +37,7 @@ static int solver_watch(void *ctx)
     return limit_reached(ctx) != NULL;
 }
 
-int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o)
+int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o, game_solver *share)
 {
     memset(S, 0, sizeof *S);
     S->g = g;
@@ -51,14 +51,16 @@ int pns_search_init(pns_search *S, const game *g, const game_state *root, const 
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
     int solver = o->question == PNS_SCORE && o->exact_empties > 0 && game_has_solver(g);
-    if (solver) {
+    if (solver && share)
+        S->solver = game_solver_share(g, share);
+    if (solver && !S->solver) {
         /* the solver's table: an eighth of the search's memory, from 1 MB */
         size_t bytes = o->memory / 8 > (1 << 20) ? o->memory / 8 : 1 << 20;
         S->solver = game_solver_new(g, bytes);
         S->bytes += bytes;
-        if (S->solver)
-            game_solver_watch(g, S->solver, solver_watch, S);
     }
+    if (S->solver)
+        game_solver_watch(g, S->solver, solver_watch, S);
     S->next_checkpoint = S->t0 + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);
     if (!S->path || !S->path_prev || (solver && !S->solver)) {
         pns_search_free(S);

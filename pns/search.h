@@ -57,9 +57,10 @@ typedef struct {
     char error[256];
 } pns_search;
 
-/* Sets up S for a search of g from the root; 0, or -1 when out of memory
- * (then nothing is left to free). */
-int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o);
+/* Sets up S for a search of g from the root, its endgame solver on share's
+ * table where share is given and the game's solvers can share; 0, or -1
+ * when out of memory (then nothing is left to free). */
+int pns_search_init(pns_search *S, const game *g, const game_state *root, const pns_options *o, game_solver *share);
 void pns_search_free(pns_search *S);
 
 /* 1 when s is decided without search (game over or table hit), with the

@@ -10,6 +10,7 @@
 #include "ref.h"
 #include "graphs.h"
 
+#include <pthread.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1341,6 +1342,75 @@ static void test_othello_solver_threads(void)
     }
 }
 
+/* Solvers on one table (game_solver_share, as df-pn's threads use them):
+ * what one stored, the other reads (a position one solved costs the other
+ * fewer nodes than a fresh solver), two searching at once on their own
+ * threads give the scores of a lone solver, and the owner outlives the
+ * sharer it lent its table to. */
+typedef struct {
+    const game *g;
+    game_solver *x;
+    game_state s[4];
+    int v[4];
+} share_job;
+
+static void *share_run(void *arg)
+{
+    share_job *j = arg;
+    uint64_t nodes = 0;
+    for (int k = 0; k < 4; k++)
+        j->v[k] = game_solver_score(j->g, j->x, &j->s[k], -1000, 1000, &nodes);
+    return NULL;
+}
+
+static void test_othello_solver_share(void)
+{
+    game *g = test_open("othello:6x6", NULL);
+    unsigned long long seed = 17;
+    game_solver *owner = game_solver_new(g, 4 << 20);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(owner);
+    game_solver *sharer = game_solver_share(g, owner);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sharer);
+    share_job j[2] = { { .g = g, .x = owner }, { .g = g, .x = sharer } };
+    for (int k = 0; k < 4; k++)
+        random_position(g, &j[0].s[k], 15 + (int)(ref_rand(&seed) % 2), &seed);
+    for (int k = 0; k < 4; k++)
+        j[1].s[k] = j[0].s[3 - k];  /* the same positions, the other way round: both meet at once */
+    pthread_t t;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, share_run, &j[1]), 0);
+    share_run(&j[0]);
+    pthread_join(t, NULL);
+    for (int k = 0; k < 4; k++) {
+        game_solver *fresh = game_solver_new(g, 4 << 20);
+        uint64_t nodes = 0;
+        int want = game_solver_score(g, fresh, &j[0].s[k], -1000, 1000, &nodes);
+        CU_ASSERT_EQUAL(j[0].v[k], want);
+        CU_ASSERT_EQUAL(j[1].v[3 - k], want);
+        game_solver_free(g, fresh);
+    }
+    /* positions only the owner solved: the sharer reads them */
+    for (int k = 0; k < 3; k++) {
+        game_state s;
+        random_position(g, &s, 15, &seed);
+        game_solver *fresh = game_solver_new(g, 4 << 20);
+        uint64_t owner_nodes = 0, fresh_nodes = 0, shared_nodes = 0;
+        int want = game_solver_score(g, fresh, &s, -1000, 1000, &fresh_nodes);
+        CU_ASSERT_EQUAL(game_solver_score(g, owner, &s, -1000, 1000, &owner_nodes), want);
+        CU_ASSERT_EQUAL(game_solver_score(g, sharer, &s, -1000, 1000, &shared_nodes), want);
+        CU_ASSERT(shared_nodes * 10 < fresh_nodes);
+        game_solver_free(g, fresh);
+    }
+    game_solver_free(g, sharer);
+    game_state s;
+    random_position(g, &s, 12, &seed);
+    game_solver *fresh = game_solver_new(g, 4 << 20);
+    uint64_t nodes = 0;
+    CU_ASSERT_EQUAL(game_solver_score(g, owner, &s, -1000, 1000, &nodes), game_solver_score(g, fresh, &s, -1000, 1000, &nodes));
+    game_solver_free(g, fresh);
+    game_solver_free(g, owner);
+    game_close(g);
+}
+
 /* A watch that says stop from its stop_at-th question on (the solver's
  * threads ask it concurrently). */
 typedef struct {
@@ -1472,6 +1542,7 @@ void suite_pns(void)
     CU_add_test(s, "Othello's endgame solver against naive negamax, any window", test_othello_solver);
     CU_add_test(s, "Othello's solver: the evaluation orders, never decides (noise instead)", test_othello_order_noise);
     CU_add_test(s, "Othello's solver with threads: the scores and bounds of one thread", test_othello_solver_threads);
+    CU_add_test(s, "Othello's solvers on one table: each reads what the other stored", test_othello_solver_share);
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
     CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
