@@ -359,7 +359,12 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     }
     uint64_t before = S->endgame_nodes;
     int target;
-    if (pns_search_exact(S, st, &self->pn, &self->dn, &target)) {
+    /* marked busy while the solver works on it, or another thread would
+     * choose the same leaf and solve it again at the same time */
+    busy_enter(D, self->key);
+    int exact = pns_search_exact(S, st, &self->pn, &self->dn, &target);
+    busy_leave(D, self->key);
+    if (exact) {
         if (S->stopped)
             return;  /* the solver was stopped: nothing to keep */
         uint64_t work = S->endgame_nodes - before;
