@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
@@ -21,24 +20,29 @@ double game_clock(void)
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
-#define BIG_MIN ((size_t)16 << 20)  /* smaller blocks come from calloc: a huge page is zeroed whole at its first touch */
 
 static size_t big_len(size_t bytes)
 {
-    size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    return len < bytes ? 0 : len;
+    size_t unit = bytes < HUGE_PAGE ? 4096 : HUGE_PAGE;
+    size_t len = (bytes + unit - 1) & ~(unit - 1);
+    return len < bytes ? 0 : len ? len : unit;
 }
 
-/* Fresh anonymous pages are zero and cost nothing until touched.  The block
+/* Fresh anonymous pages are zero and cost nothing until touched (calloc
+ * would clear a reused block whole).  A block of a huge page or more
  * starts on a 2 MB boundary (a huge page can only back an aligned range):
- * one huge page more is mapped and what lies outside the block unmapped. */
+ * one huge page more is mapped and what lies outside the block unmapped.
+ * Smaller ones keep 4 KB pages: a huge page is zeroed whole at its first
+ * touch. */
 void *game_alloc_big(size_t bytes)
 {
-    if (bytes < BIG_MIN)
-        return calloc(bytes ? bytes : 1, 1);
     size_t len = big_len(bytes);
     if (len == 0 || len + HUGE_PAGE < len)
         return NULL;
+    if (len < HUGE_PAGE) {
+        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
     char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
@@ -55,9 +59,7 @@ void *game_alloc_big(size_t bytes)
 
 void game_free_big(void *p, size_t bytes)
 {
-    if (bytes < BIG_MIN)
-        free(p);
-    else if (p)
+    if (p)
         munmap(p, big_len(bytes));
 }
 
