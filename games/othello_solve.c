@@ -140,9 +140,10 @@ static void team_free(team *t)
     free(t);
 }
 
-/* The table is lock-free (a seqlock per slot), as the solver's own
- * helpers already share it. */
-game_solver *othello_solver_share(game_solver *x)
+/* A solver on x's table and with x's settings, nothing else: a helper of
+ * x's team, or a solver of another thread.  The table is lock-free (a
+ * seqlock per slot). */
+static game_solver *on_table_of(game_solver *x)
 {
     game_solver *h = calloc(1, sizeof *h);
     if (!h)
@@ -154,7 +155,14 @@ game_solver *othello_solver_share(game_solver *x)
     h->table = x->table;
     h->mask = x->mask;
     h->owner = x;
-    h->halt_at = &h->halt;
+    return h;
+}
+
+game_solver *othello_solver_share(game_solver *x)
+{
+    game_solver *h = on_table_of(x);
+    if (h)
+        h->halt_at = &h->halt;
     return h;
 }
 
@@ -741,13 +749,9 @@ int othello_solver_threads(game_solver *x, int n)
     if (!t->pool)
         return -1;
     for (; t->size < (n - 1) * POOL_PER_THREAD; t->size++) {
-        game_solver *h = calloc(1, sizeof *h);
+        game_solver *h = on_table_of(x);
         if (!h)
             return -1;
-        h->table = x->table;
-        h->shape = x->shape;
-        h->mask = x->mask;
-        h->eval_min = x->eval_min;
         h->halt_at = &x->halt;
         h->team = t;
         t->pool[t->size] = h;

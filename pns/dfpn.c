@@ -76,7 +76,7 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
         pns_search_free(&D->S);
         return -1;
     }
-    D->S.bytes += D->tt->buckets * TT_WAYS * sizeof(tt_entry);
+    D->S.bytes += D->tt->bytes;
     return 0;
 }
 
@@ -359,12 +359,11 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     }
     uint64_t before = S->endgame_nodes;
     int target;
-    /* marked busy while the solver works on it, or another thread would
-     * choose the same leaf and solve it again at the same time */
+    /* busy from here on, a leaf's solve included: another thread would
+     * otherwise choose the leaf this one is solving and solve it again */
     busy_enter(D, self->key);
-    int exact = pns_search_exact(S, st, &self->pn, &self->dn, &target);
-    busy_leave(D, self->key);
-    if (exact) {
+    if (pns_search_exact(S, st, &self->pn, &self->dn, &target)) {
+        busy_leave(D, self->key);
         if (S->stopped)
             return;  /* the solver was stopped: nothing to keep */
         uint64_t work = S->endgame_nodes - before;
@@ -385,9 +384,10 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
      * differ through a repetition of the (not symmetric) root. */
     if (depth == 0 && game_has_symmetry(g) && game_has_solver(g))
         n = distinct_moves(g, st, mv, orig, n);
-    if (pns_path_push(S, self->key) != 0)
+    if (pns_path_push(S, self->key) != 0) {
+        busy_leave(D, self->key);
         return;
-    busy_enter(D, self->key);
+    }
     /* all the children's buckets are fetched at once, then read */
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
