@@ -45,13 +45,15 @@ static child_t *frame_at(dfpn *D, int depth)
     return D->frames[depth];
 }
 
-/* The path-dependent table, about cond_bytes. */
+/* The path-dependent table, about cond_bytes.  Games without repetitions
+ * never store in it, so its pages stay untouched: a first touch costs a
+ * page fault, tens of microseconds a page on a virtual machine. */
 static int cond_init(dfpn *D, size_t cond_bytes)
 {
     D->cond_buckets = 1;
     while (D->cond_buckets * 4 * sizeof(cond_entry) <= cond_bytes)
         D->cond_buckets *= 2;
-    D->cond = calloc(D->cond_buckets * 2, sizeof(cond_entry));
+    D->cond = game_alloc_big(D->cond_buckets * 2 * sizeof(cond_entry));
     D->S.bytes += D->cond_buckets * 2 * sizeof(cond_entry);
     return D->cond ? 0 : -1;
 }
@@ -76,8 +78,16 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
         pns_search_free(&D->S);
         return -1;
     }
-    D->S.bytes += D->tt->bytes;
+    D->S.bytes += pns_tt_bytes_used(D->tt);
     return 0;
+}
+
+/* The table doubled (see tt.h), the memory counted as it grows. */
+static void dfpn_grow(dfpn *D)
+{
+    size_t before = pns_tt_bytes_used(D->tt);
+    pns_tt_grow(D->tt);
+    D->S.bytes += pns_tt_bytes_used(D->tt) - before;
 }
 
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
@@ -101,8 +111,15 @@ void pns_dfpn_free(dfpn *D)
     free(D->frames);
     if (D->tt == &D->own_tt)
         pns_tt_free(D->tt);
-    free(D->cond);
+    game_free_big(D->cond, D->cond_buckets * 2 * sizeof(cond_entry));
     pns_search_free(&D->S);
+}
+
+void pns_dfpn_cond_clear(dfpn *D)
+{
+    if (D->cond_stored)
+        memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
+    D->cond_stored = 0;
 }
 
 static cond_entry *cond_bucket(const dfpn *D, game_key key)
@@ -145,6 +162,7 @@ static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
     if (n < 0)
         return -1;
     cond_entry *e = cond_slot(D, key);
+    D->cond_stored++;
     memset(e, 0, sizeof *e);
     e->lo = key.lo;
     e->hi = key.hi;
@@ -356,6 +374,15 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
             S->stopped = 1;
             S->stopped_by = "checkpoint error";
         }
+    }
+    /* the table grows here, where the search holds no pointer into it; the
+     * lead grows it (a helper's is the lead's), the others waiting */
+    if (D->tt == &D->own_tt && !D->tt_pinned && pns_tt_wants_room(D->tt)) {
+        if (S->team)
+            pns_team_pause(S->team);
+        dfpn_grow(D);
+        if (S->team)
+            pns_team_resume(S->team);
     }
     uint64_t before = S->endgame_nodes;
     int target;
@@ -620,6 +647,9 @@ static int ckpt_load(dfpn *D, const game_state *s)
         return game_error(D->S.error, sizeof D->S.error,
                           "checkpoint '%s' is for another game, position or question", path);
     }
+    while (D->tt->doublings > 0 && D->tt->buckets < h.buckets)
+        dfpn_grow(D);
+    want.buckets = D->tt->buckets;
     if (h.buckets == want.buckets && h.cond_buckets == want.cond_buckets) {
         size_t tt_n = D->tt->buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
         ok = fread(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
@@ -628,6 +658,7 @@ static int ckpt_load(dfpn *D, const game_state *s)
         ok = ckpt_rehash(D, f, h.buckets * TT_WAYS, h.cond_buckets * 2) == 0;
     }
     fclose(f);
+    D->cond_stored = 1;  /* whatever the checkpoint held is cleared with the next question */
     if (!ok)
         return game_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
     size_t tt_n = D->tt->buckets * TT_WAYS;

@@ -119,6 +119,8 @@ typedef struct {
     uint64_t closed_widened; /* of those, claim side's positions first read by the best move, later by every move */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
+    uint64_t cond_stored; /* values stored since the last pns_dfpn_cond_clear */
+    int tt_pinned;    /* a proof writer holds pointers into the table: it may not grow */
     const game_state *root_state; /* for checkpoints (NULL: none) */
     int tag;          /* score target of the current score question */
     child_t **frames; /* children of the node at each depth */
@@ -132,6 +134,8 @@ int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_opti
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
                          size_t cond_bytes, game_solver *solver);
 void pns_dfpn_free(dfpn *D);
+/* Empties the path-dependent table (a new question); touches it only if it holds something. */
+void pns_dfpn_cond_clear(dfpn *D);
 /* Before searching from root s: loads o->resume if given and arms the
  * periodic checkpoints; -1 with S.error when the checkpoint does not load. */
 int pns_dfpn_start(dfpn *D, const game_state *s);

@@ -110,7 +110,7 @@ static void follow_lead(member *m, const dfpn *lead)
     m->o.score_target = lead->S.o->score_target;
     if (m->D->tag != lead->tag) {
         m->D->tag = lead->tag;
-        memset(m->D->cond, 0, m->D->cond_buckets * 2 * sizeof(cond_entry));
+        pns_dfpn_cond_clear(m->D);
     }
     pns_path_clear(S);
     S->stopped = 0;

@@ -377,6 +377,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     child_t root;
     pns_dfpn_run(D, s, &root);
+    D->tt_pinned = 1;  /* the writer reads entries by pointer while it searches */
     D->closed_why[0] = 0;
     D->closed_read = 0;
     D->closed_widened = 0;
@@ -426,6 +427,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
                                   : "the proof could not be completed or written");
     }
     D->closed = NULL;
+    D->tt_pinned = 0;
     pns_search_report(S, r);
     size_t kept_bytes;
     pns_tt_kept_counts(D->tt, &r->kept, &r->kept_dropped, &kept_bytes);

@@ -50,7 +50,7 @@ static void score_question(dfpn *D, pns_options *q, int target)
 {
     q->score_target = target;
     D->tag = target;
-    memset(D->cond, 0, D->cond_buckets * 2 * sizeof(cond_entry));
+    pns_dfpn_cond_clear(D);
     pns_path_clear(&D->S);
 }
 

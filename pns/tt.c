@@ -17,12 +17,18 @@ int pns_tt_init(tt_table *t, size_t bytes)
     /* any count of buckets (bucket_index() maps a hash onto them by a
      * multiply): a power of two wasted up to half of --memory, and 4.5, 6
      * and 7 GB all gave the same 2 GB table */
-    size_t b = bytes / (TT_WAYS * sizeof(tt_entry));
+    size_t b = bytes / (TT_WAYS * sizeof(tt_entry)), start = TT_START_BYTES / (TT_WAYS * sizeof(tt_entry));
     t->buckets = b ? b : 1;
+    t->doublings = 0;
+    /* doubling from buckets >> k ends at (buckets >> k) << k, short of
+     * buckets by under 2^k of them */
+    while (t->buckets >> (t->doublings + 1) >= start)
+        t->doublings++;
     t->used = 0;
     t->seq = NULL;
     t->kept = NULL;
     t->bytes = t->buckets * TT_WAYS * sizeof(tt_entry);
+    t->buckets >>= t->doublings;
     t->e = game_alloc_big(t->bytes);
     if (!t->e)
         return -1;
@@ -96,10 +102,13 @@ void pns_tt_kept_counts(const tt_table *t, uint64_t *kept, uint64_t *dropped, si
     *bytes = *kept ? t->kept->bytes : 0;
 }
 
+/* the sequence numbers of every bucket the table may grow to */
+static size_t seq_bytes(const tt_table *t) { return (t->buckets << t->doublings) * sizeof *t->seq; }
+
 int pns_tt_share(tt_table *t)
 {
     if (!t->seq)
-        t->seq = calloc(t->buckets, sizeof *t->seq);
+        t->seq = game_alloc_big(seq_bytes(t));
     return t->seq ? 0 : -1;
 }
 
@@ -161,7 +170,8 @@ static inline void unlock(uint32_t *q)
 
 void pns_tt_free(tt_table *t)
 {
-    free(t->seq);
+    if (t->seq)
+        game_free_big(t->seq, seq_bytes(t));
     t->seq = NULL;
     kept_free(t->kept);
     t->kept = NULL;
@@ -171,7 +181,7 @@ void pns_tt_free(tt_table *t)
 
 void pns_tt_clear(tt_table *t)
 {
-    memset(t->e, 0, t->bytes);
+    memset(t->e, 0, pns_tt_bytes_used(t));
     t->used = 0;
     if (t->kept) {
         memset(t->kept->e, 0, t->kept->bytes);
@@ -187,6 +197,36 @@ static inline size_t bucket_index(const tt_table *t, game_key key)
 }
 
 static inline tt_entry *bucket_of(const tt_table *t, game_key key) { return t->e + bucket_index(t, key) * TT_WAYS; }
+
+int pns_tt_wants_room(const tt_table *t)
+{
+    return t->doublings > 0 && __atomic_load_n(&t->used, __ATOMIC_RELAXED) * 2 >= t->buckets * TT_WAYS;
+}
+
+/* In place, from the top: bucket_index() keeps the order of the hashes, so
+ * the entries of bucket i go to 2i or 2i + 1, and those are empty when i
+ * is moved (new, or moved from already, being above i).  No entry is lost:
+ * a new bucket takes at most the four of an old one. */
+void pns_tt_grow(tt_table *t)
+{
+    if (t->doublings == 0)
+        return;
+    t->buckets *= 2;
+    t->doublings--;
+    for (size_t i = t->buckets / 2; i-- > 0;) {
+        tt_entry old[TT_WAYS], *b = t->e + i * TT_WAYS;
+        memcpy(old, b, sizeof old);
+        memset(b, 0, sizeof old);
+        for (int w = 0; w < TT_WAYS; w++) {
+            if (is_empty(&old[w]))
+                continue;
+            tt_entry *to = bucket_of(t, (game_key){ old[w].lo, old[w].hi });
+            while (!is_empty(to))
+                to++;
+            *to = old[w];
+        }
+    }
+}
 
 void pns_tt_prefetch(const tt_table *t, game_key key)
 {

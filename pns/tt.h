@@ -1,9 +1,15 @@
-/* pns/tt.h - private to pns/: df-pn's fixed-size transposition table.
+/* pns/tt.h - private to pns/: df-pn's transposition table.
  *
  * Entries are 32 bytes, four to a bucket (two cache lines), identified by
  * the game's exact 128-bit key: a hit is never a hash coincidence.  When a
  * bucket is full the entry with the least work below it goes, an unsolved
- * one before a solved one. */
+ * one before a solved one.
+ *
+ * The table grows: its memory is reserved at its full size but it starts at
+ * a few megabytes and doubles when half full (pns_tt_grow), so that a
+ * small search never touches the rest.  A hash spreads entries over every
+ * page of a table, and a first touch costs a page fault: 6-10 s a
+ * gigabyte on the 2-core VMs here, more than a short search itself. */
 #ifndef PNSOLVE_PNS_TT_H
 #define PNSOLVE_PNS_TT_H
 
@@ -32,9 +38,10 @@ typedef struct tt_kept tt_kept;
 
 typedef struct {
     tt_entry *e;
-    size_t buckets;      /* any count: bucket_index() scales onto them */
+    size_t buckets;      /* in use now; any count: bucket_index() scales onto them */
+    int doublings;       /* left before the table reaches its reserved size */
     tt_kept *kept;       /* NULL: evicted entries are lost */
-    size_t bytes;        /* of e (game_alloc_big) */
+    size_t bytes;        /* of e as reserved (game_alloc_big) */
     uint32_t *seq;       /* shared by threads: each bucket's sequence number, odd while a store
                           * writes it (a seqlock); NULL: one thread */
     /* apart from the fields every probe reads: a store that fills a slot
@@ -46,12 +53,20 @@ typedef struct {
 } tt_table;
 
 #define TT_WAYS 4
+#define TT_START_BYTES ((size_t)16 << 20)
 
-/* Allocates a table of at most bytes (at least one bucket); 0, or -1 when
- * out of memory. */
+/* Reserves a table of at most bytes (at least one bucket), in use from
+ * TT_START_BYTES or all of it if less; 0, or -1 when out of memory. */
 int pns_tt_init(tt_table *t, size_t bytes);
 void pns_tt_free(tt_table *t);
 void pns_tt_clear(tt_table *t);
+/* 1 when t is half full and may still double. */
+int pns_tt_wants_room(const tt_table *t);
+/* Doubles the buckets in use, every entry kept; only while no other thread
+ * uses t and nobody holds a pointer into it. */
+void pns_tt_grow(tt_table *t);
+/* The bytes of entries in use (what the table has touched at most). */
+static inline size_t pns_tt_bytes_used(const tt_table *t) { return t->buckets * TT_WAYS * sizeof(tt_entry); }
 /* Lets several threads use t at once: stores then lock the key's bucket,
  * and pns_tt_get reads it without writing (it reads again if a store was
  * under way).  0, or -1 when out of memory. */
@@ -83,7 +98,8 @@ void pns_tt_prefetch(const tt_table *t, game_key key);
 tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
 static inline double pns_tt_fill(const tt_table *t)
 {
-    return (double)__atomic_load_n(&t->used, __ATOMIC_RELAXED) / (double)(t->buckets * TT_WAYS);
+    /* of the reserved size: what the table may still grow to is room too */
+    return (double)__atomic_load_n(&t->used, __ATOMIC_RELAXED) / (double)((t->buckets << t->doublings) * TT_WAYS);
 }
 
 #endif

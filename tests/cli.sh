@@ -456,6 +456,10 @@ check "othello 5x6 proof" 0 "^score: 10$" -- prove othello:5x6 --score --memory 
 check "othello 5x6 proof verifies" 0 "at least 10 ahead\?' proven .*at least 12 ahead\?' disproven" -- verify-proof "$tmp/o56"
 check "othello score checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 8 --nodes 20000 --memory 16 --checkpoint "$tmp/sck"
 check "othello score resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 8 --memory 16 --resume "$tmp/sck"
+# a table that grew before its checkpoint (from 20 MB to 40 MB) is resumed at its grown size
+check "othello grown table checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 2 --nodes 1100000 --memory 64 --checkpoint "$tmp/gck"
+check "othello grown table resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 2 --memory 64 --resume "$tmp/gck"
+rm -f "$tmp/gck"
 check "prove ostle forbidden move" 0 "^position: WWWW1/B4/2H2/5/BBBB1 w c3D$" -- prove ostle --nodes 1000 --position "WWWW1/B4/2H2/5/BBBB1 w c3D"
 check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
 

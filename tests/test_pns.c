@@ -783,6 +783,55 @@ static void test_tt_any_size(void)
     }
 }
 
+/* The table grows in place: it starts at TT_START_BYTES of what was
+ * reserved, doubles only when half full, and a doubling keeps every entry
+ * it held, findable by its exact key with its value (a doubling that put
+ * an entry in the wrong bucket, or dropped one, would fail). */
+static int tt_found(const tt_table *t, uint64_t n, int *wrong)
+{
+    int found = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        game_key k = { i * 0x9e3779b97f4a7c15ULL + 3, i ^ 0x5555 };
+        const tt_entry *e = pns_tt_lookup(t, k);
+        found += e != NULL;
+        *wrong += e && (e->pn != 5 || e->dn != (uint32_t)(i % 11) + 1 || e->best != i % 7 || e->tag != (int16_t)(i % 13));
+    }
+    return found;
+}
+
+static void test_tt_grows(void)
+{
+    tt_table t;
+    memset(&t, 0, sizeof t);
+    size_t start = TT_START_BYTES / (TT_WAYS * sizeof(tt_entry));
+    CU_ASSERT_EQUAL_FATAL(pns_tt_init(&t, 4 * TT_START_BYTES + 100), 0);  /* two doublings */
+    CU_ASSERT_EQUAL(t.buckets, start);
+    CU_ASSERT_EQUAL(t.doublings, 2);
+    CU_ASSERT_FALSE(pns_tt_wants_room(&t));
+    uint64_t n = 0;
+    int grew = 0, wrong = 0;
+    while (grew < 2) {
+        for (; !pns_tt_wants_room(&t); n++)
+            pns_tt_store(&t, (game_key){ n * 0x9e3779b97f4a7c15ULL + 3, n ^ 0x5555 }, 5, (uint32_t)(n % 11) + 1, 1, (int)(n % 7), (int)(n % 13));
+        int before = tt_found(&t, n, &wrong);
+        CU_ASSERT_EQUAL(before, (int)t.used);
+        pns_tt_grow(&t);
+        grew++;
+        CU_ASSERT_EQUAL(t.buckets, start << grew);
+        CU_ASSERT_EQUAL(tt_found(&t, n, &wrong), before);
+        CU_ASSERT_EQUAL(wrong, 0);
+    }
+    CU_ASSERT_EQUAL(t.doublings, 0);
+    /* fully grown it only replaces: it holds what it counts, and no more */
+    for (uint64_t end = n + 2 * t.buckets * TT_WAYS; n < end; n++)
+        pns_tt_store(&t, (game_key){ n * 0x9e3779b97f4a7c15ULL + 3, n ^ 0x5555 }, 5, (uint32_t)(n % 11) + 1, 1, (int)(n % 7), (int)(n % 13));
+    CU_ASSERT_FALSE(pns_tt_wants_room(&t));
+    CU_ASSERT(t.used <= t.buckets * TT_WAYS && pns_tt_fill(&t) > 0.9);
+    CU_ASSERT_EQUAL(tt_found(&t, n, &wrong), (int)t.used);
+    CU_ASSERT_EQUAL(wrong, 0);
+    pns_tt_free(&t);
+}
+
 /* Graph t of a mix for the writer's tests: random ones and dense ones
  * (many draws), kept in a file (unlink_graph). */
 static game *mixed_graph(int t, unsigned *seed, char *gtext, size_t len)
@@ -1545,6 +1594,7 @@ void suite_pns(void)
     CU_add_test(s, "Othello's solvers on one table: each reads what the other stored", test_othello_solver_share);
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
     CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
+    CU_add_test(s, "the table grows in place, every entry kept", test_tt_grows);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
     CU_add_test(s, "Othello scores: entries of one question answer the next, against naive negamax",
                 test_othello_score_reuse);
