@@ -22,8 +22,9 @@ static const char help[] =
     "  --ghi safe|naive          naive reuses path-dependent results (wrong; for study)\n"
     "  --memory MB               transposition table or tree size (default 256)\n"
     "  --epsilon E               df-pn 1+epsilon trick (default 0.25; 0 = plain)\n"
-    "  --init one|mobility       initial proof/disproof numbers (default one;\n"
-    "                            mobility with --score)\n"
+    "  --init one|mobility|eval  initial proof/disproof numbers (default one;\n"
+    "                            eval with --score: mobility scaled by the\n"
+    "                            game's estimate against the target)\n"
     "  --sum plain|weak          df-pn: sum children (plain) or weak PNS (max + open - 1)\n"
     "  --nodes N  --time S       limits (--time and Ctrl-C stop the endgame solver\n"
     "                            too); then the status is 'unknown' with pn/dn,\n"
@@ -151,8 +152,9 @@ static int on_option(int opt, const char *arg, void *ctx)
         return cli_double(arg, 0, 100, &p->o.epsilon);
     case OPT_INIT:
         p->init_set = 1;
-        if (strcmp(arg, "one") == 0) p->o.mobility = 0;
-        else if (strcmp(arg, "mobility") == 0) p->o.mobility = 1;
+        if (strcmp(arg, "one") == 0) p->o.init = PNS_INIT_ONE;
+        else if (strcmp(arg, "mobility") == 0) p->o.init = PNS_INIT_MOBILITY;
+        else if (strcmp(arg, "eval") == 0) p->o.init = PNS_INIT_EVAL;
         else return -1;
         return 0;
     case OPT_NODES:
@@ -358,7 +360,7 @@ static void score_options(prove_opts *p)
     if (!p->proof_exact_set)
         p->o.proof_exact_empties = d.proof_exact_empties;
     if (!p->init_set)
-        p->o.mobility = d.mobility;
+        p->o.init = d.init;
 }
 
 /* --score: the exact score, and its proof with --proof. */

@@ -252,6 +252,10 @@ typedef struct game_solver_ops {
     /* lets each later score call search with n threads (NULL: one); 0, or
      * -1 when out of memory */
     int (*threads)(game_solver *x, int n);
+    /* a rough final score of s for the side to move, in the score's units
+     * (the evaluation that orders the solver's moves): a guide for the
+     * search's order, never a value; NULL: none */
+    int (*estimate)(game_solver *x, const game_state *s);
 } game_solver_ops;
 
 typedef struct game_symmetry_ops {
@@ -396,6 +400,15 @@ static inline int game_solver_score(const game *g, game_solver *x, const game_st
                                     uint64_t *nodes)
 {
     return g->ops->solver->score(x, s, alpha, beta, nodes);
+}
+/* 1 with a rough final score of s for the side to move in *v (a guide,
+ * never a value), 0 when the game's solver has no evaluation. */
+static inline int game_solver_estimate(const game *g, game_solver *x, const game_state *s, int *v)
+{
+    if (!g->ops->solver || !g->ops->solver->estimate)
+        return 0;
+    *v = g->ops->solver->estimate(x, s);
+    return 1;
 }
 /* Lets x search with n threads from now on (1: one); 0, or -1 when out of
  * memory.  A solver without threads of its own searches with one. */

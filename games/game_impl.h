@@ -22,6 +22,7 @@ game_solver *othello_solver_share(game_solver *x);
 void othello_solver_free(game_solver *x);
 int othello_solver_threads(game_solver *x, int n);
 void othello_solver_watch(game_solver *x, int (*stop)(void *ctx), void *ctx);
+int othello_solver_estimate(game_solver *x, const game_state *s);
 
 /* Allocates a game object with the given ops and name; NULL on no memory. */
 game *game_alloc(const game_ops *ops, const char *name);

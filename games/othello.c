@@ -252,6 +252,7 @@ static const game_solver_ops othello_solver_ops = {
     .destroy = othello_solver_free,
     .threads = othello_solver_threads,
     .watch = othello_solver_watch,
+    .estimate = othello_solver_estimate,
 };
 
 static const game_symmetry_ops othello_symmetry_ops = { .key = othello_symmetric_key };

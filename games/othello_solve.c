@@ -722,6 +722,13 @@ int othello_solver_score(game_solver *x, const game_state *s, int alpha, int bet
     return x->halt ? GAME_SOLVER_STOPPED : v;
 }
 
+int othello_solver_estimate(game_solver *x, const game_state *s)
+{
+    int c = (int)s->w[2];
+    int v = othello_eval(&x->shape, s->w[c], s->w[!c]);
+    return (v + (v >= 0 ? OTHELLO_EVAL_ONE / 2 : -OTHELLO_EVAL_ONE / 2)) / OTHELLO_EVAL_ONE;
+}
+
 void othello_solver_watch(game_solver *x, int (*stop)(void *ctx), void *ctx)
 {
     x->stop = stop;

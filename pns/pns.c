@@ -24,7 +24,7 @@ void pns_score_defaults(pns_options *o)
 {
     o->exact_empties = 14;       /* 5x6: 11.1 s at 10, 5.1 s at 14, 9.0 s at 16 (docs/othello.md) */
     o->proof_exact_empties = 12; /* 5x6: 48,200 lines, 6.1 s + 4.1 s to verify; at 8: 590,781, 13.6 s + 1.7 s */
-    o->mobility = 1;             /* 5x6: 3.8 s against 7.1 s with 1/1 */
+    o->init = PNS_INIT_EVAL;     /* 6x6, one thread: 1.40 G solver nodes against 4.69 G by mobility (docs/othello.md) */
 }
 
 /* A search to run on the big stack. */

@@ -33,6 +33,13 @@ typedef enum { PNS_WIN, PNS_ADVANTAGE, PNS_SCORE } pns_question;
 typedef enum { PNS_GHI_SAFE, PNS_GHI_NAIVE } pns_ghi;
 typedef enum { PNS_UNKNOWN, PNS_PROVEN, PNS_DISPROVEN } pns_status;
 
+/* Initial pn/dn of a node met for the first time: 1/1; from its number
+ * of moves (the prover to move: 1 / moves, else moves / 1); or those
+ * scaled by the endgame solver's estimate of its score against the score
+ * question's target (evaluation-function PNS, Winands and Schadd 2011),
+ * mobility alone where the game has no estimate. */
+typedef enum { PNS_INIT_ONE, PNS_INIT_MOBILITY, PNS_INIT_EVAL } pns_init;
+
 typedef struct {
     uint64_t nodes;
     double seconds;
@@ -58,7 +65,7 @@ typedef struct {
     size_t proof_memory;       /* bytes a closed-set proof writer may read the table's graph
                                 * into (beside the table); 0: as much as memory, at least 256 MB */
     double epsilon;            /* df-pn 1+epsilon trick; 0: plain df-pn */
-    int mobility;              /* initial pn/dn from the number of moves (else 1/1) */
+    pns_init init;             /* initial pn/dn of a new node */
     int weak;                  /* df-pn: weak PNS sums (max + open children - 1) */
     uint64_t max_nodes;        /* 0: no limit */
     double max_seconds;        /* 0: no limit */
@@ -103,7 +110,7 @@ typedef struct {
 /* Default options: df-pn, win question, safe GHI, 256 MB, epsilon 0.25. */
 void pns_defaults(pns_options *o);
 /* Sets the options a score question is fastest with (the exact solver's
- * lines, mobility initial numbers), measured in docs/othello.md. */
+ * lines, initial numbers from the estimate), measured in docs/othello.md. */
 void pns_score_defaults(pns_options *o);
 
 /* Answers o->question for the side to move in s. */

@@ -97,12 +97,16 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
  * S stopped when a limit (Ctrl-C, --time) ended the solve first. */
 int pns_search_solve(pns_search *S, const game_state *s, int alpha, int beta, int *v);
 
-/* pn/dn of a position met for the first time: 1/1, or from mobility (the
- * prover to move: 1 / moves; the opponent: moves / 1). */
+/* pn/dn of a position met for the first time (pns_init). */
+void pns_search_initial_eval(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 static inline void pns_search_initial(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
-    if (!S->o->mobility) {
+    if (S->o->init == PNS_INIT_ONE) {
         *pn = *dn = 1;
+        return;
+    }
+    if (S->o->init == PNS_INIT_EVAL && S->solver) {
+        pns_search_initial_eval(S, s, pn, dn);
         return;
     }
     uint32_t m = (uint32_t)game_count(S->g, s);

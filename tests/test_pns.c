@@ -1278,7 +1278,8 @@ static void test_exact_checker(void)
  * node's best or worst child above): on random positions of 8-11 empties
  * of three boards, with the solver below 4 empties so that df-pn searches
  * several plies and many questions meet each other's entries, every score
- * is the naive negamax's, and every few the proof of both bounds verifies. */
+ * is the naive negamax's, and every few the proof of both bounds verifies;
+ * with each kind of initial numbers (one, mobility, the evaluation's). */
 static void test_othello_score_reuse(void)
 {
     const char *sizes[] = { "othello:4x5", "othello:5x5", "othello:4x6" };
@@ -1300,6 +1301,7 @@ static void test_othello_score_reuse(void)
             o.memory = 16 << 20;
             o.exact_empties = 4;
             o.proof_exact_empties = 3;
+            o.init = (pns_init)(k % 3);  /* the estimate's numbers order the search, never decide it */
             pns_result r;
             FILE *proof = k % 4 == 0 ? tmpfile() : NULL;
             CU_ASSERT_EQUAL(pns_score(g, &s, &o, -area, area, &score, &r, proof), 0);
