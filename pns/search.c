@@ -341,18 +341,14 @@ void pns_team_resume(pns_team *t) { __atomic_store_n(&t->pause, 0, __ATOMIC_RELE
 #define EVAL_SIGMA 12.0
 #define EVAL_SCALE 8.0
 
-void pns_search_initial_eval(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
+void pns_search_scale_by_estimate(const pns_search *S, const game_state *s, int or_node, uint32_t *pn, uint32_t *dn)
 {
-    uint32_t m = (uint32_t)game_count(S->g, s);
-    int or_node = game_to_move(S->g, s) == S->prover;
-    double p = or_node ? 1 : m, d = or_node ? m : 1;
     int v;
-    if (game_solver_estimate(S->g, S->solver, s, &v)) {
-        double x = ((or_node ? v : -v) - S->o->score_target) / EVAL_SIGMA;
-        x = x > 3 ? 3 : x < -3 ? -3 : x;
-        p *= EVAL_SCALE * exp2(-x);
-        d *= EVAL_SCALE * exp2(x);
-    }
+    if (!game_solver_estimate(S->g, S->solver, s, &v))
+        return;
+    double x = ((or_node ? v : -v) - S->o->score_target) / EVAL_SIGMA;
+    x = x > 3 ? 3 : x < -3 ? -3 : x;
+    double p = *pn * EVAL_SCALE * exp2(-x), d = *dn * EVAL_SCALE * exp2(x);
     *pn = p < 1 ? 1 : (uint32_t)(p + 0.5);
     *dn = d < 1 ? 1 : (uint32_t)(d + 0.5);
 }

@@ -97,22 +97,22 @@ int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t 
  * S stopped when a limit (Ctrl-C, --time) ended the solve first. */
 int pns_search_solve(pns_search *S, const game_state *s, int alpha, int beta, int *v);
 
+/* Scales the initial *pn and *dn of s by the solver's estimate against the
+ * score target (PNS_INIT_EVAL; nothing where the game has no estimate). */
+void pns_search_scale_by_estimate(const pns_search *S, const game_state *s, int or_node, uint32_t *pn, uint32_t *dn);
 /* pn/dn of a position met for the first time (pns_init). */
-void pns_search_initial_eval(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn);
 static inline void pns_search_initial(const pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn)
 {
     if (S->o->init == PNS_INIT_ONE) {
         *pn = *dn = 1;
         return;
     }
-    if (S->o->init == PNS_INIT_EVAL && S->solver) {
-        pns_search_initial_eval(S, s, pn, dn);
-        return;
-    }
     uint32_t m = (uint32_t)game_count(S->g, s);
     int or_node = game_to_move(S->g, s) == S->prover;
     *pn = or_node ? 1 : m;
     *dn = or_node ? m : 1;
+    if (S->o->init == PNS_INIT_EVAL && S->solver)
+        pns_search_scale_by_estimate(S, s, or_node, pn, dn);
 }
 
 /* Does a draw answer the question asked with yes?  The invariant that the
