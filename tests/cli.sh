@@ -67,8 +67,8 @@ bounds_hold() {  # bounds_hold NAME SCORE -- ARGS...
 }
 bounds_hold "solver root stopped: its windows' bounds" 38 -- prove othello:8x8 --score --exact-empties 24 --time 0.3 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
 bounds_hold "df-pn stopped: its questions' bounds" 10 -- prove othello:5x6 --score --nodes 20000
-bounds_hold "df-pn stopped later: narrower bounds" 10 -- prove othello:5x6 --score --nodes 250000
-check "stopped score bounds in json" 0 '"score_at_least":-?[0-9]+,"score_at_most":-?[0-9]+' -- prove othello:5x6 --score --nodes 250000 --json
+bounds_hold "df-pn stopped later: narrower bounds" 10 -- prove othello:5x6 --score --nodes 70000
+check "stopped score bounds in json" 0 '"score_at_least":-?[0-9]+,"score_at_most":-?[0-9]+' -- prove othello:5x6 --score --nodes 70000 --json
 "$bin" prove othello:8x8 --score --exact-empties 40 --position "$deep" >"$tmp/int.out" 2>&1 &
 sleep 1; kill -INT $!; wait $!
 if [ $? = 130 ] && grep -q "stopped by interrupt" "$tmp/int.out"; then pass=$((pass + 1)); else
@@ -204,7 +204,7 @@ nodes_n=$(grep -c ' node$' "$tmp/o44s")
 # that move (not searched again), and its own such children likewise down to
 # three levels, and the whole disproof checks
 "$bin" tb build ostle:4x4 --pieces 5 --dir "$tmp/ot44-5" >/dev/null 2>&1
-sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/ot44-5" --memory 64 --proof-memory 2)
+sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/ot44-5" --memory 32 --proof-memory 2)
 "$split" "${sdp[@]}" >"$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "^b2U: proven, its proof not written (the closed-set writer read [0-9]* positions; SPLIT_DEEPER" "$tmp/out" &&
     [ "$(cat "$tmp/sdp.d/b2U.proof.best")" = d2L ] && rm "$tmp/sdp.d/b2U.log" &&
@@ -457,8 +457,8 @@ check "othello 5x6 proof verifies" 0 "at least 10 ahead\?' proven .*at least 12 
 check "othello score checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 8 --nodes 20000 --memory 16 --checkpoint "$tmp/sck"
 check "othello score resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 8 --memory 16 --resume "$tmp/sck"
 # a table that grew before its checkpoint (from 20 MB to 40 MB) is resumed at its grown size
-check "othello grown table checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 2 --nodes 1100000 --memory 64 --checkpoint "$tmp/gck"
-check "othello grown table resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 2 --memory 64 --resume "$tmp/gck"
+check "othello grown table checkpoint" 0 "stopped by nodes" -- prove othello:5x5 --score --exact-empties 2 --init mobility --nodes 1100000 --memory 64 --checkpoint "$tmp/gck"
+check "othello grown table resume" 0 "^score: 13$" -- prove othello:5x5 --score --exact-empties 2 --init mobility --memory 64 --resume "$tmp/gck"
 rm -f "$tmp/gck"
 check "prove ostle forbidden move" 0 "^position: WWWW1/B4/2H2/5/BBBB1 w c3D$" -- prove ostle --nodes 1000 --position "WWWW1/B4/2H2/5/BBBB1 w c3D"
 check "othello score json" 0 '"score":16' -- prove othello:4x5 --score --json
