@@ -27,7 +27,7 @@ static void on_interrupt(int sig)
         (void)unused;
         _exit(EXIT_INTERRUPTED);
     }
-    cli_stop = 1;
+    __atomic_store_n(&cli_stop, 1, __ATOMIC_RELAXED);  /* lock-free: safe in a handler, and the threads read it atomically */
 }
 
 void cli_catch_interrupt(void)

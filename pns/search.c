@@ -12,7 +12,7 @@
  * search must end now, or NULL. */
 static const char *signalled(const pns_search *S)
 {
-    if (S->o->stop && *S->o->stop)
+    if (S->o->stop && __atomic_load_n(S->o->stop, __ATOMIC_RELAXED))  /* set by a signal handler, read by every thread */
         return "interrupt";
     if (S->team && __atomic_load_n(&S->team->halt, __ATOMIC_ACQUIRE))
         return "another thread";
