@@ -61,6 +61,9 @@ static int cond_init(dfpn *D, size_t cond_bytes)
 int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
 {
     memset(D, 0, sizeof *D);
+    /* a lone score question asks its own target: solved entries are read
+     * against it (a tag of 0 hid every proof of a target below 0) */
+    D->tag = o->question == PNS_SCORE ? o->score_target : 0;
     if (pns_search_init(&D->S, g, root, o, NULL) != 0)
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
@@ -94,6 +97,9 @@ int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const p
                          size_t cond_bytes, game_solver *solver)
 {
     memset(D, 0, sizeof *D);
+    /* a lone score question asks its own target: solved entries are read
+     * against it (a tag of 0 hid every proof of a target below 0) */
+    D->tag = o->question == PNS_SCORE ? o->score_target : 0;
     if (pns_search_init(&D->S, g, root, o, solver) != 0)
         return -1;
     D->tt = tt;

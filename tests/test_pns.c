@@ -1321,6 +1321,52 @@ static void test_othello_score_reuse(void)
     CU_ASSERT(proofs >= 40);
 }
 
+/* A lone "at least K?" (prove --question score:K) reads back what it
+ * solved: on random positions of 8-11 empties, for K at, below and above
+ * the naive negamax's score, the root's own entry afterwards answers K with
+ * the right value.  (Entries were read against a target of 0, so a proof of
+ * a target below 0 was invisible to the search and its proof writer, and
+ * each question solved its positions again: 6x6 questions 200x slower.) */
+static void test_othello_lone_question(void)
+{
+    const char *sizes[] = { "othello:4x5", "othello:5x5" };
+    unsigned long long seed = 20261128;
+    int asked = 0;
+    for (int i = 0; i < 2; i++) {
+        game *g = test_open(sizes[i], NULL);
+        for (int k = 0; k < 30; k++) {
+            game_state s;
+            random_position(g, &s, 8 + (int)(ref_rand(&seed) % 4), &seed);
+            if (game_result_of(g, &s) != GAME_ONGOING)
+                continue;
+            char text[GAME_TEXT_MAX];
+            game_format(g, &s, text, sizeof text);
+            int want = ref_negamax(text, -1000, 1000);
+            for (int d = -2; d <= 2; d += 2) {
+                pns_options o;
+                pns_defaults(&o);
+                pns_score_defaults(&o);
+                o.memory = 16 << 20;
+                o.exact_empties = 4;
+                o.question = PNS_SCORE;
+                o.score_target = want + d;
+                dfpn D;
+                CU_ASSERT_EQUAL_FATAL(pns_dfpn_init(&D, g, &s, &o), 0);
+                CU_ASSERT_EQUAL_FATAL(pns_dfpn_start(&D, &s), 0);
+                child_t root;
+                CU_ASSERT(pns_dfpn_run(&D, &s, &root));
+                CU_ASSERT_EQUAL(root.pn == 0, want >= want + d);
+                const tt_entry *e = pns_dfpn_lookup(&D, game_key_of(g, &s));
+                CU_ASSERT(e && (e->pn == 0) == (want >= want + d) && (e->pn == 0 || e->dn == 0));
+                pns_dfpn_free(&D);
+                asked++;
+            }
+        }
+        game_close(g);
+    }
+    CU_ASSERT(asked >= 150);
+}
+
 /* Deeper than the naive negamax goes (14-16 empties on 6x6 and 8x8, where
  * the evaluation orders the moves by default): the solver with its
  * evaluation and with noise in its place agree on every score, and the
@@ -1600,4 +1646,5 @@ void suite_pns(void)
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
     CU_add_test(s, "Othello scores: entries of one question answer the next, against naive negamax",
                 test_othello_score_reuse);
+    CU_add_test(s, "a lone score question reads back what it solved", test_othello_lone_question);
 }
