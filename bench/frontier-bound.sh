@@ -4,8 +4,9 @@
 # Takizawa's Othello 8x8): the root's score is SCORE when "at least SCORE?"
 # is proven and "at least the next possible score?" disproven.  Each bound
 # is an AND/OR tree above the frontier: where the bound's side moves, one
-# child must hold (tried in order of the fewest replies left to the other
-# side, the usual Othello guess); where the other side moves, every child.
+# child must hold (tried best first by the solver's estimate where the game
+# has one, then by the fewest replies left to the other side, the usual
+# Othello guess); where the other side moves, every child.
 # Each round asks the open frontier questions the current choice needs
 # ("can the side to move finish at least K ahead?", `prove --question
 # score:K --proof`), JOBS at a time (on a cluster, one job per position:
@@ -41,8 +42,7 @@ mkdir -p "$out/p" "$out/j"
 touch "$out/bounds.txt"
 export bin game out
 
-: >"$out/todo"
-frontier_expand "$root" "$depth"
+frontier_tree "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
 [ "$jobs" != 0 ] || exit 0
 
@@ -56,7 +56,8 @@ declare -A lo lo_file hi hi_file
 load_answers() {
     local k result pos key
     while IFS=$'\t' read -r k result _ _ _ pos; do
-        key=$(name "$pos")
+        key_of "$pos"
+        key=$REPLY
         if [ "$result" = proven ]; then
             [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ] && continue
             lo[$key]=$k lo_file[$key]=$out/p/$key.$k.proof
@@ -69,7 +70,7 @@ load_answers() {
 
 # decide POSITION K WANT: is "the mover at POSITION finishes at least K"
 # WANT (proven | disproven)?  Sets verdict (yes | no | open) and file (its
-# proof where yes); open frontier questions go to $out/ask.  Where the
+# proof where yes); open frontier questions go to the array ask.  Where the
 # claim's side moves (WANT proven) one child must hold, else every child;
 # a child whose mover changed is asked 1-K with WANT flipped.  Decided
 # positions are remembered (transpositions); the questions under a decided
@@ -77,37 +78,52 @@ load_answers() {
 declare -A memo memo_file
 decide() {
     local pos=$1 k=$2 want=$3 key
-    key=$(name "$pos")
+    key_of "$pos"
+    key=$REPLY
     local m=$key:$k:$want
     if [ -n "${memo[$m]:-}" ]; then verdict=${memo[$m]} file=${memo_file[$m]}; return 0; fi
     file=
     if [ -z "${kids[$key]:-}" ]; then  # frontier or the game's end
         if [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ]; then
-            verdict=$([ "$want" = proven ] && echo yes || echo no) file=${lo_file[$key]}
+            verdict=no file=${lo_file[$key]}
+            [ "$want" = disproven ] || verdict=yes
         elif [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$k" ]; then
-            verdict=$([ "$want" = disproven ] && echo yes || echo no) file=${hi_file[$key]}
+            verdict=no file=${hi_file[$key]}
+            [ "$want" = proven ] || verdict=yes
         else
             verdict=open
-            printf '%s\t%s\n' "$k" "$pos" >>"$out/ask"
+            ask+=("$k"$'\t'"$pos")
         fi
         [ "$verdict" = yes ] || file=
         return 0
     fi
-    local c ck cw children=() files=() any_open=0 result asked first_open=
-    asked=$(wc -l <"$out/ask")
-    while IFS= read -r c; do children+=("$c"); done <<<"${kids[$key]}"
-    if [ "$want" = proven ]; then  # the fewest replies first
-        mapfile -t children < <(for c in "${children[@]}"; do printf '%s\t%s\n' "${mobility[$(name "$c")]}" "$c"; done |
-            sort -t $'\t' -k1,1n -s | cut -f2-)
+    local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open=
+    mapfile -t children <<<"${kids[$key]}"
+    if [ "$want" = proven ]; then  # the best estimate for the claim's side first, then the fewest replies
+        local i j rank=() r  # an insertion sort in the shell: a node's children are few, a fork costs more
+        for c in "${children[@]}"; do
+            key_of "$c"
+            cw=${estimate[$REPLY]}
+            [ "${mover[$REPLY]}" = "${mover[$key]}" ] || cw=$(( -cw ))
+            rank+=($(( -cw * 1000 + ${mobility[$REPLY]} )))
+        done
+        for ((i = 1; i < ${#children[@]}; i++)); do
+            c=${children[i]} r=${rank[i]}
+            for ((j = i - 1; j >= 0 && rank[j] > r; j--)); do
+                children[j + 1]=${children[j]} rank[j + 1]=${rank[j]}
+            done
+            children[j + 1]=$c rank[j + 1]=$r
+        done
     fi
     result=
     for c in "${children[@]}"; do
-        if [ "${mover[$(name "$c")]}" = "${mover[$key]}" ]; then ck=$k cw=$want
-        else ck=$(( 1 - k )); cw=$([ "$want" = proven ] && echo disproven || echo proven); fi
+        key_of "$c"
+        if [ "${mover[$REPLY]}" = "${mover[$key]}" ]; then ck=$k cw=$want
+        else ck=$(( 1 - k )) cw=proven; [ "$want" = disproven ] || cw=disproven; fi
         decide "$c" "$ck" "$cw"
         if [ "$want" = proven ]; then  # one child: any known to hold, else the first open one is asked
             [ "$verdict" = yes ] && { result=yes files=("$file"); break; }
-            [ "$verdict" = open ] && [ -z "$first_open" ] && first_open=$(wc -l <"$out/ask")
+            [ "$verdict" = open ] && [ -z "$first_open" ] && first_open=${#ask[@]}
         else  # every child: one that fails decides; keep asking the open ones
             [ "$verdict" = no ] && { result=no; break; }
             [ "$verdict" = open ] && any_open=1
@@ -115,7 +131,7 @@ decide() {
         fi
     done
     if [ -z "$result" ]; then
-        if [ -n "$first_open" ]; then result=open; sed -i "$((first_open + 1)),\$d" "$out/ask"
+        if [ -n "$first_open" ]; then result=open; ask=("${ask[@]:0:first_open}")
         elif [ "$want" = proven ]; then result=no
         elif [ "$any_open" = 1 ]; then result=open
         else result=yes; fi
@@ -128,7 +144,7 @@ decide() {
     verdict=$result
     if [ "$result" != open ]; then
         memo[$m]=$verdict memo_file[$m]=$file
-        sed -i "$((asked + 1)),\$d" "$out/ask"
+        ask=("${ask[@]:0:asked}")
     fi
 }
 
@@ -160,10 +176,10 @@ prove_bound() {
     while :; do
         memo=() memo_file=() lo=() lo_file=() hi=() hi_file=()
         load_answers
-        : >"$out/ask"
+        ask=()
         decide "$root" "$k" "$want"
         [ "$verdict" = open ] || return 0
-        sort -u "$out/ask" -o "$out/ask"
+        printf '%s\n' "${ask[@]}" | sort -u >"$out/ask"
         round=$((round + 1))
         local before
         before=$(wc -l <"$out/bounds.txt")

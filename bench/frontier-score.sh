@@ -33,8 +33,7 @@ mkdir -p "$out/p" "$out/j"
 touch "$out/frontier.txt"
 export bin game out
 
-: >"$out/todo"
-frontier_expand "$root" "$depth"
+frontier_tree "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
 [ "$jobs" != 0 ] || exit 0  # JOBS 0: list the frontier ($out/todo) only
 

@@ -7,8 +7,10 @@ static const char help[] =
     "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V]\n"
     "Prints the position's diagram, its notation, the side to move, its\n"
     "symmetry class (where the game has symmetries: the same for a position's\n"
-    "images) and the legal moves (or the result if the game is over), after\n"
-    "playing the given moves from the position.\n";
+    "images), the solver's estimate of the final score for the side to move\n"
+    "(where the game has one: a guide for ordering moves, never a value) and\n"
+    "the legal moves (or the result if the game is over), after playing the\n"
+    "given moves from the position.\n";
 
 int cmd_show(int argc, char **argv)
 {
@@ -43,6 +45,12 @@ int cmd_show(int argc, char **argv)
         game_key k = game_symmetric_key(g, &s);
         printf("symmetry class: %016llx%016llx\n", (unsigned long long)k.hi, (unsigned long long)k.lo);
     }
+    game_solver *x = game_has_solver(g) ? game_solver_new(g, 0) : NULL;
+    int estimate;
+    if (x && game_solver_estimate(g, x, &s, &estimate))
+        printf("estimate: %d\n", estimate);
+    if (x)
+        game_solver_free(g, x);
     game_move list[GAME_MAX_MOVES];
     int n = game_moves(g, &s, list);
     if (n == 0) {

@@ -49,6 +49,13 @@ check "show obf line" 0 "^to move: Black$" -- show othello:8x8 --position "O--OO
 check "show 64 lower-case" 0 "^to move: White$" -- show othello:8x8 --position "o..oooox.ooooooxooxxoooxooxoooxxooooooxx...oooox....o..x........o"
 check "show 64 short" 2 "bad square ' ' at h8" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X------- X"
 check "show 64 no side" 2 "followed by the side to move" -- show othello:8x8 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- Y"
+# The solver's estimate (a guide for ordering): the same for a position and
+# its colour-swapped image, positive for the side far ahead; none for a game
+# without an evaluation.
+est() { "$bin" show "$@" | sed -n 's/^estimate: //p'; }
+e1=$(est othello:4x4 --position "4x4:XXXX/XXXO/XXO-/X--- X") e2=$(est othello:4x4 --position "4x4:OOOO/OOOX/OOX-/O--- O")
+[ -n "$e1" ] && [ "$e1" = "$e2" ] && [ "$e1" -gt 0 ] && [ -z "$(est ostle)" ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: show's estimate ('$e1', '$e2')"; }
 check "ffo 40 endgame" 0 "^score: 38$" -- prove othello:8x8 --score --exact-empties 24 --position "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
 # a solve of hours (38 empties, the root the solver's) honours --time and Ctrl-C, on one thread and on two
 deep="--------OOOOO---OXXXO---OXOXXX--OXXXX---OXXOX----OOO------------ X"
