@@ -1245,6 +1245,19 @@ static void random_position(const game *g, game_state *s, int empties, unsigned 
         game_play(g, s, mv[ref_rand(seed) % (unsigned)n]);
 }
 
+/* As random_position, with the naive negamax's score for the side to move
+ * in *want; 0 (no score) when the game ended first. */
+static int random_open_position(const game *g, game_state *s, int empties, unsigned long long *seed, int *want)
+{
+    random_position(g, s, empties, seed);
+    if (game_result_of(g, s) != GAME_ONGOING)
+        return 0;
+    char text[GAME_TEXT_MAX];
+    game_format(g, s, text, sizeof text);
+    *want = ref_negamax(text, -1000, 1000);
+    return 1;
+}
+
 /* The checker's own search of 'exact' leaves (its move order by replies
  * from 7 empties) against the naive negamax: on random positions of 4-11
  * empties of four board shapes, "at least target?" for both players at the
@@ -1290,12 +1303,9 @@ static void test_othello_score_reuse(void)
         int area = g->width * g->height;
         for (int k = 0; k < 60; k++) {
             game_state s;
-            random_position(g, &s, 8 + (int)(ref_rand(&seed) % 4), &seed);
-            if (game_result_of(g, &s) != GAME_ONGOING)
+            int want, score = 99;
+            if (!random_open_position(g, &s, 8 + (int)(ref_rand(&seed) % 4), &seed, &want))
                 continue;
-            char text[GAME_TEXT_MAX];
-            game_format(g, &s, text, sizeof text);
-            int want = ref_negamax(text, -1000, 1000), score = 99;
             pns_options o;
             pns_defaults(&o);
             o.memory = 16 << 20;
@@ -1336,12 +1346,9 @@ static void test_othello_lone_question(void)
         game *g = test_open(sizes[i], NULL);
         for (int k = 0; k < 30; k++) {
             game_state s;
-            random_position(g, &s, 8 + (int)(ref_rand(&seed) % 4), &seed);
-            if (game_result_of(g, &s) != GAME_ONGOING)
+            int want;
+            if (!random_open_position(g, &s, 8 + (int)(ref_rand(&seed) % 4), &seed, &want))
                 continue;
-            char text[GAME_TEXT_MAX];
-            game_format(g, &s, text, sizeof text);
-            int want = ref_negamax(text, -1000, 1000);
             for (int d = -2; d <= 2; d += 2) {
                 pns_options o;
                 pns_defaults(&o);
