@@ -100,12 +100,12 @@ decide() {
     local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open=
     mapfile -t children <<<"${kids[$key]}"
     if [ "$want" = proven ]; then  # the best estimate for the claim's side first, then the fewest replies
-        local i j rank=() r  # an insertion sort in the shell: a node's children are few, a fork costs more
+        local i j rank=() r e  # an insertion sort in the shell: a node's children are few, a fork costs more
         for c in "${children[@]}"; do
             key_of "$c"
-            cw=${estimate[$REPLY]}
-            [ "${mover[$REPLY]}" = "${mover[$key]}" ] || cw=$(( -cw ))
-            rank+=($(( -cw * 1000 + ${mobility[$REPLY]} )))
+            e=${estimate[$REPLY]}  # for the child's mover; the claim's side wants it high
+            [ "${mover[$REPLY]}" = "${mover[$key]}" ] || e=$(( -e ))
+            rank+=($(( -e * 1000 + ${mobility[$REPLY]} )))
         done
         for ((i = 1; i < ${#children[@]}; i++)); do
             c=${children[i]} r=${rank[i]}

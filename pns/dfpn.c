@@ -58,12 +58,18 @@ static int cond_init(dfpn *D, size_t cond_bytes)
     return D->cond ? 0 : -1;
 }
 
-int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
+/* D emptied for a search of o's question.  A lone score question asks its
+ * own target: solved entries are read against it (a tag of 0 hid every
+ * proof of a target below 0); the score search moves it per question. */
+static void dfpn_clear(dfpn *D, const pns_options *o)
 {
     memset(D, 0, sizeof *D);
-    /* a lone score question asks its own target: solved entries are read
-     * against it (a tag of 0 hid every proof of a target below 0) */
     D->tag = o->question == PNS_SCORE ? o->score_target : 0;
+}
+
+int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o)
+{
+    dfpn_clear(D, o);
     if (pns_search_init(&D->S, g, root, o, NULL) != 0)
         return -1;
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
@@ -96,10 +102,7 @@ static void dfpn_grow(dfpn *D)
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
                          size_t cond_bytes, game_solver *solver)
 {
-    memset(D, 0, sizeof *D);
-    /* a lone score question asks its own target: solved entries are read
-     * against it (a tag of 0 hid every proof of a target below 0) */
-    D->tag = o->question == PNS_SCORE ? o->score_target : 0;
+    dfpn_clear(D, o);
     if (pns_search_init(&D->S, g, root, o, solver) != 0)
         return -1;
     D->tt = tt;
