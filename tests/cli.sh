@@ -292,6 +292,22 @@ bound="$(dirname "$0")/../bench/frontier-bound.sh"
 "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 1x >"$tmp/out" 2>&1
 [ $? = 2 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier-bound, bad SCORE"; cat "$tmp/out"; }
+# The kept answers re-checked by fresh proofs and verify-proof: all of them
+# confirmed; one answer turned round is caught; a damaged line is refused.
+recheck="$(dirname "$0")/../bench/frontier-recheck.sh"
+n55=$(wc -l <"$tmp/fb55/bounds.txt")
+"$recheck" "$bin" othello:5x5 "$tmp/fb55/bounds.txt" 0 --memory 64 >"$tmp/out" 2>&1 &&
+    [ "$(grep -c '^ok ' "$tmp/out")" = "$n55" ] && grep -q "^$n55 of $n55 sampled answers confirmed$" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier answers re-checked"; tail -3 "$tmp/out"; }
+awk -F'\t' 'BEGIN { OFS = FS } NR == 1 { $2 = $2 == "proven" ? "disproven" : "proven" } { print }' \
+    "$tmp/fb55/bounds.txt" >"$tmp/fb55.turned"
+"$recheck" "$bin" othello:5x5 "$tmp/fb55.turned" 0 --memory 64 >"$tmp/out" 2>&1
+[ $? = 1 ] && [ "$(grep -c '^MISMATCH ' "$tmp/out")" = 1 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a turned frontier answer caught"; tail -3 "$tmp/out"; }
+printf '13\tproven\t1\t1\t0.1\n' >"$tmp/fb55.bad"
+"$recheck" "$bin" othello:5x5 "$tmp/fb55.bad" 1 >"$tmp/out" 2>&1
+[ $? = 2 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q "line 1" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a damaged answers file refused"; cat "$tmp/out"; }
 
 # Plots of traces: two traces on one figure against seconds (where gnuplot
 # is installed; else a one-line refusal), bad options refused.
