@@ -20,7 +20,8 @@
 # solver nodes, seconds, position; tab-separated): a later run (another
 # SCORE, another session) reuses them, and an answer for one K answers
 # every K it implies.  Proofs: OUT/p/ (frontier), OUT/j/ (joined);
-# OUT/lower.proof and OUT/upper.proof are the root's two bounds.  Exit 0
+# OUT/lower.proof and OUT/upper.proof are the root's two bounds; then the
+# principal line down to the frontier ("pv:", "pv ends at:").  Exit 0
 # when both hold, 1 when one fails (the message says which way the score
 # lies: run again with another SCORE; the answers are kept).  JOBS 0 only
 # lists the frontier.
@@ -75,7 +76,7 @@ load_answers() {
 # a child whose mover changed is asked 1-K with WANT flipped.  Decided
 # positions are remembered (transpositions); the questions under a decided
 # one are dropped from the round.
-declare -A memo memo_file
+declare -A memo memo_file chosen  # chosen[key:K:proven]: the child that holds (kept across rounds and bounds)
 decide() {
     local pos=$1 k=$2 want=$3 key
     key_of "$pos"
@@ -122,7 +123,7 @@ decide() {
         else ck=$(( 1 - k )) cw=proven; [ "$want" = disproven ] || cw=disproven; fi
         decide "$c" "$ck" "$cw"
         if [ "$want" = proven ]; then  # one child: any known to hold, else the first open one is asked
-            [ "$verdict" = yes ] && { result=yes files=("$file"); break; }
+            [ "$verdict" = yes ] && { result=yes files=("$file") chosen[$m]=$c; break; }
             [ "$verdict" = open ] && [ -z "$first_open" ] && first_open=${#ask[@]}
         else  # every child: one that fails decides; keep asking the open ones
             [ "$verdict" = no ] && { result=no; break; }
@@ -199,3 +200,26 @@ sort -t $'\t' -k6 -k1n "$out/bounds.txt" -o "$out/bounds.txt"
 "$bin" verify-proof "$out/lower.proof"
 "$bin" verify-proof "$out/upper.proof"
 echo "score: $score"
+
+# The principal line down to the frontier: where the root's mover moves,
+# the child the lower bound chose; elsewhere the one the upper bound chose
+# (the other side's claim).  Every position on it lies in both trees, so
+# the frontier position it reaches has the root's score, both bounds proven
+# there; `prove --score` of it gives the rest of the line.
+pos=$root lk=$score lw=proven hk=$next hw=disproven line=
+while key_of "$pos" && [ -n "${kids[$REPLY]:-}" ]; do
+    key=$REPLY
+    if [ "$lw" = proven ]; then c=${chosen[$key:$lk:$lw]}; else c=${chosen[$key:$hk:$hw]}; fi
+    for m in $(show "$pos" | sed -n 's/^moves ([0-9]*)://p'); do
+        [ "$(show "$pos" "$m" | sed -n 's/^position: //p')" = "$c" ] && break
+    done
+    line+=" $m"
+    key_of "$c"
+    if [ "${mover[$REPLY]}" != "${mover[$key]}" ]; then
+        lk=$(( 1 - lk )) hk=$(( 1 - hk ))
+        [ "$lw" = proven ] && lw=disproven hw=proven || lw=proven hw=disproven
+    fi
+    pos=$c
+done
+echo "pv:$line"
+echo "pv ends at: $pos"

@@ -266,7 +266,8 @@ PNSOLVE_RUN="$tmp/runner" "$frontier" "$bin" othello:4x4 3 "$tmp/fr44r" 2 --thre
 # One bound alone ('at least K?'), its proof checked; the same score through
 # a frontier by one-sided questions only (bench/frontier-bound.sh), each
 # answer checked against the frontier position's exact score from
-# frontier-score.sh; a wrong guess fails and says which way; a second run
+# frontier-score.sh, its principal line leading to a frontier position of
+# the same score; a wrong guess fails and says which way; a second run
 # asks nothing.
 check "one bound proven" 0 "^value: proven$" -- prove othello:4x4 --question score:-10 --proof "$tmp/b44lo"
 check "one bound checked" 0 "^sound: .*'can Black finish at least -10 ahead\?' proven" -- verify-proof "$tmp/b44lo"
@@ -278,6 +279,10 @@ bound="$(dirname "$0")/../bench/frontier-bound.sh"
 "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 13 --memory 64 >"$tmp/out" 2>&1 &&
     grep -q "^sound: .*'can Black finish at least 13 ahead?' proven" "$tmp/out" &&
     grep -q "^sound: .*'can Black finish at least 15 ahead?' disproven" "$tmp/out" && grep -q "^score: 13$" "$tmp/out" &&
+    pv=$(sed -n 's/^pv: //p' "$tmp/out") && [ "$(wc -w <<<"$pv")" = 2 ] &&
+    pvend=$(sed -n 's/^pv ends at: //p' "$tmp/out") &&
+    [ "$("$bin" show othello:5x5 $pv | sed -n 's/^position: //p')" = "$pvend" ] &&
+    "$bin" prove othello:5x5 --position "$pvend" --score --memory 64 | grep -q "^score: 13$" &&
     "$frontier" "$bin" othello:5x5 2 "$tmp/fs55" 2 --memory 64 >/dev/null 2>&1 &&
     awk -F'\t' 'NR == FNR { exact[$5] = $1; next }
         !($6 in exact) || (($2 == "proven") != (exact[$6] >= $1)) { bad++ } END { exit bad > 0 || FNR < 2 }' \
