@@ -19,7 +19,9 @@
 # OUT/bounds.txt keeps every answer (K, proven or disproven, df-pn nodes,
 # solver nodes, seconds, position; tab-separated): a later run (another
 # SCORE, another session) reuses them, and an answer for one K answers
-# every K it implies.  Proofs: OUT/p/ (frontier), OUT/j/ (joined);
+# every K it implies.  A question stopped by its limits (--time, --nodes)
+# puts its position in OUT/deeper.txt: later rounds ask its children.
+# Proofs: OUT/p/ (frontier), OUT/j/ (joined);
 # OUT/lower.proof and OUT/upper.proof are the root's two bounds; then the
 # principal line down to the frontier ("pv:", "pv ends at:").  Exit 0
 # when both hold, 1 when one fails (the message says which way the score
@@ -40,12 +42,29 @@ case " $* " in
 esac
 [ -n "$root" ] || root=$("$bin" show "$game" | sed -n 's/^position: //p')
 mkdir -p "$out/p" "$out/j"
-touch "$out/bounds.txt"
+touch "$out/bounds.txt" "$out/deeper.txt"
 export bin game out
 
 frontier_tree "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
 [ "$jobs" != 0 ] || exit 0
+
+# A frontier question that its limits stopped (--time, --nodes) is not
+# asked again: its position is listed in OUT/deeper.txt and becomes a node
+# of the tree, its children frontier positions (one move deeper, again if
+# they are stopped too), as a proof-tree manager splits a hard leaf.
+frontier_deepen() {
+    [ -s "$out/deeper.txt" ] || return 0
+    local pos n=0
+    while IFS= read -r pos; do
+        key_of "$pos"
+        [ -z "${kids[$REPLY]:-}" ] || continue
+        unset "seen[$REPLY]"
+        frontier_expand "$pos" 1
+        n=$((n + 1))
+    done <"$out/deeper.txt"
+    [ "$n" = 0 ] || echo "made deeper: $n frontier positions whose questions ran into their limits"
+}
 
 # "at least SCORE" proven and "at least SCORE+1" disproven pin the score,
 # whichever scores the game can end with.
@@ -83,21 +102,19 @@ decide() {
     key=$REPLY
     local m=$key:$k:$want
     if [ -n "${memo[$m]:-}" ]; then verdict=${memo[$m]} file=${memo_file[$m]}; return 0; fi
-    file=
-    if [ -z "${kids[$key]:-}" ]; then  # frontier or the game's end
-        if [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ]; then
-            verdict=no file=${lo_file[$key]}
-            [ "$want" = disproven ] || verdict=yes
-        elif [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$k" ]; then
-            verdict=no file=${hi_file[$key]}
-            [ "$want" = proven ] || verdict=yes
-        else
-            verdict=open
-            ask+=("$k"$'\t'"$pos")
-        fi
-        [ "$verdict" = yes ] || file=
-        return 0
+    file= verdict=
+    # a kept answer decides, also at a position made deeper after it
+    if [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ]; then
+        verdict=no file=${lo_file[$key]}
+        [ "$want" = disproven ] || verdict=yes
+    elif [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$k" ]; then
+        verdict=no file=${hi_file[$key]}
+        [ "$want" = proven ] || verdict=yes
+    elif [ -z "${kids[$key]:-}" ]; then  # frontier or the game's end
+        verdict=open
+        ask+=("$k"$'\t'"$pos")
     fi
+    if [ -n "$verdict" ]; then [ "$verdict" = yes ] || file=; return 0; fi
     local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open=
     mapfile -t children <<<"${kids[$key]}"
     if [ "$want" = proven ]; then  # the best estimate for the claim's side first, then the fewest replies
@@ -166,6 +183,9 @@ ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unle
         printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$value" "${nodes:-0}" "${solver:-0}" "${secs:-0}" "$pos" >>"$out/bounds.txt"
     else
         echo "$pos: 'at least $k?' not answered ($(grep -E '^value:' <<<"$log" || tail -1 <<<"$log"))" >&2
+        # stopped by its limits (no value, or a value whose proof did not
+        # fit them): the next round asks its children instead
+        [ -z "$value" ] || printf '%s\n' "$pos" >>"$out/deeper.txt"
     fi
 }
 export -f name frontier_prove ask_one
@@ -176,6 +196,7 @@ prove_bound() {
     shift 2
     while :; do
         memo=() memo_file=() lo=() lo_file=() hi=() hi_file=()
+        frontier_deepen
         load_answers
         ask=()
         decide "$root" "$k" "$want"
@@ -183,10 +204,11 @@ prove_bound() {
         printf '%s\n' "${ask[@]}" | sort -u >"$out/ask"
         round=$((round + 1))
         local before
-        before=$(wc -l <"$out/bounds.txt")
+        before=$(cat "$out/bounds.txt" "$out/deeper.txt" | wc -l)
         echo "at least $k $want?, round $round: $(wc -l <"$out/ask") frontier questions"
         xargs -d '\n' -P "$jobs" -I{} bash -c 'ask_one "$@"' _ {} "$@" <"$out/ask"
-        [ "$(wc -l <"$out/bounds.txt")" -gt "$before" ] || { echo "$0: no question answered in round $round" >&2; exit 1; }
+        [ "$(cat "$out/bounds.txt" "$out/deeper.txt" | wc -l)" -gt "$before" ] ||
+            { echo "$0: no question answered or made deeper in round $round" >&2; exit 1; }
     done
 }
 

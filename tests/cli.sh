@@ -291,6 +291,16 @@ bound="$(dirname "$0")/../bench/frontier-bound.sh"
     "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 13 --memory 64 >"$tmp/out" 2>&1 && ! grep -q "round" "$tmp/out" &&
     cmp -s "$tmp/fb55/bounds.txt" "$tmp/fb55.list" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a score through a frontier by one-sided questions"; tail -3 "$tmp/out"; }
+# Questions stopped by their limits (--nodes 300) are asked again one move
+# deeper until they fit: the same score, sound, the line longer.
+"$bound" "$bin" othello:5x5 2 "$tmp/fd55" 2 13 --memory 64 --threads 1 --nodes 300 >"$tmp/out" 2>&1 &&
+    [ -s "$tmp/fd55/deeper.txt" ] && grep -q "^made deeper: " "$tmp/out" && grep -q "^score: 13$" "$tmp/out" &&
+    [ "$(grep -c "^sound: " "$tmp/out")" = 2 ] &&
+    pv=$(sed -n 's/^pv: //p' "$tmp/out") && [ "$(wc -w <<<"$pv")" -gt 2 ] &&
+    pvend=$(sed -n 's/^pv ends at: //p' "$tmp/out") &&
+    [ "$("$bin" show othello:5x5 $pv | sed -n 's/^position: //p')" = "$pvend" ] &&
+    "$bin" prove othello:5x5 --position "$pvend" --score --memory 64 | grep -q "^score: 13$" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier questions made deeper at their limits"; tail -3 "$tmp/out"; }
 "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 15 --memory 64 >"$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "^the score is less than 15" "$tmp/out" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a wrong guess through a frontier"; tail -3 "$tmp/out"; }
