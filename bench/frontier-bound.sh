@@ -44,6 +44,7 @@ esac
 mkdir -p "$out/p" "$out/j"
 touch "$out/bounds.txt" "$out/deeper.txt"
 export bin game out
+trap 'echo "interrupted: $(wc -l <"$out/bounds.txt") answers kept in $out/bounds.txt; the same command goes on from them" >&2; exit 130' INT TERM
 
 frontier_tree "$root" "$depth"
 echo "frontier: $(wc -l <"$out/todo") positions at depth $depth (transpositions and mirror siblings once)"
@@ -184,8 +185,8 @@ ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unle
     else
         echo "$pos: 'at least $k?' not answered ($(grep -E '^value:' <<<"$log" || tail -1 <<<"$log"))" >&2
         # stopped by its limits (no value, or a value whose proof did not
-        # fit them): the next round asks its children instead
-        [ -z "$value" ] || printf '%s\n' "$pos" >>"$out/deeper.txt"
+        # fit them), not by Ctrl-C: the next round asks its children instead
+        [ -z "$value" ] || grep -q 'stopped by interrupt' <<<"$log" || printf '%s\n' "$pos" >>"$out/deeper.txt"
     fi
 }
 export -f name frontier_prove ask_one
