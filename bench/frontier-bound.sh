@@ -228,11 +228,15 @@ echo "score: $score"
 # the child the lower bound chose; elsewhere the one the upper bound chose
 # (the other side's claim).  Every position on it lies in both trees, so
 # the frontier position it reaches has the root's score, both bounds proven
-# there; `prove --score` of it gives the rest of the line.
+# there; `prove --score` of it gives the rest of the line.  It stops where
+# no child was chosen: a frontier position, or one whose kept answers
+# decided it.
 pos=$root lk=$score lw=proven hk=$next hw=disproven line=
-while key_of "$pos" && [ -n "${kids[$REPLY]:-}" ]; do
+while :; do
+    key_of "$pos"
     key=$REPLY
-    if [ "$lw" = proven ]; then c=${chosen[$key:$lk:$lw]}; else c=${chosen[$key:$hk:$hw]}; fi
+    if [ "$lw" = proven ]; then c=${chosen[$key:$lk:$lw]:-}; else c=${chosen[$key:$hk:$hw]:-}; fi
+    [ -n "$c" ] || break
     for m in $(show "$pos" | sed -n 's/^moves ([0-9]*)://p'); do
         [ "$(show "$pos" "$m" | sed -n 's/^position: //p')" = "$c" ] && break
     done
