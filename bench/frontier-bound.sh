@@ -43,7 +43,13 @@ esac
 [ -n "$root" ] || root=$("$bin" show "$game" | sed -n 's/^position: //p')
 mkdir -p "$out/p" "$out/j"
 touch "$out/bounds.txt" "$out/deeper.txt"
-export bin game out
+
+# The searches under way: running[PID] is its question (K<TAB>POSITION);
+# held[question] is running or failed (not asked again in this run).
+declare -A running=() held=()
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
+stop_searches() { local pid; for pid in "${!running[@]}"; do kill_tree "$pid"; done; running=(); wait 2>/dev/null || true; }
+trap stop_searches EXIT
 trap 'echo "interrupted: $(wc -l <"$out/bounds.txt") answers kept in $out/bounds.txt; the same command goes on from them" >&2; exit 130' INT TERM
 
 frontier_tree "$root" "$depth"
@@ -113,10 +119,10 @@ decide() {
         [ "$want" = proven ] || verdict=yes
     elif [ -z "${kids[$key]:-}" ]; then  # frontier or the game's end
         verdict=open
-        ask+=("$k"$'\t'"$pos")
+        [ -n "${held[$k$'\t'$pos]:-}" ] || ask+=("$k"$'\t'"$pos")
     fi
     if [ -n "$verdict" ]; then [ "$verdict" = yes ] || file=; return 0; fi
-    local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open=
+    local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open= before
     mapfile -t children <<<"${kids[$key]}"
     if [ "$want" = proven ]; then  # the best estimate for the claim's side first, then the fewest replies
         local i j rank=() r e  # an insertion sort in the shell: a node's children are few, a fork costs more
@@ -139,20 +145,23 @@ decide() {
         key_of "$c"
         if [ "${mover[$REPLY]}" = "${mover[$key]}" ]; then ck=$k cw=$want
         else ck=$(( 1 - k )) cw=proven; [ "$want" = disproven ] || cw=disproven; fi
+        before=${#ask[@]}
         decide "$c" "$ck" "$cw"
+        [ "$verdict" = open ] && any_open=1
         if [ "$want" = proven ]; then  # one child: any known to hold, else the first open one is asked
             [ "$verdict" = yes ] && { result=yes files=("$file") chosen[$m]=$c; break; }
-            [ "$verdict" = open ] && [ -z "$first_open" ] && first_open=${#ask[@]}
+            # a child whose questions are all running adds none: the next open one
+            # is asked meanwhile, so that no core waits for a round's last search
+            [ "$verdict" = open ] && [ -z "$first_open" ] && [ "${#ask[@]}" -gt "$before" ] && first_open=${#ask[@]}
         else  # every child: one that fails decides; keep asking the open ones
             [ "$verdict" = no ] && { result=no; break; }
-            [ "$verdict" = open ] && any_open=1
             files+=("$file")
         fi
     done
     if [ -z "$result" ]; then
         if [ -n "$first_open" ]; then result=open; ask=("${ask[@]:0:first_open}")
-        elif [ "$want" = proven ]; then result=no
         elif [ "$any_open" = 1 ]; then result=open
+        elif [ "$want" = proven ]; then result=no
         else result=yes; fi
     fi
     file=
@@ -167,7 +176,10 @@ decide() {
     fi
 }
 
-ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unless known
+# ask_one K<TAB>POSITION [prove options...]: the answer and its proof,
+# unless known.  Status 1 when the question is neither answered nor made
+# deeper (an error: it is not asked again in this run).
+ask_one() {
     local k=${1%%$'\t'*} pos=${1#*$'\t'} key
     shift
     key=$(name "$pos")
@@ -186,14 +198,18 @@ ask_one() {  # K<TAB>POSITION [prove options...]: the answer and its proof, unle
         echo "$pos: 'at least $k?' not answered ($(grep -E '^value:' <<<"$log" || tail -1 <<<"$log"))" >&2
         # stopped by its limits (no value, or a value whose proof did not
         # fit them), not by Ctrl-C: the next round asks its children instead
-        [ -z "$value" ] || grep -q 'stopped by interrupt' <<<"$log" || printf '%s\n' "$pos" >>"$out/deeper.txt"
+        [ -n "$value" ] && ! grep -q 'stopped by interrupt' <<<"$log" || return 1
+        printf '%s\n' "$pos" >>"$out/deeper.txt"
     fi
 }
-export -f name frontier_prove ask_one
 
-# prove_bound K WANT: rounds until the root's "at least K" is decided.
+# prove_bound K WANT: until the root's "at least K" is decided, the tree is
+# walked again whenever a search ends, and the open questions it needs
+# start while fewer than JOBS run (no round waits for its slowest search).
+# Searches still running when the bound is decided go on into the next
+# bound (their answers are kept) and are stopped at the end.
 prove_bound() {
-    local k=$1 want=$2 round=0
+    local k=$1 want=$2 q pid status
     shift 2
     while :; do
         memo=() memo_file=() lo=() lo_file=() hi=() hi_file=()
@@ -202,14 +218,20 @@ prove_bound() {
         ask=()
         decide "$root" "$k" "$want"
         [ "$verdict" = open ] || return 0
-        printf '%s\n' "${ask[@]}" | sort -u >"$out/ask"
-        round=$((round + 1))
-        local before
-        before=$(cat "$out/bounds.txt" "$out/deeper.txt" | wc -l)
-        echo "at least $k $want?, round $round: $(wc -l <"$out/ask") frontier questions"
-        xargs -d '\n' -P "$jobs" -I{} bash -c 'ask_one "$@"' _ {} "$@" <"$out/ask"
-        [ "$(cat "$out/bounds.txt" "$out/deeper.txt" | wc -l)" -gt "$before" ] ||
-            { echo "$0: no question answered or made deeper in round $round" >&2; exit 1; }
+        for q in "${ask[@]}"; do
+            [ "${#running[@]}" -lt "$jobs" ] || break
+            [ -z "${held[$q]:-}" ] || continue
+            ask_one "$q" "$@" &
+            running[$!]=$q held[$q]=running
+            echo "at least $k $want?: asking 'at least ${q%%$'\t'*}?' at ${q#*$'\t'} (${#running[@]} running)"
+        done
+        [ "${#running[@]}" -gt 0 ] ||
+            { echo "$0: 'at least $k' $want? is open and no question is left to ask (the errors above)" >&2; exit 1; }
+        status=0
+        wait -n -p pid || status=$?
+        q=${running[$pid]}
+        unset "running[$pid]"
+        if [ "$status" = 0 ]; then unset "held[$q]"; else held[$q]=failed; fi
     done
 }
 
@@ -219,6 +241,7 @@ cp "$file" "$out/lower.proof"
 prove_bound "$next" disproven "$@"
 [ "$verdict" = yes ] || { echo "the score is at least $next ('at least $next' proven through the frontier)"; exit 1; }
 cp "$file" "$out/upper.proof"
+stop_searches
 sort -t $'\t' -k6 -k1n "$out/bounds.txt" -o "$out/bounds.txt"
 "$bin" verify-proof "$out/lower.proof"
 "$bin" verify-proof "$out/upper.proof"
