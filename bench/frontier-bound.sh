@@ -7,11 +7,11 @@
 # child must hold (tried best first by the solver's estimate where the game
 # has one, then by the fewest replies left to the other side, the usual
 # Othello guess); where the other side moves, every child.
-# Each round asks the open frontier questions the current choice needs
-# ("can the side to move finish at least K ahead?", `prove --question
-# score:K --proof`), JOBS at a time (on a cluster, one job per position:
-# PNSOLVE_RUN, in frontier-lib.sh);
-# a failed child moves the choice to the next one.  Then the proofs are
+# Whenever a search ends, the tree is walked again and the open frontier
+# questions the current choice needs ("can the side to move finish at
+# least K ahead?", `prove --question score:K --proof`) start, JOBS at a
+# time (on a cluster, one job per position: PNSOLVE_RUN, in
+# frontier-lib.sh); a failed child moves the choice to the next one.  Then the proofs are
 # joined up to the root and checked.
 #
 #   bench/frontier-bound.sh PNSOLVE GAME DEPTH OUT JOBS SCORE [--position P] [prove options...]
@@ -20,7 +20,7 @@
 # solver nodes, seconds, position; tab-separated): a later run (another
 # SCORE, another session) reuses them, and an answer for one K answers
 # every K it implies.  A question stopped by its limits (--time, --nodes)
-# puts its position in OUT/deeper.txt: later rounds ask its children.
+# puts its position in OUT/deeper.txt: its children are asked instead.
 # Proofs: OUT/p/ (frontier), OUT/j/ (joined);
 # OUT/lower.proof and OUT/upper.proof are the root's two bounds; then the
 # principal line down to the frontier ("pv:", "pv ends at:").  Exit 0
@@ -101,8 +101,8 @@ load_answers() {
 # claim's side moves (WANT proven) one child must hold, else every child;
 # a child whose mover changed is asked 1-K with WANT flipped.  Decided
 # positions are remembered (transpositions); the questions under a decided
-# one are dropped from the round.
-declare -A memo memo_file chosen  # chosen[key:K:proven]: the child that holds (kept across rounds and bounds)
+# one are dropped.
+declare -A memo memo_file chosen  # chosen[key:K:proven]: the child that holds (kept across walks and bounds)
 decide() {
     local pos=$1 k=$2 want=$3 key
     key_of "$pos"
@@ -151,7 +151,7 @@ decide() {
         if [ "$want" = proven ]; then  # one child: any known to hold, else the first open one is asked
             [ "$verdict" = yes ] && { result=yes files=("$file") chosen[$m]=$c; break; }
             # a child whose questions are all running adds none: the next open one
-            # is asked meanwhile, so that no core waits for a round's last search
+            # is asked meanwhile, so that no core waits for one long search
             [ "$verdict" = open ] && [ -z "$first_open" ] && [ "${#ask[@]}" -gt "$before" ] && first_open=${#ask[@]}
         else  # every child: one that fails decides; keep asking the open ones
             [ "$verdict" = no ] && { result=no; break; }
@@ -197,7 +197,7 @@ ask_one() {
     else
         echo "$pos: 'at least $k?' not answered ($(grep -E '^value:' <<<"$log" || tail -1 <<<"$log"))" >&2
         # stopped by its limits (no value, or a value whose proof did not
-        # fit them), not by Ctrl-C: the next round asks its children instead
+        # fit them), not by Ctrl-C: its children are asked instead
         [ -n "$value" ] && ! grep -q 'stopped by interrupt' <<<"$log" || return 1
         printf '%s\n' "$pos" >>"$out/deeper.txt"
     fi
@@ -205,7 +205,7 @@ ask_one() {
 
 # prove_bound K WANT: until the root's "at least K" is decided, the tree is
 # walked again whenever a search ends, and the open questions it needs
-# start while fewer than JOBS run (no round waits for its slowest search).
+# start while fewer than JOBS run (no core waits for the slowest search).
 # Searches still running when the bound is decided go on into the next
 # bound (their answers are kept) and are stopped at the end.
 prove_bound() {
