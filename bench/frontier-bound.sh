@@ -79,18 +79,36 @@ next=$(( score + 1 ))
 
 # Known answers: for each position, the greatest K proven and the least K
 # disproven (each with its proof), from OUT/bounds.txt.
+# Where the game ends only on some scores (`show` lists them: on an even
+# Othello board every score is even), "at least K" proven is "at least the
+# next possible score", and "at least K" disproven is "at least one more
+# than the possible score below K" disproven: an answer for K=1 answers K=2.
+declare -A up down
+possible=$(show "$root" | sed -n 's/^possible scores: //p')
+if [ -n "$possible" ]; then
+    read -ra scores <<<"$possible"
+    for ((i = ${#scores[@]} - 1; i >= 0; i--)); do  # up[K]: the least possible score >= K
+        for ((v = scores[i]; v > (i > 0 ? scores[i - 1] : scores[0] - 1); v--)); do up[$v]=${scores[i]}; done
+    done
+    for ((i = 0; i < ${#scores[@]}; i++)); do  # down[K]: the greatest possible score <= K
+        for ((v = scores[i]; v < (i + 1 < ${#scores[@]} ? scores[i + 1] : scores[i] + 1); v++)); do down[$v]=${scores[i]}; done
+    done
+fi
 declare -A lo lo_file hi hi_file
 load_answers() {
-    local k result pos key
+    local k result pos key b
     while IFS=$'\t' read -r k result _ _ _ pos; do
         key_of "$pos"
         key=$REPLY
         if [ "$result" = proven ]; then
-            [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ] && continue
-            lo[$key]=$k lo_file[$key]=$out/p/$key.$k.proof
+            b=${up[$k]:-$k}
+            [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$b" ] && continue
+            lo[$key]=$b lo_file[$key]=$out/p/$key.$k.proof
         else
-            [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$k" ] && continue
-            hi[$key]=$k hi_file[$key]=$out/p/$key.$k.proof
+            b=${down[$((k - 1))]:-$((k - 1))}
+            b=$((b + 1))
+            [ -n "${hi[$key]:-}" ] && [ "${hi[$key]}" -le "$b" ] && continue
+            hi[$key]=$b hi_file[$key]=$out/p/$key.$k.proof
         fi
     done <"$out/bounds.txt"
 }

@@ -8,9 +8,10 @@ static const char help[] =
     "Prints the position's diagram, its notation, the side to move, its\n"
     "symmetry class (where the game has symmetries: the same for a position's\n"
     "images), the solver's estimate of the final score for the side to move\n"
-    "(where the game has one: a guide for ordering moves, never a value) and\n"
-    "the legal moves (or the result if the game is over), after playing the\n"
-    "given moves from the position.\n";
+    "(where the game has one: a guide for ordering moves, never a value), the\n"
+    "scores a finished game can have (where it has scores) and the legal\n"
+    "moves (or the result if the game is over), after playing the given moves\n"
+    "from the position.\n";
 
 int cmd_show(int argc, char **argv)
 {
@@ -51,6 +52,13 @@ int cmd_show(int argc, char **argv)
         printf("estimate: %d\n", estimate);
     if (x)
         game_solver_free(g, x);
+    if (g->score_bound > 0) {  /* "at least K" is "at least the next of these": frontier scripts share answers */
+        printf("possible scores:");
+        for (int v = -game_score_bound(g); v <= game_score_bound(g); v++)
+            if (game_score_possible(g, v))
+                printf(" %d", v);
+        putchar('\n');
+    }
     game_move list[GAME_MAX_MOVES];
     int n = game_moves(g, &s, list);
     if (n == 0) {

@@ -24,6 +24,8 @@ check() {  # check NAME EXPECTED_STATUS [grep pattern for stdout] -- ARGS...
 check "help" 0 "^usage: pnsolve" -- --help
 check "perft help" 0 "usage: pnsolve perft" -- perft --help
 check "show help" 0 "usage: pnsolve show" -- show --help
+check "show lists the scores a game can end with" 0 "^possible scores: -16 -14 .* 14 16$" -- show othello:4x4
+check "show, odd board: odd scores and the draw" 0 "^possible scores: -25 -23 .* -1 0 1 3 .* 25$" -- show othello:5x5
 check "no command" 2 "" -- 
 check "unknown command" 2 "unknown command 'frobnicate'" -- frobnicate
 check "perft jungle" 0 "^perft 3 2352$" -- perft jungle 3
@@ -301,6 +303,14 @@ bound="$(dirname "$0")/../bench/frontier-bound.sh"
     [ "$("$bin" show othello:5x5 $pv | sed -n 's/^position: //p')" = "$pvend" ] &&
     "$bin" prove othello:5x5 --position "$pvend" --score --memory 64 | grep -q "^score: 13$" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier questions made deeper at their limits"; tail -3 "$tmp/out"; }
+# On 4x4 every score is even, so "at least -11" proven (a guess of -12
+# refused that way) already answers "at least -10": the right guess then
+# asks only for the upper bound.
+"$bound" "$bin" othello:4x4 3 "$tmp/fp44" 2 -12 --memory 64 >"$tmp/out" 2>&1
+[ $? = 1 ] && grep -q "^the score is at least -11" "$tmp/out" &&
+    "$bound" "$bin" othello:4x4 3 "$tmp/fp44" 2 -10 --memory 64 >"$tmp/out" 2>&1 && grep -q "^score: -10$" "$tmp/out" &&
+    ! grep -q "^at least -10 proven?: asking" "$tmp/out" && grep -q "^at least -9 disproven?: asking" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: frontier answers shared between scores the game cannot end on"; tail -3 "$tmp/out"; }
 "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 15 --memory 64 >"$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "^the score is less than 15" "$tmp/out" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a wrong guess through a frontier"; tail -3 "$tmp/out"; }
