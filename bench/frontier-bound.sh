@@ -120,6 +120,14 @@ load_answers() {
 # a child whose mover changed is asked 1-K with WANT flipped.  Decided
 # positions are remembered (transpositions); the questions under a decided
 # one are dropped.
+# child_question PARENT_KEY CHILD_KEY K WANT: the same claim asked at the
+# child, in qk and qw: unchanged where the mover is the same (a pass), else
+# from the child's mover's side, 1-K with WANT flipped.
+child_question() {
+    if [ "${mover[$2]}" = "${mover[$1]}" ]; then qk=$3 qw=$4
+    else qk=$(( 1 - $3 )) qw=proven; [ "$4" = disproven ] || qw=disproven; fi
+}
+
 declare -A memo memo_file chosen  # chosen[key:K:proven]: the child that holds (kept across walks and bounds)
 decide() {
     local pos=$1 k=$2 want=$3 key
@@ -161,8 +169,8 @@ decide() {
     result=
     for c in "${children[@]}"; do
         key_of "$c"
-        if [ "${mover[$REPLY]}" = "${mover[$key]}" ]; then ck=$k cw=$want
-        else ck=$(( 1 - k )) cw=proven; [ "$want" = disproven ] || cw=disproven; fi
+        child_question "$key" "$REPLY" "$k" "$want"
+        ck=$qk cw=$qw
         before=${#ask[@]}
         decide "$c" "$ck" "$cw"
         [ "$verdict" = open ] && any_open=1
@@ -283,10 +291,10 @@ while :; do
     done
     line+=" $m"
     key_of "$c"
-    if [ "${mover[$REPLY]}" != "${mover[$key]}" ]; then
-        lk=$(( 1 - lk )) hk=$(( 1 - hk ))
-        [ "$lw" = proven ] && lw=disproven hw=proven || lw=proven hw=disproven
-    fi
+    child_question "$key" "$REPLY" "$lk" "$lw"
+    lk=$qk lw=$qw
+    child_question "$key" "$REPLY" "$hk" "$hw"
+    hk=$qk hw=$qw
     pos=$c
 done
 echo "pv:$line"
