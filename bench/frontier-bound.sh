@@ -115,7 +115,11 @@ load_answers() {
 
 # decide POSITION K WANT: is "the mover at POSITION finishes at least K"
 # WANT (proven | disproven)?  Sets verdict (yes | no | open) and file (its
-# proof where yes); open frontier questions go to the array ask.  Where the
+# proof where yes); open frontier questions go to the array ask, and need
+# is the bound's proof number: the fewest open questions that would decide
+# it if each went the wanted way (the least over one child's, the sum over
+# every child's; a transposition counts on each path), the run's measure
+# of how far it is from done.  Where the
 # claim's side moves (WANT proven) one child must hold, else every child;
 # a child whose mover changed is asked 1-K with WANT flipped.  Decided
 # positions are remembered (transpositions); the questions under a decided
@@ -134,8 +138,8 @@ decide() {
     key_of "$pos"
     key=$REPLY
     local m=$key:$k:$want
-    if [ -n "${memo[$m]:-}" ]; then verdict=${memo[$m]} file=${memo_file[$m]}; return 0; fi
-    file= verdict=
+    if [ -n "${memo[$m]:-}" ]; then verdict=${memo[$m]} file=${memo_file[$m]} need=0; return 0; fi
+    file= verdict= need=0
     # a kept answer decides, also at a position made deeper after it
     if [ -n "${lo[$key]:-}" ] && [ "${lo[$key]}" -ge "$k" ]; then
         verdict=no file=${lo_file[$key]}
@@ -144,11 +148,11 @@ decide() {
         verdict=no file=${hi_file[$key]}
         [ "$want" = proven ] || verdict=yes
     elif [ -z "${kids[$key]:-}" ]; then  # frontier or the game's end
-        verdict=open
+        verdict=open need=1
         [ -n "${held[$k$'\t'$pos]:-}" ] || ask+=("$k"$'\t'"$pos")
     fi
     if [ -n "$verdict" ]; then [ "$verdict" = yes ] || file=; return 0; fi
-    local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open= before
+    local c ck cw children=() files=() any_open=0 result asked=${#ask[@]} first_open= before least= sum=0
     mapfile -t children <<<"${kids[$key]}"
     if [ "$want" = proven ]; then  # the best estimate for the claim's side first, then the fewest replies
         local i j rank=() r e  # an insertion sort in the shell: a node's children are few, a fork costs more
@@ -173,7 +177,10 @@ decide() {
         ck=$qk cw=$qw
         before=${#ask[@]}
         decide "$c" "$ck" "$cw"
-        [ "$verdict" = open ] && any_open=1
+        if [ "$verdict" = open ]; then
+            any_open=1 sum=$((sum + need))
+            [ -n "$least" ] && [ "$least" -le "$need" ] || least=$need
+        fi
         if [ "$want" = proven ]; then  # one child: any known to hold, else the first open one is asked
             [ "$verdict" = yes ] && { result=yes files=("$file") chosen[$m]=$c; break; }
             # a child whose questions are all running adds none: the next open one
@@ -195,7 +202,8 @@ decide() {
         file=$out/j/$key.$k.$want.proof
         [ -e "$file" ] || "$bin" join-proofs "$game" --position "$pos" --out "$file" "${files[@]}" >/dev/null
     fi
-    verdict=$result
+    verdict=$result need=0
+    [ "$result" != open ] || if [ "$want" = proven ]; then need=$least; else need=$sum; fi
     if [ "$result" != open ]; then
         memo[$m]=$verdict memo_file[$m]=$file
         ask=("${ask[@]:0:asked}")
@@ -235,7 +243,7 @@ ask_one() {
 # Searches still running when the bound is decided go on into the next
 # bound (their answers are kept) and are stopped at the end.
 prove_bound() {
-    local k=$1 want=$2 q pid status
+    local k=$1 want=$2 q pid status shown_need=
     shift 2
     while :; do
         memo=() memo_file=() lo=() lo_file=() hi=() hi_file=()
@@ -244,6 +252,8 @@ prove_bound() {
         ask=()
         decide "$root" "$k" "$want"
         [ "$verdict" = open ] || return 0
+        [ "$need" = "$shown_need" ] || echo "at least $k $want?: $need open question$([ "$need" = 1 ] || echo s) at the fewest"
+        shown_need=$need
         for q in "${ask[@]}"; do
             [ "${#running[@]}" -lt "$jobs" ] || break
             [ -z "${held[$q]:-}" ] || continue

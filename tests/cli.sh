@@ -269,8 +269,9 @@ PNSOLVE_RUN="$tmp/runner" "$frontier" "$bin" othello:4x4 3 "$tmp/fr44r" 2 --thre
 # a frontier by one-sided questions only (bench/frontier-bound.sh), each
 # answer checked against the frontier position's exact score from
 # frontier-score.sh, its principal line leading to a frontier position of
-# the same score; a wrong guess fails and says which way; a second run
-# asks nothing.
+# the same score, the bound's count of open questions down to one before the
+# answer that decides it; a wrong guess fails and says which way; a second
+# run asks nothing.
 check "one bound proven" 0 "^value: proven$" -- prove othello:4x4 --question score:-10 --proof "$tmp/b44lo"
 check "one bound checked" 0 "^sound: .*'can Black finish at least -10 ahead\?' proven" -- verify-proof "$tmp/b44lo"
 check "one bound disproven" 0 "^value: disproven$" -- prove othello:4x4 --question score:-8 --proof "$tmp/b44hi"
@@ -281,6 +282,7 @@ bound="$(dirname "$0")/../bench/frontier-bound.sh"
 "$bound" "$bin" othello:5x5 2 "$tmp/fb55" 2 13 --memory 64 >"$tmp/out" 2>&1 &&
     grep -q "^sound: .*'can Black finish at least 13 ahead?' proven" "$tmp/out" &&
     grep -q "^sound: .*'can Black finish at least 15 ahead?' disproven" "$tmp/out" && grep -q "^score: 13$" "$tmp/out" &&
+    [ "$(sed -n 's/^at least 13 proven?: \([0-9]*\) open questions\{0,1\} at the fewest$/\1/p' "$tmp/out" | tail -1)" = 1 ] &&
     pv=$(sed -n 's/^pv: //p' "$tmp/out") && [ "$(wc -w <<<"$pv")" = 2 ] &&
     pvend=$(sed -n 's/^pv ends at: //p' "$tmp/out") &&
     [ "$("$bin" show othello:5x5 $pv | sed -n 's/^position: //p')" = "$pvend" ] &&
