@@ -203,7 +203,7 @@ decide() {
         [ -e "$file" ] || "$bin" join-proofs "$game" --position "$pos" --out "$file" "${files[@]}" >/dev/null
     fi
     verdict=$result need=0
-    [ "$result" != open ] || if [ "$want" = proven ]; then need=$least; else need=$sum; fi
+    if [ "$result" = open ]; then need=$sum; [ "$want" = disproven ] || need=$least; fi
     if [ "$result" != open ]; then
         memo[$m]=$verdict memo_file[$m]=$file
         ask=("${ask[@]:0:asked}")
