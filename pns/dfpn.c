@@ -182,16 +182,11 @@ static int cond_store(dfpn *D, game_key key, int proven, refs_t refs)
     return 0;
 }
 
-/* The entry as an answer to the current question: under a score question an
- * entry of another target still answers when it implies this one (a proof
- * of "at least t" proves every lower target, a disproof every higher one). */
+/* The entry as an answer to the current question (also an entry of another
+ * score target that implies this one). */
 static const tt_entry *tt_view(const dfpn *D, const tt_entry *e)
 {
-    if (!e || e->tag == D->tag)
-        return e;
-    if ((e->pn == 0 && e->tag >= D->tag) || (e->dn == 0 && e->tag <= D->tag))
-        return e;
-    return NULL;
+    return e && pns_tt_answers(e, D->tag) ? e : NULL;
 }
 
 const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key) { return tt_view(D, pns_tt_lookup_kept(D->tt, key)); }

@@ -54,6 +54,53 @@ static void score_question(dfpn *D, pns_options *q, int target)
     pns_path_clear(&D->S);
 }
 
+/* The principal line from root down to the solver's region, the prover's
+ * score v pinned and next the next possible one (INT_MAX: none): where the
+ * prover moves, a child that still proves "at least v"; where the other
+ * side does, one that disproves "at least next".  So both sides play best,
+ * where a bound's proof names the best moves of one side only.  The table's
+ * best move is asked first: the bounds' proofs mostly answered it already.
+ * Only where positions cannot recur (a game with a solver): a child asked
+ * alone has no path above it.  The line ends early where a question stays
+ * open (a limit). */
+static void principal_line(dfpn *D, dfpn_team *T, pns_options *q, const game_state *root, int v, int next,
+                           pns_result *r)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    game_state s = *root;
+    r->pv_len = 0;
+    while (r->pv_len < PNS_MAX_PV && game_empties(g, &s) > S->o->exact_empties) {
+        game_move mv[GAME_MAX_MOVES];
+        int n = game_moves(g, &s, mv), mine = game_to_move(g, &s) == S->prover, pick = -1;
+        if (n == 0)
+            return;
+        int target = mine ? v : next;
+        if (target == INT_MAX)
+            pick = 0;  /* the top score: every reply keeps it */
+        if (pick < 0 && q->score_target != target)
+            score_question(D, q, target);
+        const tt_entry *e = pns_dfpn_lookup(D, game_key_of(g, &s));
+        int first = e && e->best < n ? e->best : 0;
+        for (int k = 0; k < n && pick < 0; k++) {
+            int i = k == 0 ? first : k <= first ? k - 1 : k;  /* first, then the rest in order */
+            game_state c = s;
+            game_play(g, &c, mv[i]);
+            child_t a = { 0 };
+            pns_path_clear(S);
+            pns_dfpn_go(D, T, &c, &a);
+            if (a.pn != 0 && a.dn != 0)
+                return;
+            if (mine ? a.pn == 0 : a.dn == 0)
+                pick = i;
+        }
+        if (pick < 0)
+            return;  /* no child keeps the score: it was not the score */
+        r->pv[r->pv_len++] = mv[pick];
+        game_play(g, &s, mv[pick]);
+    }
+}
+
 /* Where the root is the solver's: MTD(f) over the solver's fail-soft
  * bounds, from 0, pins the score in fewer windows than the questions'
  * steps (a null window's answer beyond it moves the next one there).
@@ -208,6 +255,18 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
             }
         }
     }
+    /* the line after the proofs: its questions would change the table the
+     * writer reads its closed sets from */
+    r->pv_len = best.pv_len;
+    memcpy(r->pv, best.pv, sizeof r->pv);
+    if (found && game_has_solver(g)) {
+        T = q.threads > 1 && !solver_root ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
+        principal_line(&D, T, &q, s, cand[a], a + 1 < nc ? cand[a + 1] : INT_MAX, r);
+        pns_dfpn_team_report(T, &helpers);
+        pns_dfpn_team_free(T);
+        if (D.S.solver)
+            solver_line(&D, s, r);
+    }
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
@@ -224,10 +283,6 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
         memcpy(error, helpers.error, sizeof error);
     if (error[0])
         memcpy(r->error, error, sizeof error);
-    r->pv_len = best.pv_len;
-    memcpy(r->pv, best.pv, sizeof r->pv);
-    if (found && D.S.solver)
-        solver_line(&D, s, r);
     *score = lo;
     pns_dfpn_free(&D);
     return solved ? 0 : found ? 1 : -1;

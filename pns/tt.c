@@ -318,6 +318,13 @@ static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
         if (b[i].lo == key.lo && b[i].hi == key.hi && !is_empty(&b[i])) {
             victim = &b[i];
             total += victim->work;  /* the work below a position adds up over its searches */
+            /* a team member that stops when another solved the root stores
+             * its stale numbers on the way up: they must not hide that
+             * proof (nor any other a member found meanwhile) */
+            if (is_solved(victim) && pn != 0 && dn != 0 && pns_tt_answers(victim, tag)) {
+                SET(victim->work, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+                return victim;
+            }
             break;
         }
         if (is_empty(&b[i])) {

@@ -52,6 +52,14 @@ typedef struct {
     char apart_after[64 - sizeof(size_t)];
 } tt_table;
 
+/* 1 when e's value answers the question of tag: its own, or, under a score
+ * question, one it implies (a proof of "at least t" proves every lower
+ * target, a disproof every higher one). */
+static inline int pns_tt_answers(const tt_entry *e, int tag)
+{
+    return e->tag == tag || (e->pn == 0 && e->tag >= tag) || (e->dn == 0 && e->tag <= tag);
+}
+
 #define TT_WAYS 4
 #define TT_START_BYTES ((size_t)16 << 20)
 
@@ -93,7 +101,8 @@ int pns_tt_get(const tt_table *t, game_key key, tt_entry *out);
 void pns_tt_flag(tt_table *t, game_key key, uint8_t flag);
 /* Starts loading key's bucket into the cache. */
 void pns_tt_prefetch(const tt_table *t, game_key key);
-/* Stores or updates the entry of key (work adds to an existing entry's);
+/* Stores or updates the entry of key (work adds to an existing entry's;
+ * open numbers leave a solved value that answers their tag as it is);
  * returns the entry. */
 tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint32_t work, int best, int tag);
 static inline double pns_tt_fill(const tt_table *t)

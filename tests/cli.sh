@@ -82,6 +82,39 @@ check "stopped score bounds in json" 0 '"score_at_least":-?[0-9]+,"score_at_most
 sleep 1; kill -INT $!; wait $!
 if [ $? = 130 ] && grep -q "stopped by interrupt" "$tmp/int.out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: solver root Ctrl-C"; tail -3 "$tmp/int.out"; fi
+# --score's line is a principal one: both sides keep the score at every
+# move, on one thread and on two (whose table once lost the root's proof,
+# and with it the line). 5x6 (10): the line ends the game at exactly 10, not
+# above it; 4x4 (-10), also without the endgame solver: every position on
+# the line is scored again on its own.
+for t in 1 2; do
+    line=$("$bin" prove othello:5x6 --score --threads $t | sed -n 's/^pv: //p')
+    [ -n "$line" ] && "$bin" show othello:5x6 $line | grep -q "^game over: Black wins (score 10)$" &&
+        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 5x6 principal line, $t threads: '$line'"; }
+    for e in 14 0; do
+        line=$("$bin" prove othello:4x4 --score --threads $t --exact-empties $e | sed -n 's/^pv: //p') ok=1 pre=""
+        [ -n "$line" ] || ok=0
+        for m in $line ""; do
+            pos=$("$bin" show othello:4x4 $pre | sed -n 's/^position: //p')
+            if [ -n "$m" ]; then
+                sc=$("$bin" prove othello:4x4 --position "$pos" --score | sed -n 's/^score: //p')
+                [ "$sc" = "$(( $(echo "$pre" | wc -w) % 2 ? 10 : -10 ))" ] || ok=0
+            fi
+            pre="$pre $m"
+        done
+        "$bin" show othello:4x4 $line | grep -q "^game over: White wins (score -10)$" || ok=0
+        [ $ok = 1 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 4x4 principal line, $t threads, exact $e: '$line'"; }
+    done
+done
+# the committed 6x7 principal line (results/othello-6x7-line.txt) is legal
+# and ends the game drawn, and its last rows are scored 0 again here
+line=$(sed -n 's/^line: //p' "$(dirname "$0")/../results/othello-6x7-line.txt")
+ok=1
+"$bin" show othello:6x7 $line | grep -q "^game over: draw$" || ok=0
+while read -r n pos side sc t; do
+    [ "$("$bin" prove othello:6x7 --position "$pos $side" --score | sed -n 's/^score: //p')" = 0 ] && [ "$sc" = 0 ] || ok=0
+done < <(grep -E '^(2[0-9]|3[0-9]) ' "$(dirname "$0")/../results/othello-6x7-line.txt")
+[ $ok = 1 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: the 6x7 principal line"; }
 check "show finished" 0 "game over: Black wins \(score 16\)" -- show othello:4x4 --position "4x4:XXXX/XXXX/XXXX/XXXX O"
 check "show bad jfen" 2 "bad position: JFEN rank 7" -- show jungle --position "1r3e/2t1d2/7/7/7/2D1T2/1E3R1 w"
 check "show bad ofen" 2 "bad position: .*hole" -- show ostle --position "WWWWW/5/5/5/BBBBB b -"

@@ -783,6 +783,38 @@ static void test_tt_any_size(void)
     }
 }
 
+/* A solved entry outlives open numbers stored over it for a question it
+ * answers (a team member that stopped stores its stale numbers on the way
+ * up, after another solved the position), and gives way to those of a
+ * question it does not answer (a disproof of "at least 6" says nothing of
+ * "at least 4"); a solved value replaces anything. */
+static void test_tt_solved_stays(void)
+{
+    tt_table t;
+    memset(&t, 0, sizeof t);
+    CU_ASSERT_EQUAL_FATAL(pns_tt_init(&t, 64 * sizeof(tt_entry)), 0);
+    game_key p = { 11, 1 }, d = { 22, 2 };
+    pns_tt_store(&t, p, 0, PNS_INF, 10, 3, 6);  /* at least 6: proven */
+    pns_tt_store(&t, d, PNS_INF, 0, 10, 2, 6);  /* at least 6: disproven */
+    pns_tt_store(&t, p, 7, 8, 5, 1, 6);
+    pns_tt_store(&t, p, 7, 8, 5, 1, 4);
+    pns_tt_store(&t, d, 7, 8, 5, 1, 8);
+    const tt_entry *e = pns_tt_lookup(&t, p);
+    CU_ASSERT(e && e->pn == 0 && e->best == 3 && e->tag == 6 && e->work == 20);
+    e = pns_tt_lookup(&t, d);
+    CU_ASSERT(e && e->dn == 0 && e->best == 2 && e->tag == 6 && e->work == 15);
+    pns_tt_store(&t, p, 7, 8, 5, 1, 8);  /* "at least 8?" is open: a proof of 6 does not answer it */
+    e = pns_tt_lookup(&t, p);
+    CU_ASSERT(e && e->pn == 7 && e->tag == 8);
+    pns_tt_store(&t, d, 7, 8, 5, 1, 4);
+    e = pns_tt_lookup(&t, d);
+    CU_ASSERT(e && e->pn == 7 && e->tag == 4);
+    pns_tt_store(&t, d, 0, PNS_INF, 5, 4, 4);
+    e = pns_tt_lookup(&t, d);
+    CU_ASSERT(e && e->pn == 0 && e->best == 4);
+    pns_tt_free(&t);
+}
+
 /* The table grows in place: it starts at TT_START_BYTES of what was
  * reserved, doubles only when half full, and a doubling keeps every entry
  * it held, findable by its exact key with its value (a doubling that put
@@ -1650,6 +1682,7 @@ void suite_pns(void)
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
     CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
     CU_add_test(s, "the table grows in place, every entry kept", test_tt_grows);
+    CU_add_test(s, "a solved entry stays under open numbers of a question it answers", test_tt_solved_stays);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
     CU_add_test(s, "Othello scores: entries of one question answer the next, against naive negamax",
                 test_othello_score_reuse);
