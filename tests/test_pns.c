@@ -1242,13 +1242,23 @@ static void test_othello_scores(void)
         o.proof_exact_empties = 0;
         o.exact_empties = 0;
         CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r, NULL), 0);
-        /* the principal line of the last proof ends at least that far ahead
-         * (the defender's moves in it need not be its best) */
+        /* the line is a principal one: it ends the game at exactly the
+         * score, and (4x4) every position on it has the score for the
+         * root's mover by the naive negamax */
         game_state t = s;
-        for (int k = 0; k < r.pv_len; k++)
-            game_play(g, &t, r.pv[k]);
-        if (game_result_of(g, &t) != GAME_ONGOING)
-            CU_ASSERT(game_score(g, &t) >= score);
+        int wrong = 0;
+        for (int k = 0; k <= r.pv_len; k++) {
+            if (i == 0) {
+                game_format(g, &t, text, sizeof text);
+                int v = ref_negamax(text, -1000, 1000);
+                wrong += (game_to_move(g, &t) == game_to_move(g, &s) ? v : -v) != score;
+            }
+            if (k < r.pv_len)
+                game_play(g, &t, r.pv[k]);
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT_NOT_EQUAL(game_result_of(g, &t), GAME_ONGOING);
+        CU_ASSERT_EQUAL(game_score(g, &t), score);
         game_close(g);
     }
 }
