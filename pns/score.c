@@ -8,10 +8,10 @@
 
 enum { LINEAR_STEPS = 5 };
 
-/* Continues the line of the last proof to the game's end where the solver
- * decides: the end's exact score first (the line's defender moves need not
- * be best, so it may beat the root's), then at each position the first move
- * that keeps it. */
+/* Continues the principal line to the game's end where the solver decides:
+ * the end's exact score first (the root's, by the walk above; computed, as
+ * the solver's own answer), then at each position the first move that
+ * keeps it. */
 static void solver_line(dfpn *D, const game_state *root, pns_result *r)
 {
     pns_search *S = &D->S;
