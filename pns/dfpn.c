@@ -99,6 +99,18 @@ static void dfpn_grow(dfpn *D)
     D->S.bytes += pns_tt_bytes_used(D->tt) - before;
 }
 
+void pns_dfpn_pin(dfpn *D)
+{
+    /* A table that filled during the search left the writer none: its
+     * searches of evicted positions then evicted each other for hours (a
+     * full 282 MB table of a 6 GB --memory, in an Ostle split).  An eighth:
+     * the touch costs at most about thrice what the search's growth did. */
+    tt_table *t = D->tt;
+    while (t == &D->own_tt && t->doublings > 0 && __atomic_load_n(&t->used, __ATOMIC_RELAXED) * 8 >= t->buckets * TT_WAYS)
+        dfpn_grow(D);
+    D->tt_pinned = 1;
+}
+
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
                          size_t cond_bytes, game_solver *solver)
 {

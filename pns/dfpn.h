@@ -149,6 +149,11 @@ void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 /* Searches s (whose key is self->key, at the current path depth) until it
  * is solved or the search stops; 1 when solved. */
 int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
+/* Pins D's table for a proof writer, which holds pointers into it: it may
+ * not grow from then on, so it first grows (within --memory) until at most
+ * an eighth full, room for the writer's searches again.  Unpin by clearing
+ * D->tt_pinned. */
+void pns_dfpn_pin(dfpn *D);
 /* One MID call: searches st until pn >= thpn, dn >= thdn or solved. */
 void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
 /* Searches s from the root until solved or stopped (pns_solve's df-pn), on

@@ -377,7 +377,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     child_t root;
     pns_dfpn_run(D, s, &root);
-    D->tt_pinned = 1;  /* the writer reads entries by pointer while it searches */
+    pns_dfpn_pin(D);  /* the writer reads entries by pointer while it searches */
     D->closed_why[0] = 0;
     D->closed_read = 0;
     D->closed_widened = 0;

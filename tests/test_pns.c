@@ -864,6 +864,43 @@ static void test_tt_grows(void)
     pns_tt_free(&t);
 }
 
+/* A proof writer pins the table (it may not grow under the writer's
+ * pointers), so pinning first grows it until at most an eighth full: a
+ * table the search had filled left the writer's searches again no room
+ * (an Ostle split's writer spent hours in a full 282 MB table of a 6 GB
+ * --memory).  An emptier table stays as it is: its pages are not touched. */
+static void test_pin_grows_a_full_table(void)
+{
+    game *g = test_open("othello:4x4", NULL);
+    game_state s;
+    game_start(g, &s);
+    for (int full = 0; full < 2; full++) {
+        pns_options o;
+        pns_defaults(&o);
+        o.memory = (size_t)200 << 20;  /* a table of 150 MB: three doublings from the start */
+        dfpn D;
+        CU_ASSERT_EQUAL_FATAL(pns_dfpn_init(&D, g, &s, &o), 0);
+        tt_table *t = D.tt;
+        CU_ASSERT_EQUAL_FATAL(t->doublings, 3);
+        size_t start = t->buckets;
+        uint64_t n = full ? start * TT_WAYS * 2 / 5 : start * TT_WAYS / 10, n0 = n;  /* 40% or 10% */
+        for (uint64_t i = 0; i < n; i++)
+            pns_tt_store(t, (game_key){ i * 0x9e3779b97f4a7c15ULL + 3, i ^ 0x5555 }, 5, (uint32_t)(i % 11) + 1, 1, (int)(i % 7),
+                         (int)(i % 13));  /* as tt_found() reads them */
+        size_t used = t->used;
+        int wrong = 0;
+        pns_dfpn_pin(&D);
+        CU_ASSERT(D.tt_pinned);
+        CU_ASSERT_EQUAL(t->buckets, full ? start << 2 : start);  /* 40% -> 20% -> 10% */
+        CU_ASSERT_EQUAL(t->doublings, full ? 1 : 3);
+        CU_ASSERT(t->used * 8 < t->buckets * TT_WAYS);
+        CU_ASSERT_EQUAL(tt_found(t, n0, &wrong), (int)used);
+        CU_ASSERT_EQUAL(wrong, 0);
+        pns_dfpn_free(&D);
+    }
+    game_close(g);
+}
+
 /* Graph t of a mix for the writer's tests: random ones and dense ones
  * (many draws), kept in a file (unlink_graph). */
 static game *mixed_graph(int t, unsigned *seed, char *gtext, size_t len)
@@ -1692,6 +1729,7 @@ void suite_pns(void)
     CU_add_test(s, "Othello's solver stopped by its watch: nothing half-searched kept", test_othello_solver_watch);
     CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
     CU_add_test(s, "the table grows in place, every entry kept", test_tt_grows);
+    CU_add_test(s, "a proof writer's pin grows a table the search filled", test_pin_grows_a_full_table);
     CU_add_test(s, "a solved entry stays under open numbers of a question it answers", test_tt_solved_stays);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
     CU_add_test(s, "Othello scores: entries of one question answer the next, against naive negamax",
