@@ -714,7 +714,14 @@ static int64_t repair(closed_proof *P)
             game_play(g, &cs, mv[i]);
             game_key k = game_key_of(g, &cs);
             child_t c;
+            /* this writer holds keys, never pointers into the table, so its
+             * searches may grow it: pinned at the writer's start, a table the
+             * search had left small filled up under them (an Ostle split
+             * child's: 147 MB full of a 4.7 GB reserve for 1,600 s) */
+            int pinned = P->D->tt_pinned;
+            P->D->tt_pinned = 0;
             pns_dfpn_run(P->D, &cs, &c);
+            P->D->tt_pinned = pinned;
             if (S->stopped)
                 return -1;
             searched++;
