@@ -40,6 +40,10 @@ static const char help[] =
     "                            into where a draw supports the claim (default: as\n"
     "                            much as --memory, at least 256); past it the proof\n"
     "                            fails, to be split a move deeper (split-deeper.sh)\n"
+    "  --proof-time S            the proof writer stops S seconds after the search\n"
+    "                            solved the root (besides --time): a writer that\n"
+    "                            searches for hours is cut short, and the split\n"
+    "                            goes a move deeper\n"
     "  --trace FILE              root pn/dn over time as CSV (pnsolve plot draws it)\n"
     "  --score                   the exact final score (Othello: disc difference,\n"
     "                            empties to the winner) by 'at least k ahead?'\n"
@@ -79,7 +83,7 @@ typedef struct {
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_PROOF_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_TBDECODE, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
        OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
-       OPT_PROOF_EXACT, OPT_THREADS };
+       OPT_PROOF_EXACT, OPT_THREADS, OPT_PROOF_TIME };
 
 static const struct option prove_long[] = {
     { "question", required_argument, NULL, OPT_QUESTION },
@@ -87,6 +91,7 @@ static const struct option prove_long[] = {
     { "ghi", required_argument, NULL, OPT_GHI },
     { "memory", required_argument, NULL, OPT_MEMORY },
     { "proof-memory", required_argument, NULL, OPT_PROOF_MEMORY },
+    { "proof-time", required_argument, NULL, OPT_PROOF_TIME },
     { "epsilon", required_argument, NULL, OPT_EPSILON },
     { "init", required_argument, NULL, OPT_INIT },
     { "nodes", required_argument, NULL, OPT_NODES },
@@ -162,6 +167,8 @@ static int on_option(int opt, const char *arg, void *ctx)
         return cli_u64(arg, 1, UINT64_MAX / 2, &p->o.max_nodes);
     case OPT_TIME:
         return cli_double(arg, 1e-3, 1e8, &p->o.max_seconds);  /* over three years */
+    case OPT_PROOF_TIME:
+        return cli_double(arg, 1e-6, 1e8, &p->o.proof_seconds);
     case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
     case OPT_NOTB: p->no_tb = 1; return 0;
     case OPT_TBDECODE: p->tb_decode = 1; return 0;

@@ -69,6 +69,8 @@ typedef struct {
     int weak;                  /* df-pn: weak PNS sums (max + open children - 1) */
     uint64_t max_nodes;        /* 0: no limit */
     double max_seconds;        /* 0: no limit */
+    double proof_seconds;      /* a proof writer's own limit, counted from the search's end
+                                * (0: max_seconds alone) */
     tb_set *tb;                /* NULL: no table probing */
     volatile int *stop;        /* set asynchronously to stop (NULL ok) */
     double progress_every;     /* seconds between progress calls; 0: 2 s */

@@ -377,6 +377,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     child_t root;
     pns_dfpn_run(D, s, &root);
+    if (o->proof_seconds > 0)  /* a writer that will not finish is cut short: the split goes a move deeper */
+        S->write_until = game_clock() + o->proof_seconds;
     pns_dfpn_pin(D);  /* the writer reads entries by pointer while it searches */
     D->closed_why[0] = 0;
     D->closed_read = 0;
@@ -428,6 +430,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     }
     D->closed = NULL;
     D->tt_pinned = 0;
+    S->write_until = 0;  /* the writer's limit is not the next search's (a score search writes two) */
     pns_search_report(S, r);
     size_t kept_bytes;
     pns_tt_kept_counts(D->tt, &r->kept, &r->kept_dropped, &kept_bytes);

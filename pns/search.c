@@ -19,9 +19,13 @@ static const char *signalled(const pns_search *S)
     return NULL;
 }
 
-static int out_of_time(const pns_search *S, double now)
+/* The clock's limit reached at now ("time": --time, "proof time": the
+ * writer's own), or NULL. */
+static const char *out_of_time(const pns_search *S, double now)
 {
-    return S->o->max_seconds > 0 && now - S->t0 >= S->o->max_seconds;
+    if (S->o->max_seconds > 0 && now - S->t0 >= S->o->max_seconds)
+        return "time";
+    return S->write_until > 0 && now >= S->write_until ? "proof time" : NULL;
 }
 
 /* A limit that ends the search now (Ctrl-C, another thread's answer,
@@ -30,7 +34,7 @@ static int out_of_time(const pns_search *S, double now)
 static const char *limit_reached(const pns_search *S)
 {
     const char *why = signalled(S);
-    return why ? why : out_of_time(S, game_clock()) ? "time" : NULL;
+    return why ? why : out_of_time(S, game_clock());
 }
 
 /* The solver's watch: one solve may take hours where the root is its. */
@@ -276,9 +280,10 @@ int pns_search_tick(pns_search *S)
     if ((S->nodes & 1023) == 0 || S->endgame_nodes - S->endgame_checked > (1u << 22)) {
         S->endgame_checked = S->endgame_nodes;
         double now = game_clock();
-        if (out_of_time(S, now) && !S->stopped) {
+        const char *late = out_of_time(S, now);
+        if (late && !S->stopped) {
             S->stopped = 1;
-            S->stopped_by = "time";
+            S->stopped_by = late;
         }
         if (o->checkpoint && now >= S->next_checkpoint) {
             S->next_checkpoint = now + (o->checkpoint_every > 0 ? o->checkpoint_every : 600.0);

@@ -41,6 +41,7 @@ typedef struct {
     int32_t path_head[1 << 16]; /* per hash: the deepest depth with it, -1 none */
     uint64_t nodes;
     double t0, next_check, next_progress;
+    double write_until;         /* the proof writer stops here (0: no limit of its own) */
     int stopped;
     const char *stopped_by;
     uint64_t path_dependent;

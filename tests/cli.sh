@@ -232,6 +232,16 @@ read_n=$(tr '\r' '\n' <"$tmp/out" | sed -n 's/^proof: a closed set read off the 
 nodes_n=$(grep -c ' node$' "$tmp/o44s")
 [ -n "$read_n" ] && [ "$read_n" -le $((2 * nodes_n)) ] && "$bin" verify-proof "$tmp/o44s" --tb-dir "$tmp/ot44" | grep -q "^sound: " &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: closed set read $read_n positions for $nodes_n expanded"; }
+# --proof-time: the writer stops that long after the search solved the
+# root (a writer that searched for an hour after a 19 s search cut short,
+# for the split to go a move deeper): at a microsecond the same draw proof
+# fails naming the limit, the value still proven; at 100 s it is written
+"$bin" prove ostle:4x4 --question advantage --proof "$tmp/o44t" --tb-dir "$tmp/ot44" --proof-time 0.000001 >"$tmp/out" 2>&1
+[ $? = 1 ] && [ ! -e "$tmp/o44t" ] && grep -q "^value: proven$" "$tmp/out" &&
+    grep -q "the proof could not be completed: the search stopped (proof time)" "$tmp/out" &&
+    "$bin" prove ostle:4x4 --question advantage --proof "$tmp/o44t" --tb-dir "$tmp/ot44" --proof-time 100 >/dev/null 2>&1 &&
+    cmp -s "$tmp/o44t" "$tmp/o44s" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --proof-time"; tail -3 "$tmp/out"; }
+check "proof time zero" 2 "bad value '0' for option '--proof-time'" -- prove ostle:4x4 --proof-time 0
 # one child split a level deeper (bench/split-deeper.sh): its best move, then
 # every reply proved on its own, joined into the child's proof, which the
 # split of the root then takes as it is (not searched again)
