@@ -506,11 +506,11 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
             self->refs = refs;
             if (refs == REFS_SET) {
                 D->closed->keep(D->closed->ctx, self->key, best < 0 ? 0 : orig[best]);
-                pns_tt_flag(D->tt, self->key, TT_SET);
+                pns_tt_flag(D->tt, self->key, TT_SET, -1);
             } else {
                 /* flagged either way: a proof writer reads it as "solved on some path" */
                 S->path_dependent += cond_store(D, self->key, pn == 0, refs) != 0;
-                pns_tt_flag(D->tt, self->key, TT_COND);
+                pns_tt_flag(D->tt, self->key, TT_COND, best < 0 ? -1 : orig[best]);
             }
             return;
         }

@@ -700,13 +700,24 @@ static int64_t repair(closed_proof *P)
     pns_search *S = &P->D->S;
     const game *g = S->g;
     int64_t searched = 0;
-    for (uint32_t v = 0, reached = P->n; v < reached; v++) {  /* not the positions added here */
+    uint32_t reached = P->n;  /* not the positions added here */
+    /* a position whose listed child failed, or below one, needs no more
+     * searches this round: two children of one position in an Ostle split
+     * child's writer took 43 s and 55 s after a sibling had failed (2026-11-28) */
+    uint8_t *failed = calloc(reached, 1);
+    if (!failed)
+        return -1;
+    for (uint32_t v = 0; v < reached; v++) {
         if (P->parent[v] == EDGE_BAD)
             continue;
+        if (v > 0 && P->parent[v] < reached && failed[P->parent[v]]) {
+            failed[v] = 1;
+            continue;
+        }
         game_move mv[GAME_MAX_MOVES];
         game_state vs = state_of(P, v);
         int n = game_moves(g, &vs, mv);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && !failed[v]; i++) {
             uint32_t *to = edge_ref(P, v, i);
             if (!to || (*to != EDGE_MISSING && !(*to == EDGE_OPEN && P->optimistic > 1)) || !listed(P, v, i))
                 continue;
@@ -722,18 +733,24 @@ static int64_t repair(closed_proof *P)
             P->D->tt_pinned = 0;
             pns_dfpn_run(P->D, &cs, &c);
             P->D->tt_pinned = pinned;
-            if (S->stopped)
+            if (S->stopped) {
+                free(failed);
                 return -1;
+            }
             searched++;
             int holds = P->claim_proven ? c.pn == 0 : c.dn == 0, fails = P->claim_proven ? c.dn == 0 : c.pn == 0;
+            failed[v] = (uint8_t)fails;
             uint32_t was = *to;
             *to = find(P, k);
-            if (*to == EDGE_BAD && holds && (*to = add(P, &cs, k)) == EDGE_BAD)
+            if (*to == EDGE_BAD && holds && (*to = add(P, &cs, k)) == EDGE_BAD) {
+                free(failed);
                 return -1;
+            }
             if (*to == EDGE_BAD && was == EDGE_OPEN && !fails)
                 *to = EDGE_OPEN;  /* still open: it may yet be read */
         }
     }
+    free(failed);
     return searched;
 }
 

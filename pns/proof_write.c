@@ -157,7 +157,7 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
         return;
     }
     if (W->closed)
-        pns_tt_flag(W->D->tt, key, TT_SET);
+        pns_tt_flag(W->D->tt, key, TT_SET, -1);
     memcpy(w->need, need, sizeof need[0] * (size_t)n);
     W->log[W->nlog++] = w;
 }

@@ -86,8 +86,10 @@ static void kept_put(tt_kept *k, const tt_entry *e)
 {
     pthread_mutex_lock(&k->lock);
     tt_entry *s = kept_slot(k, (game_key){ e->lo, e->hi });
-    if (!is_empty(s))
-        *s = *e;  /* solved again, perhaps for another score target */
+    if (!is_empty(s)) {
+        if (is_solved(e) || !is_solved(s))
+            *s = *e;  /* solved again, perhaps for another score target */
+    }
     else if (k->used < k->limit)
         *s = *e, k->used++;
     else
@@ -336,8 +338,8 @@ static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
     }
     if (is_empty(victim))
         __atomic_add_fetch(&t->used, 1, __ATOMIC_RELAXED);
-    else if (t->kept && is_solved(victim) && (victim->lo != key.lo || victim->hi != key.hi))
-        kept_put(t->kept, victim);
+    else if (t->kept && (is_solved(victim) || (victim->flags & TT_COND)) && (victim->lo != key.lo || victim->hi != key.hi))
+        kept_put(t->kept, victim);  /* a path-dependent result too: its best move is a writer's way through */
     if (victim->lo != key.lo || victim->hi != key.hi || is_empty(victim))
         SET(victim->flags, 0);
     SET(victim->lo, key.lo);
@@ -345,7 +347,10 @@ static tt_entry *store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
     SET(victim->pn, pn);
     SET(victim->dn, dn);
     SET(victim->work, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
-    SET(victim->best, (uint8_t)best);
+    /* the move a path-dependent result chose is what a proof writer reads
+     * there (proof_closed.c); an open store's best move only guided */
+    if (!(victim->flags & TT_COND) || pn == 0 || dn == 0)
+        SET(victim->best, (uint8_t)best);
     SET(victim->tag, (int16_t)tag);
     return victim;
 }
@@ -358,12 +363,14 @@ tt_entry *pns_tt_store(tt_table *t, game_key key, uint32_t pn, uint32_t dn, uint
     return e;
 }
 
-void pns_tt_flag(tt_table *t, game_key key, uint8_t flag)
+void pns_tt_flag(tt_table *t, game_key key, uint8_t flag, int best)
 {
     uint32_t *q = lock(t, bucket_index(t, key));
     tt_entry *e = (tt_entry *)pns_tt_lookup(t, key);
     if (!e)
         e = store(t, key, 1, 1, 0, 0, 0);
     SET(e->flags, (uint8_t)(e->flags | flag));
+    if (best >= 0 && !is_solved(e))
+        SET(e->best, (uint8_t)best);
     unlock(q);
 }

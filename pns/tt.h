@@ -31,9 +31,10 @@ typedef struct {
 #define TT_COND 1
 #define TT_SET 2
 
-/* Where a proof will be written: the solved entries the table evicts, kept
- * apart so that the writer finds the proof the search found (open
- * addressing, exact keys, never evicted; full at 70%). */
+/* Where a proof will be written: the solved entries the table evicts, and
+ * those solved on some path (TT_COND), kept apart so that the writer finds
+ * the proof the search found (open addressing, exact keys, never evicted;
+ * full at 70%). */
 typedef struct tt_kept tt_kept;
 
 typedef struct {
@@ -85,7 +86,7 @@ void pns_tt_access_counts(uint64_t *accesses, uint64_t *met);
 /* The entry of key, or NULL; only while no other thread stores (a shared
  * table's entry may change under the pointer: use pns_tt_get). */
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);
-/* Keeps the solved entries that stores evict from now on, in up to bytes
+/* Keeps the solved entries (TT_COND ones too) that stores evict from now on, in up to bytes
  * more (pages taken as used); 0, or -1 when out of memory. */
 int pns_tt_keep_solved(tt_table *t, size_t bytes);
 /* Solved entries kept, those dropped when the keep was full, and the bytes
@@ -97,8 +98,10 @@ void pns_tt_kept_counts(const tt_table *t, uint64_t *kept, uint64_t *dropped, si
 const tt_entry *pns_tt_lookup_kept(const tt_table *t, game_key key);
 /* Copies the entry of key into *out: 1, or 0 when there is none. */
 int pns_tt_get(const tt_table *t, game_key key, tt_entry *out);
-/* Sets flag bits on key's entry (made unsolved 1/1 if key has none). */
-void pns_tt_flag(tt_table *t, game_key key, uint8_t flag);
+/* Sets flag bits on key's entry (made unsolved 1/1 if key has none) and,
+ * where best >= 0 and the entry is unsolved, its best move: a TT_COND
+ * entry's stays while later stores leave it unsolved. */
+void pns_tt_flag(tt_table *t, game_key key, uint8_t flag, int best);
 /* Starts loading key's bucket into the cache. */
 void pns_tt_prefetch(const tt_table *t, game_key key);
 /* Stores or updates the entry of key (work adds to an existing entry's;

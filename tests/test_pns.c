@@ -755,6 +755,59 @@ static void test_tt_keep_solved(void)
     pns_tt_free(&t);
 }
 
+/* A result solved on some path (TT_COND) is what a closed-set proof
+ * writer reads its way through: in a table of one bucket with a keep, each
+ * flagged entry stays findable after eviction, with the move the flag named
+ * even where a later open store named another; a solved entry, in the
+ * keep or in the table, keeps its move and value when its key is flagged. */
+static void test_tt_keep_path_dependent(void)
+{
+    tt_table t;
+    memset(&t, 0, sizeof t);
+    CU_ASSERT_EQUAL_FATAL(pns_tt_init(&t, 4 * sizeof(tt_entry)), 0);
+    CU_ASSERT_EQUAL_FATAL(pns_tt_keep_solved(&t, 1024 * sizeof(tt_entry)), 0);
+    enum { N = 400 };
+    game_key solved = { 77, 77 }, held = { 88, 88 };
+    pns_tt_store(&t, solved, 0, PNS_INF, 0, 2, 0);  /* no work: evicted first */
+    pns_tt_store(&t, held, 0, PNS_INF, 1000, 2, 0);  /* never evicted here */
+    for (uint64_t i = 0; i < N; i++) {
+        game_key k = { i * 0x9e3779b97f4a7c15ULL + 1, i };
+        pns_tt_store(&t, k, 3, 4, 1, (int)(i % 7), 0);
+        if (i % 2) {
+            pns_tt_flag(&t, k, TT_COND, (int)((i + 3) % 7));
+            pns_tt_store(&t, k, 5, 6, 1, 0, 0);  /* searched again, left open */
+        }
+        if (i == N / 2) {  /* the solved key again, open and flagged, then evicted */
+            pns_tt_store(&t, solved, 3, 4, 1, 5, 0);
+            pns_tt_flag(&t, solved, TT_COND, 6);
+            pns_tt_flag(&t, held, TT_COND, 6);
+        }
+    }
+    int flagged_found = 0, plain_found = 0, wrong = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        game_key k = { i * 0x9e3779b97f4a7c15ULL + 1, i };
+        const tt_entry *e = pns_tt_lookup_kept(&t, k);
+        if (i % 2 == 0) {
+            plain_found += e != NULL;
+            continue;
+        }
+        flagged_found += e != NULL;
+        if (e && (e->lo != k.lo || e->hi != k.hi || !(e->flags & TT_COND) || e->best != (i + 3) % 7))
+            wrong++;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(flagged_found, N / 2);
+    CU_ASSERT(plain_found <= 4);
+    for (int j = 0; j < 2; j++) {
+        const tt_entry *e = pns_tt_lookup_kept(&t, j ? held : solved);
+        CU_ASSERT_FATAL(e != NULL);
+        CU_ASSERT_EQUAL(e->pn, 0);
+        CU_ASSERT_EQUAL(e->best, 2);
+    }
+    CU_ASSERT_PTR_NOT_NULL(pns_tt_lookup(&t, held));
+    pns_tt_free(&t);
+}
+
 /* --memory need not be a power of two: a table of 3 and of 5 buckets
  * fills every entry of every bucket and no more (an index past the last
  * bucket, or one that skipped some, would fail), and what it finds is
@@ -1730,6 +1783,7 @@ void suite_pns(void)
     CU_add_test(s, "the table any number of buckets, every one used", test_tt_any_size);
     CU_add_test(s, "the table grows in place, every entry kept", test_tt_grows);
     CU_add_test(s, "a proof writer's pin grows a table the search filled", test_pin_grows_a_full_table);
+    CU_add_test(s, "an entry solved on some path is kept with its move for the writer", test_tt_keep_path_dependent);
     CU_add_test(s, "a solved entry stays under open numbers of a question it answers", test_tt_solved_stays);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
     CU_add_test(s, "Othello scores: entries of one question answer the next, against naive negamax",
