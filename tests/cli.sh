@@ -254,9 +254,10 @@ check "proof time zero" 2 "bad value '0' for option '--proof-time'" -- prove ost
 # a child whose proof outgrows the writer's --proof-memory is proven but not
 # written (its best move kept); SPLIT_DEEPER=3 splits it a move deeper from
 # that move (not searched again), and its own such children likewise down to
-# three levels, and the whole disproof checks
+# three levels, and the whole disproof checks (1 MB: since 2026-11-28 its
+# closed set fits in 2)
 "$bin" tb build ostle:4x4 --pieces 5 --dir "$tmp/ot44-5" >/dev/null 2>&1
-sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/ot44-5" --memory 32 --proof-memory 2)
+sdp=("$bin" ostle:4x4 "1B1B/W1B1/WH1B/1WW1 w -" win "$tmp/sdp" 2 --tb-dir "$tmp/ot44-5" --memory 32 --proof-memory 1)
 "$split" "${sdp[@]}" >"$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "^b2U: proven, its proof not written (the closed-set writer read [0-9]* positions; SPLIT_DEEPER" "$tmp/out" &&
     [ "$(cat "$tmp/sdp.d/b2U.proof.best")" = d2L ] && rm "$tmp/sdp.d/b2U.log" &&
