@@ -734,8 +734,8 @@ static int64_t repair(closed_proof *P)
             pns_dfpn_run(P->D, &cs, &c);
             P->D->tt_pinned = pinned;
             if (S->stopped) {
-                free(failed);
-                return -1;
+                searched = -1;
+                goto out;
             }
             searched++;
             int holds = P->claim_proven ? c.pn == 0 : c.dn == 0, fails = P->claim_proven ? c.dn == 0 : c.pn == 0;
@@ -743,13 +743,14 @@ static int64_t repair(closed_proof *P)
             uint32_t was = *to;
             *to = find(P, k);
             if (*to == EDGE_BAD && holds && (*to = add(P, &cs, k)) == EDGE_BAD) {
-                free(failed);
-                return -1;
+                searched = -1;
+                goto out;
             }
             if (*to == EDGE_BAD && was == EDGE_OPEN && !fails)
                 *to = EDGE_OPEN;  /* still open: it may yet be read */
         }
     }
+out:
     free(failed);
     return searched;
 }

@@ -86,8 +86,9 @@ void pns_tt_access_counts(uint64_t *accesses, uint64_t *met);
 /* The entry of key, or NULL; only while no other thread stores (a shared
  * table's entry may change under the pointer: use pns_tt_get). */
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key);
-/* Keeps the solved entries (TT_COND ones too) that stores evict from now on, in up to bytes
- * more (pages taken as used); 0, or -1 when out of memory. */
+/* Keeps the solved entries (TT_COND ones too) that stores evict from now
+ * on, in up to bytes more (pages taken as used); 0, or -1 when out of
+ * memory. */
 int pns_tt_keep_solved(tt_table *t, size_t bytes);
 /* Solved entries kept, those dropped when the keep was full, and the bytes
  * it has touched (its whole size once it holds anything: the slots are
