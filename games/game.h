@@ -159,6 +159,8 @@ typedef struct {
  * reduction; unindex() inverts it (an index whose position is a symmetric
  * twin of a smaller index unindexes to that twin, and index() of it gives the
  * smaller one). */
+#define GAME_TB_NO_INDEX UINT64_MAX  /* index() of a state that has no entry */
+
 typedef struct game_tb_ops {
     /* canonical materials with at most max_pieces pieces, smaller first */
     int (*materials)(const game *g, int max_pieces, int *out, int cap);
@@ -171,6 +173,8 @@ typedef struct game_tb_ops {
     /* material by name, -1 if there is none */
     int (*material_parse)(const game *g, const char *name);
     uint64_t (*size)(const game *g, int mat);
+    /* GAME_TB_NO_INDEX for a state the rules cannot produce (never another
+     * state's entry) */
     uint64_t (*index)(const game *g, const game_state *s);
     /* Optional, for speed: out[k] = index(s[k]) for k < n (n at most
      * GAME_MAX_MOVES), the n lookups' memory reads overlapped. */

@@ -146,6 +146,9 @@ static int jungle_parse(const game *g, const char *text, game_state *s, char *er
         return game_error(err, errlen, "the side to move already stands on the opponent's den");
     if (s->w[1 - c] == 0)
         return game_error(err, errlen, "the side that just moved has no pieces");
+    /* a move onto a den captures nothing (no piece stands on its own den) */
+    if (s->w[c] == 0 && ((s->w[1 - c] >> den_of[c]) & 1))
+        return game_error(err, errlen, "the game ended twice: the last move took the last piece and entered the den");
     return 0;
 }
 

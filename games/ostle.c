@@ -9,6 +9,10 @@
  * or the opponent pushing the whole chain back from its far end when the last
  * pushed piece is the opponent's own.  play() records that move in the state.
  *
+ * The parser takes a forbidden move only where rule 8 can forbid it (some
+ * move into the position leaves it forbidden: ostle_forbiddable), so that
+ * every state it accepts is one the tables index.
+ *
  * Reduced boards (ostle:WxH, each side 3..5) exist for brute-force checks:
  * each side starts on its back rank with W pieces, the hole on the centre
  * square (rounded down), and a side loses when it is down to W-2 pieces.
@@ -192,18 +196,18 @@ static int ostle_parse(const game *g, const char *text, game_state *s, char *err
     int code = parse_square_dir(gm, f);
     if (code < 0)
         return game_error(err, errlen, "bad forbidden move '%s' (square and U/D/L/R, or '-')", f);
-    /* It must be a move of the side to move that removes nothing. */
+    /* Rule 8 forbids only the reversal of the last move, so the move must be
+     * one that some move into this position leaves forbidden; a finished
+     * position was reached by a move that removed a piece, which leaves
+     * nothing forbidden. */
+    if (ostle_result(g, s) != GAME_ONGOING)
+        return game_error(err, errlen, "forbidden move '%s' in a finished position (rule 8 forbids nothing after a capture)", f);
     game_move list[GAME_MAX_MOVES];
-    int n = ostle_moves(g, s, list), ok = 0;
-    for (int i = 0; i < n && !ok; i++) {
-        if (list[i] != (unsigned)code)
-            continue;
-        game_state t2 = *s;
-        ostle_play(g, &t2, list[i]);
-        ok = __builtin_popcountll(t2.w[0] | t2.w[1]) == __builtin_popcountll(s->w[0] | s->w[1]);
-    }
+    int n = ostle_forbiddable(g, s, list), ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = list[i] == (unsigned)code;
     if (!ok)
-        return game_error(err, errlen, "forbidden move '%s' is not a non-capturing move of the side to move", f);
+        return game_error(err, errlen, "forbidden move '%s' cannot arise: no move into this position leaves it forbidden (rule 8)", f);
     set_meta(s, hole, side, (unsigned)code);
     return 0;
 }

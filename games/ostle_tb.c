@@ -168,7 +168,8 @@ static void locate_rest(const game *g, pos_ref *pr)
 }
 
 /* The entry of the position's state with move f (in the position's own
- * frame) forbidden: the least slot over its images. */
+ * frame) forbidden: the least slot over its images; GAME_TB_NO_INDEX when
+ * rule 8 cannot forbid f there (a state that cannot arise). */
 static uint64_t state_entry(const game *g, pos_ref *pr, unsigned f)
 {
     if (f == NO_MOVE)
@@ -183,7 +184,8 @@ static uint64_t state_entry(const game *g, pos_ref *pr, unsigned f)
             if (pr->list[x] == fk)
                 best = x;
     }
-    return pr->first + 1 + (uint64_t)best;  /* best == n cannot happen for a reachable state */
+    /* a move no move into the position leaves forbidden has no entry */
+    return best == pr->n ? GAME_TB_NO_INDEX : pr->first + 1 + (uint64_t)best;
 }
 
 static uint64_t ostle_index(const game *g, const game_state *s)

@@ -101,6 +101,11 @@ static int ttt_parse(const game *g, const char *text, game_state *s, char *err, 
         return game_error(err, errlen, "tictactoe: %d x and %d o cannot arise (x moves first)", x, o);
     if (has_line(s->w[0]) && has_line(s->w[1]))
         return game_error(err, errlen, "tictactoe: both sides have a line");
+    /* the game ends with the line: nobody moves after it */
+    if (has_line(s->w[0]) && x != o + 1)
+        return game_error(err, errlen, "tictactoe: o moved after x's line ended the game");
+    if (has_line(s->w[1]) && x != o)
+        return game_error(err, errlen, "tictactoe: x moved after o's line ended the game");
     (void)g;
     return 0;
 }

@@ -136,9 +136,14 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     int rc = tb_load(t, mat, err, errlen);
     if (rc <= 0)
         return rc;
-    tb_entry e = tb_file_entry(&t->slots[mat]->f, ops->index(t->g, s));
+    char name[32];
+    uint64_t i = ops->index(t->g, s);
+    if (i >= t->slots[mat]->f.h.entries) {
+        ops->material_name(t->g, mat, name, sizeof name);
+        return game_error(err, errlen, "table %s has no entry for this state: the rules cannot produce it", name);
+    }
+    tb_entry e = tb_file_entry(&t->slots[mat]->f, i);
     if (e == TB_ENTRY_BAD) {
-        char name[32];
         ops->material_name(t->g, mat, name, sizeof name);
         return game_error(err, errlen, "table %s: a compressed block fails its checksum or does not decode (damaged file?)", name);
     }
@@ -172,6 +177,8 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
     ops->index_many(t->g, with, m, at);
     for (int j = 0; j < m; j++) {
         const tb_file *f = &t->slots[mat[j]]->f;
+        if (at[j] >= f->h.entries)  /* tb_probe says which table */
+            return tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0 ? -1 : game_error(err, errlen, "a state has no table entry");
         if (f->data)
             __builtin_prefetch(f->data + at[j] * f->data_bytes);
     }

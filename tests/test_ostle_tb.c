@@ -252,6 +252,68 @@ static int probe_each_mismatches(const game *g, tb_set *tb, const game_state *s,
     return bad;
 }
 
+/* The parser against the reference's rule 8: "P f" is accepted exactly when
+ * some state (P, previous position) of the brute force lacks move f that P
+ * alone has, and every accepted state probes its brute-force value (a state
+ * refused here is one the tables have no entry for).  Returns the number of
+ * wrong answers; *refused counts the fields refused. */
+static long forbidden_field_mismatches(const game *g, int w, int h, const state_set *S, const int *val, tb_set *tb,
+                                       long *refused)
+{
+    ref_child with[REF_MAX], without[REF_MAX];
+    char result, err[256];
+    long bad = 0;
+    /* per position (a state without prev): bit m of allowed[i] = move code m */
+    int *by_pos = calloc((size_t)S->n, sizeof *by_pos);
+    uint64_t *allowed = calloc((size_t)S->n, sizeof *allowed);
+    int *value_of = calloc((size_t)S->n * 64, sizeof *value_of);
+    CU_ASSERT_FATAL(by_pos && allowed && value_of);
+    for (int i = 0; i < S->n; i++)
+        by_pos[i] = S->prev[i][0] ? state_id((state_set *)S, S->pos[i], "", 0) : i;
+    for (int i = 0; i < S->n; i++) {
+        if (!S->prev[i][0])
+            continue;
+        int n = ref_ostle_children(w, h, S->pos[i], S->prev[i], with, &result);
+        int m = ref_ostle_children(w, h, S->pos[i], NULL, without, &result);
+        for (int k = 0; k < m; k++) {
+            int kept = 0;
+            for (int j = 0; j < n && !kept; j++)
+                kept = strcmp(with[j].move, without[k].move) == 0;
+            if (kept)
+                continue;
+            const char *mv = without[k].move;
+            int code = ((mv[1] - '1') * w + (mv[0] - 'a')) * 4 + (int)(strchr("UDLR", mv[2]) - "UDLR");
+            allowed[by_pos[i]] |= 1ULL << code;
+            value_of[(size_t)by_pos[i] * 64 + code] = val[i];
+        }
+    }
+    for (int i = 0; i < S->n; i++) {
+        if (S->prev[i][0])
+            continue;
+        for (int code = 0; code < 4 * w * h; code++) {
+            char text[REF_TEXT + 8];
+            snprintf(text, sizeof text, "%s %c%c%c", S->pos[i], 'a' + code / 4 % w, '1' + code / 4 / w, "UDLR"[code & 3]);
+            game_state s;
+            int ok = game_parse(g, text, &s, err, sizeof err) == 0, want = (int)((allowed[i] >> code) & 1);
+            if (ok != want) {
+                if (bad++ < 3)
+                    fprintf(stderr, "\n    %s: parser %s, reference %s\n", text, ok ? "accepts" : "refuses", want ? "accepts" : "refuses");
+                continue;
+            }
+            *refused += !ok;
+            tb_value v;
+            if (!ok)
+                continue;
+            int got = tb_probe(tb, &s, &v, err, sizeof err) == 1 ? (v.wdl == TB_WIN ? v.distance : v.wdl == TB_LOSS ? -v.distance : 0) : 9999;
+            bad += got != value_of[(size_t)i * 64 + code];
+        }
+    }
+    free(by_pos);
+    free(allowed);
+    free(value_of);
+    return bad;
+}
+
 static void check_board(int w, int h, int max_side)
 {
     char spec[32], dir[64], err[512];
@@ -319,6 +381,12 @@ static void check_board(int w, int h, int max_side)
         ko += S.prev[i][0] && ((s.w[2] >> 16) & 0xFFFF) != 0xFFFF;
     }
     CU_ASSERT_EQUAL(agree, S.n);
+    /* every field of 3x3; 3x4's 22 million take minutes: the slow target */
+    long refused = 0;
+    if (w * h == 9 || getenv("PNSOLVE_SLOW")) {
+        CU_ASSERT_EQUAL(forbidden_field_mismatches(g, w, h, &S, val, tb, &refused), 0);
+        CU_ASSERT(refused > 0);
+    }
     CU_ASSERT_EQUAL(exits_wrong, 0);
     CU_ASSERT_EQUAL(line_wrong, 0);
     CU_ASSERT_EQUAL(each_wrong, 0);
@@ -349,8 +417,8 @@ static void check_board(int w, int h, int max_side)
         CU_ASSERT_EQUAL((uint64_t)st.n_longest, found < TB_STATS_LONGEST ? found : TB_STATS_LONGEST);
     }
     CU_ASSERT(removing > 0);
-    fprintf(stderr, "    %s: %ld of %d states agree with brute force (%ld draws, %ld with a forbidden move)\n", spec,
-            agree, S.n, draws, ko);
+    fprintf(stderr, "    %s: %ld of %d states agree with brute force (%ld draws, %ld with a forbidden move); "
+            "%ld forbidden-move fields refused\n", spec, agree, S.n, draws, ko, refused);
     CU_ASSERT(draws > 0 && ko > 0);  /* the sample has draws and states with a forbidden move */
     tb_close(tb);
     free(val);

@@ -126,6 +126,11 @@ static void test_rejects(void)
         { "ostle", "WWWWW/5/2H2/5/BBBBB b a5D" },           /* not Black's piece */
         { "ostle", "WWWWW/5/2H2/5/BBBBB b a1D" },           /* removes a piece */
         { "ostle", "WWWWW/5/2H2/5/BBBBB b z9U" },
+        { "ostle", "WWWWW/5/2H2/5/BBBBB b a1U" },           /* no move into it leaves a1U forbidden */
+        { "ostle:3x3", "W2/W2/HBB b b1U" },                 /* read another state's entry (issue 61) */
+        { "ostle:3x3", "W1B/1H1/B1W b a1U" },               /* read one past the table's end */
+        { "ostle:3x3", "W2/2H/BB1 b c2L" },                 /* White is down to one piece: finished */
+        { "jungle", "3R3/7/7/7/7/7/7 b" },                  /* took the last piece and entered the den */
         { "othello:6x6", "6x6:------/------/--OX--/--XO--/------/------" },
         { "othello:6x6", "6x6:------/------/--OX--/--XO--/------/------ Z" },
         { "othello:6x6", "6x6:------/------/--OX--/--XO--/------ X" },

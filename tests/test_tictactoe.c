@@ -169,6 +169,22 @@ static void test_ttt_proofs(void)
     game_close(g);
 }
 
+/* Marks every board play reaches from s, by its two 9-bit sets. */
+static void mark_reached(const game *g, const game_state *s, uint8_t *reached)
+{
+    uint64_t k = s->w[0] | s->w[1] << 9;
+    if (reached[k])
+        return;
+    reached[k] = 1;
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv);
+    for (int i = 0; i < n; i++) {
+        game_state t = *s;
+        game_play(g, &t, mv[i]);
+        mark_reached(g, &t, reached);
+    }
+}
+
 static void test_ttt_parse(void)
 {
     game *g = test_open("tictactoe", NULL);
@@ -181,6 +197,27 @@ static void test_ttt_parse(void)
     }
     char err[256];
     CU_ASSERT_PTR_NULL(game_open("tictactoe:4x4", NULL, err, sizeof err));
+    /* of the 3^9 boards, the parser takes exactly those play reaches */
+    uint8_t *reached = calloc(1 << 18, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(reached);
+    game_state s;
+    game_start(g, &s);
+    mark_reached(g, &s, reached);
+    int accepted = 0, wrong = 0;
+    for (int code = 0; code < 19683; code++) {
+        char text[16];
+        for (int sq = 0, c = code, at = 0; sq < 9; sq++, c /= 3) {
+            text[at++] = ".xo"[c % 3];
+            if (sq % 3 == 2)
+                text[at++] = sq == 8 ? 0 : '/';
+        }
+        int ok = game_parse(g, text, &s, err, sizeof err) == 0;
+        accepted += ok;
+        wrong += ok ? !reached[s.w[0] | s.w[1] << 9] : 0;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(accepted, 5478);
+    free(reached);
     game_close(g);
 }
 
