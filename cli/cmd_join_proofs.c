@@ -50,10 +50,10 @@ int cmd_join_proofs(int argc, char **argv)
     FILE **child = calloc((size_t)n, sizeof *child);
     if (!child)
         return game_close(g), cli_fail(1, "join-proofs: out of memory");
-    for (int k = 0; k < n && rc == 0; k++)
-        if (!(child[k] = fopen(argv[first + 1 + k], "r")))
-            rc = cli_fail(EXIT_USAGE, "join-proofs: cannot read '%s'", argv[first + 1 + k]);
-    char err[512];
+    char err[4400];
+    for (int k = 0; k < n && rc == 0; k++)  /* read more than once: regular files */
+        if (!(child[k] = game_open_input(argv[first + 1 + k], 0, err, sizeof err)))
+            rc = cli_fail(EXIT_USAGE, "join-proofs: cannot read %s", err);
     game_file out;
     if (!rc && game_file_create(&out, out_path, "w", err, sizeof err) != 0)
         rc = cli_fail(1, "join-proofs: cannot write: %s", err);

@@ -49,9 +49,14 @@ int cmd_plot(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first < 1)
         return cli_fail(EXIT_USAGE, "plot: expected TRACE.csv (try 'pnsolve plot --help')");
+    if (go.position || go.variant)
+        return cli_fail(EXIT_USAGE, "plot: plots a trace: no --position or --variant");
     for (int i = first; i < argc; i++) {
-        if (access(argv[i], R_OK) != 0)
-            return cli_fail(EXIT_USAGE, "plot: cannot read '%s'", argv[i]);
+        char why[4400];
+        FILE *f = game_open_input(argv[i], 0, why, sizeof why);  /* gnuplot would wait on a FIFO */
+        if (!f)
+            return cli_fail(EXIT_USAGE, "plot: cannot read %s", why);
+        game_close_input(f);
         if (strpbrk(argv[i], "'\"\n"))
             return cli_fail(EXIT_USAGE, "plot: file names with quotes are not supported");
     }

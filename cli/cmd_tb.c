@@ -463,6 +463,8 @@ int cmd_tb(int argc, char **argv)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;
+    if (go.position)
+        return cli_fail(EXIT_USAGE, "tb: no --position (tb probe takes POSITION as an argument, tb reach --from)");
     if (argc - first < 2)
         return cli_fail(EXIT_USAGE, "tb: expected ACTION GAME (see 'pnsolve tb --help')");
     const char *action = argv[first];

@@ -3,20 +3,17 @@
 #include "cli.h"
 #include "../pns/pns.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static const char help[] =
-    "usage: pnsolve verify-proof FILE [--tb-dir D [--verify-tables] [--threads T]]\n"
+    "usage: pnsolve verify-proof FILE|- [--tb-dir D [--verify-tables] [--threads T]]\n"
     "Checks a proof written by 'pnsolve prove --proof FILE' from the rules and\n"
     "the endgame tables alone: every move legal, every defence answered, every\n"
     "leaf a game end, a table value, a repetition on its own path, or (score\n"
     "proofs) a position the checker searches itself or a symmetric image of a\n"
     "finished sibling, that supports the claim (docs/proof-format.md).\n"
+    "'-' reads the proof from standard input (xz -dc p.proof.xz | pnsolve\n"
+    "verify-proof -); a FIFO or socket named as FILE is refused.\n"
     "  --tb-dir D         the tables a proof with 'tb' leaves rests on; each\n"
     "                     must have the hash the proof names (no default: a\n"
     "                     proof with table leaves is refused without it)\n"
@@ -59,28 +56,21 @@ int cmd_verify_proof(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "verify-proof: expected FILE (try 'pnsolve verify-proof --help')");
     if (co.verify_tables && !co.tb_dir)
         return cli_fail(EXIT_USAGE, "verify-proof: --verify-tables needs --tb-dir");
+    if (go.position || go.variant)
+        return cli_fail(EXIT_USAGE, "verify-proof: the game and position are the proof's own: no --position or --variant");
     const char *path = argv[first];
-    /* a regular file only: a FIFO or a device would block or never end */
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    struct stat st;
-    if (fd < 0)
-        return cli_fail(EXIT_USAGE, "verify-proof: cannot read '%s': %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return cli_fail(EXIT_USAGE, "verify-proof: '%s' is not a regular file", path);
-    }
-    FILE *in = fdopen(fd, "r");
-    if (!in) {
-        close(fd);
-        return cli_fail(1, "verify-proof: cannot read '%s'", path);
-    }
+    char why[4400];
+    FILE *in = game_open_input(path, 1, why, sizeof why);
+    if (!in)
+        return cli_fail(EXIT_USAGE, "verify-proof: cannot read %s", why);
     if (co.verify_tables)
         co.report = stderr;
     char summary[8192], err[512];
     int rc = pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err);
-    fclose(in);
+    game_close_input(in);
     if (rc != 0)
         return cli_fail(1, "verify-proof: %s: %s", path, err);
-    printf("sound: %s\n", summary);
+    char shown[sizeof summary * 4];
+    printf("sound: %s\n", game_escape(summary, shown, sizeof shown));
     return 0;
 }

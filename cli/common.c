@@ -41,12 +41,14 @@ void cli_catch_interrupt(void)
 
 int cli_fail(int code, const char *fmt, ...)
 {
+    /* escaped: a message may quote a file's bytes, which must not paint
+     * the terminal (a forged 'sound:' line, say) */
+    char msg[8192], shown[4 * sizeof msg];
     va_list ap;
     va_start(ap, fmt);
-    fputs("pnsolve: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "pnsolve: %s\n", game_escape(msg, shown, sizeof shown));
     return code;
 }
 
@@ -145,31 +147,9 @@ int cli_make_dir(const char *dir)
     }
 }
 
-int cli_long(const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    if (!text || !*text || (*text != '-' && (*text < '0' || *text > '9')))
-        return -1;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
+int cli_long(const char *text, long lo, long hi, long *out) { return game_read_long(text, lo, hi, out); }
 
-int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    char *end;
-    if (!text || *text < '0' || *text > '9')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
+int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out) { return game_read_u64(text, lo, hi, out); }
 
 int cli_double(const char *text, double lo, double hi, double *out)
 {

@@ -1,15 +1,19 @@
 /* games/chores.c - what every module needs and none owns: the clock, the
  * fan-out of work to threads (and a team of threads that wait for each
- * other), big tables on huge pages and the all-or-nothing file write.  Here
+ * other), big tables on huge pages, the all-or-nothing file write and the
+ * strict readers of files, lines and numbers.  Here
  * because games/ is the module every other one already depends on. */
 #include "game.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 double game_clock(void)
@@ -191,6 +195,16 @@ int game_file_create(game_file *f, const char *path, const char *mode, char *err
     memset(f, 0, sizeof *f);
     if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path)
         return game_error(err, errlen, "%.200s...: path too long", path);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* renaming over a device would replace it; a FIFO would block */
+        if (!S_ISCHR(st.st_mode))
+            return game_error(err, errlen, "%s: not a regular file or a character device", path);
+        if (!(f->f = fopen(path, mode)))
+            return game_error(err, errlen, "%s: %s", path, strerror(errno));
+        f->direct = 1;
+        return 0;
+    }
     /* the process id keeps two processes writing one file apart */
     snprintf(f->tmp, sizeof f->tmp, "%s.tmp.%ld", path, (long)getpid());
     if (!(f->f = fopen(f->tmp, mode)))
@@ -204,15 +218,152 @@ int game_file_commit(game_file *f, int keep, char *err, size_t errlen)
     if (!f->f)
         return keep ? game_error(err, errlen, "%s: not open", f->path) : 0;
     /* the disk's own words (no space left, file too large) where it refused */
-    if (keep && (fflush(f->f) != 0 || fsync(fileno(f->f)) != 0))
+    if (keep && (fflush(f->f) != 0 || (!f->direct && fsync(fileno(f->f)) != 0)))
         werr = errno;
     if (fclose(f->f) != 0 && !werr)
         werr = errno;
     f->f = NULL;
+    if (f->direct)
+        return keep && werr ? game_error(err, errlen, "%s: %s", f->path, strerror(werr)) : 0;
     if (keep && !werr && rename(f->tmp, f->path) == 0)
         return 0;
     if (keep && !werr)
         werr = errno;
     unlink(f->tmp);
     return keep ? game_error(err, errlen, "%s: %s", f->path, strerror(werr ? werr : EIO)) : 0;
+}
+
+int game_open_regular(const char *path, int flags)
+{
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = S_ISREG(st.st_mode) ? errno : EINVAL;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *game_open_input(const char *path, int stdin_ok, char *err, size_t errlen)
+{
+    if (stdin_ok && strcmp(path, "-") == 0)
+        return stdin;
+    FILE *f = game_fopen_regular(path);
+    if (!f && errno == EINVAL)
+        game_error(err, errlen, "%s: not a regular file%s", path, stdin_ok ? " (give '-' to read standard input)" : "");
+    else if (!f)
+        game_error(err, errlen, "%s: %s", path, strerror(errno));
+    return f;
+}
+
+FILE *game_fopen_regular(const char *path)
+{
+    int fd = game_open_regular(path, O_RDONLY);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f && fd >= 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+void game_close_input(FILE *f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
+
+long game_read_line(FILE *f, char **line, size_t *cap, long *lineno, char *err, size_t errlen)
+{
+    errno = 0;
+    ssize_t n = getline(line, cap, f);
+    if (n < 0) {
+        if (ferror(f))
+            return game_error(err, errlen, "line %ld: cannot be read: %s", *lineno + 1, strerror(errno ? errno : EIO)) - 1;
+        return -1;
+    }
+    ++*lineno;
+    if (memchr(*line, 0, (size_t)n))
+        return game_error(err, errlen, "line %ld: a NUL byte", *lineno) - 1;
+    if (n > 0 && (*line)[n - 1] == '\n')
+        (*line)[--n] = 0;
+    if (n > 0 && (*line)[n - 1] == '\r')
+        (*line)[--n] = 0;
+    return (long)n;
+}
+
+int game_read_long(const char *text, long lo, long hi, long *out)
+{
+    const char *d = text && *text == '-' ? text + 1 : text;
+    if (!d || *d < '0' || *d > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int game_read_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int game_read_pair(const char *text, char sep, const char *stop, long lo, long hi, long *a, long *b, const char **rest)
+{
+    char part[2][24];
+    const char *at = text;
+    for (int k = 0; k < 2; k++) {
+        size_t n = 0;
+        while (at[n] && at[n] != (k ? 0 : sep) && !(stop && strchr(stop, at[n])))
+            n++;
+        if (n == 0 || n >= sizeof part[k] || (k == 0 && at[n] != sep))
+            return -1;
+        memcpy(part[k], at, n);
+        part[k][n] = 0;
+        at += n + (k == 0);
+    }
+    long x, y;
+    if (game_read_long(part[0], lo, hi, &x) != 0 || game_read_long(part[1], lo, hi, &y) != 0)
+        return -1;
+    if (!rest && *at)
+        return -1;
+    if (rest)
+        *rest = at;
+    *a = x;
+    *b = y;
+    return 0;
+}
+
+char *game_escape(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    if (!len)
+        return out;
+    for (; *text && n + 5 < len; text++) {
+        unsigned char c = (unsigned char)*text;
+        if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = 0;
+    return out;
 }

@@ -19,9 +19,11 @@ int game_error(char *err, size_t errlen, const char *fmt, ...)
 
 int game_parse_size(const char *game_name, const char *args, int lo, int hi, int *w, int *h, char *err, size_t errlen)
 {
-    char extra;
-    if (*args && (sscanf(args, "%dx%d%c", w, h, &extra) != 2 || *w < lo || *w > hi || *h < lo || *h > hi))
-        return game_error(err, errlen, "bad %s board '%s' (WxH, each %d to %d)", game_name, args, lo, hi);
+    long a, b;
+    if (*args && game_read_pair(args, 'x', NULL, lo, hi, &a, &b, NULL) != 0)
+        return game_error(err, errlen, "bad %s board '%.60s' (WxH, each %d to %d)", game_name, args, lo, hi);
+    if (*args)
+        *w = (int)a, *h = (int)b;
     return 0;
 }
 

@@ -329,9 +329,12 @@ typedef struct game_ops {
     const game_puzzle_ops *puzzle;      /* what puzzles and their diagrams need */
 } game_ops;
 
+#define GAME_NAME_MAX 4112  /* "graph:" and a path */
+
 struct game {
     const game_ops *ops;
-    char name[64];      /* canonical spec, e.g. "othello:6x6" or "jungle:classic" */
+    char name[GAME_NAME_MAX];  /* canonical spec, e.g. "othello:6x6", "jungle:classic", "graph:FILE" */
+    char content[65];   /* a game a file defines (graph:FILE): the BLAKE2b-256 of its bytes in hex; else "" */
     int width, height;  /* board size (0 for graphs) */
     int variant;        /* game-specific rule switch (Jungle: 1 = classic) */
     int score_bound;    /* largest |score| of a finished game; 0: 1 (win, draw, loss) */
@@ -530,12 +533,50 @@ typedef struct {
     FILE *f;            /* write here */
     char path[4096];
     char tmp[4128];
+    int direct;         /* path is a character device (/dev/null): written in place */
 } game_file;
-/* Opens f's temporary file for path with fopen mode; 0, or -1 with err. */
+/* Opens f's temporary file for path with fopen mode (a character device
+ * such as /dev/null is written directly; a directory, FIFO or socket is
+ * refused); 0, or -1 with err. */
 int game_file_create(game_file *f, const char *path, const char *mode, char *err, size_t errlen);
 /* Closes f and, when keep is set, syncs it and renames it to its path; a
  * file not kept is removed.  0, or -1 with the system's reason in err when
  * a kept file could not be completed (then it is removed). */
 int game_file_commit(game_file *f, int keep, char *err, size_t errlen);
+
+/* Strict input (games/chores.c): every reader of a file the user names goes
+ * through these, so that no file can hang the program and no text format
+ * reads a number or a line more loosely than another. */
+
+/* Opens path for reading only if it is a regular file ("-": standard input,
+ * where stdin_ok): a FIFO, socket, device or directory would block or never
+ * end.  NULL with "PATH: reason" in err. */
+FILE *game_open_input(const char *path, int stdin_ok, char *err, size_t errlen);
+/* Opens path for reading only if it is a regular file; NULL with errno
+ * set otherwise (ENOENT: there is none; EINVAL: not a regular file). */
+FILE *game_fopen_regular(const char *path);
+/* Closes a file of game_open_input (standard input stays open). */
+void game_close_input(FILE *f);
+/* A descriptor of path opened with flags (O_RDONLY or O_RDWR, no O_CREAT),
+ * only if it is a regular file; -1 with errno set otherwise (EINVAL: not a
+ * regular file). */
+int game_open_regular(const char *path, int flags);
+/* The next line of f into *line (getline's buffer), without its "\n" or
+ * "\r\n", adding 1 to *lineno: its length; -1 at the end of f; -2 with
+ * "line N: reason" in err when it holds a NUL byte or f cannot be read. */
+long game_read_line(FILE *f, char **line, size_t *cap, long *lineno, char *err, size_t errlen);
+/* A decimal integer in [lo, hi] and nothing else (an optional '-', then
+ * digits: no '+', no space, no overflow): 0, or -1 with *out untouched. */
+int game_read_long(const char *text, long lo, long hi, long *out);
+/* The same for an unsigned 64-bit number (digits only). */
+int game_read_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
+/* Two numbers in [lo, hi] joined by sep ("4x5", "4+5"), the whole of text
+ * up to the end or to a char of stop (NULL: the end); the text after them
+ * into *rest when rest is not NULL.  0, or -1. */
+int game_read_pair(const char *text, char sep, const char *stop, long lo, long hi, long *a, long *b, const char **rest);
+/* text into out (len bytes) with every control byte (below 0x20, 0x7f)
+ * written as \xNN, so that a message quoting a file cannot paint a
+ * terminal; returns out. */
+char *game_escape(const char *text, char *out, size_t len);
 
 #endif

@@ -9,14 +9,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <sodium.h>
 #include <uthash.h>
 
-#define GRAPH_MAX_BYTES ((off_t)64 << 20)
+#define GRAPH_MAX_BYTES ((size_t)64 << 20)
 
 enum node_kind { NODE_OR, NODE_AND, NODE_WIN, NODE_LOSS, NODE_DRAW };
 static const char *const kind_words[] = { "or", "and", "win", "loss", "draw" };
@@ -311,6 +309,42 @@ static int resolve(loader *L)
     return LOAD_OK;
 }
 
+/* The bytes of a regular file of sane size, or of standard input for "-"
+ * (a device or a FIFO named in a proof's header would block or be read
+ * until memory runs out), into a new buffer: 0, or -1 with err. */
+static int read_whole(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = game_open_input(path, 1, err, errlen);
+    if (!f)
+        return -1;
+    size_t cap = 0;
+    *text = NULL;
+    *len = 0;
+    for (;;) {
+        if (*len == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            char *t = cap <= (size_t)GRAPH_MAX_BYTES + 1 ? realloc(*text, cap) : NULL;
+            if (!t) {
+                free(*text);
+                game_close_input(f);
+                return game_error(err, errlen, "%s: %s", path, cap > (size_t)GRAPH_MAX_BYTES + 1 ? "graph file larger than 64 MiB" : "out of memory");
+            }
+            *text = t;
+        }
+        size_t n = fread(*text + *len, 1, cap - *len, f);
+        *len += n;
+        if (n == 0)
+            break;
+    }
+    int bad = ferror(f);
+    game_close_input(f);
+    if (bad) {
+        free(*text);
+        return game_error(err, errlen, "%s: read error", path);
+    }
+    return 0;
+}
+
 static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_t errlen)
 {
     enum { MAX_WORDS = GAME_MAX_MOVES + 3 };
@@ -318,8 +352,14 @@ static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_
     size_t cap = 0;
     int lineno = 0, rc = LOAD_OK;
     loader L = { .d = d, .file = file, .err = err, .errlen = errlen };
-    while (rc == LOAD_OK && getline(&line, &cap, f) != -1) {
-        lineno++;
+    long got, at = 0;
+    char why[256];
+    while (rc == LOAD_OK && (got = game_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
+        lineno = (int)at;
+        if (got < 0) {
+            rc = game_error(err, errlen, "%s:%s", file, why + 4);  /* "line N: ..." as "FILE:N: ..." */
+            break;
+        }
         int n = split_words(line, word, MAX_WORDS);
         if (n == 0)
             continue;
@@ -359,33 +399,33 @@ game *graph_open(const char *args, const char *variant, char *err, size_t errlen
         game_error(err, errlen, "graph has no variant '%s'", variant);
         return NULL;
     }
-    /* a regular file of sane size: a device or a FIFO named in a proof's
-     * header would block or be read until memory runs out */
-    struct stat st;
-    int fd = open(args, O_RDONLY | O_NONBLOCK);
-    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    if (!f || fstat(fd, &st) != 0) {
-        game_error(err, errlen, "%s: %s", args, strerror(errno));
-        if (f)
-            fclose(f);
-        else if (fd >= 0)
-            close(fd);
+    /* the whole file first: its BLAKE2b names the graph in proofs */
+    char *text = NULL;
+    size_t len = 0;
+    if (read_whole(args, &text, &len, err, errlen) != 0)
         return NULL;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size > GRAPH_MAX_BYTES) {
-        game_error(err, errlen, "%s: %s", args, S_ISREG(st.st_mode) ? "graph file larger than 64 MiB" : "not a regular file");
-        fclose(f);
+    FILE *f = fmemopen(text, len ? len : 1, "r");
+    if (!f) {
+        free(text);
+        game_error(err, errlen, "out of memory");
         return NULL;
     }
     graph_data *d = calloc(1, sizeof *d);
     int rc = d ? graph_load(f, args, d, err, errlen) : game_error(err, errlen, "out of memory");
     fclose(f);
+    unsigned char hash[32];
+    crypto_generichash(hash, sizeof hash, (const unsigned char *)text, len, NULL, 0);
+    free(text);
     if (rc != 0) {
         graph_free(d);
         return NULL;
     }
-    char name[64];
-    snprintf(name, sizeof name, "graph:%.57s", args);
+    char name[GAME_NAME_MAX];
+    if (snprintf(name, sizeof name, "graph:%s", args) >= (int)sizeof name) {
+        graph_free(d);
+        game_error(err, errlen, "graph file name longer than %d bytes", GAME_NAME_MAX - 7);
+        return NULL;
+    }
     game *g = game_alloc(&graph_ops, name);
     if (!g) {
         graph_free(d);
@@ -393,5 +433,7 @@ game *graph_open(const char *args, const char *variant, char *err, size_t errlen
         return NULL;
     }
     g->data = d;
+    for (int i = 0; i < 32; i++)
+        snprintf(g->content + 2 * i, 3, "%02x", hash[i]);
     return g;
 }

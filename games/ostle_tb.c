@@ -326,11 +326,11 @@ static void ostle_material_name(const game *g, int mat, char *buf, size_t len)
 
 static int ostle_material_parse(const game *g, const char *name)
 {
-    int a, b;
-    char extra;
-    if (sscanf(name, "%d+%d%c", &a, &b, &extra) != 2 || a > b || !side_pieces(geom(g), a) || !side_pieces(geom(g), b))
+    long a, b;
+    if (game_read_pair(name, '+', NULL, 0, 8, &a, &b, NULL) != 0 || a > b || !side_pieces(geom(g), (int)a) ||
+        !side_pieces(geom(g), (int)b))
         return -1;
-    return OSTLE_MAT(a, b);
+    return OSTLE_MAT((int)a, (int)b);
 }
 
 static uint64_t ostle_size(const game *g, int mat)

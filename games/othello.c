@@ -169,11 +169,12 @@ static int othello_parse(const game *g, const char *text, game_state *s, char *e
 {
     int W = g->width, H = g->height;
     const char *t = text;
-    int pw, ph, used = 0;  /* %n stays unwritten when the colon is missing */
-    if (sscanf(t, "%dx%d:%n", &pw, &ph, &used) == 2 && used > 0) {
+    long pw, ph;
+    const char *board;
+    if (game_read_pair(t, 'x', ":", 1, 99, &pw, &ph, &board) == 0 && *board == ':') {
         if (pw != W || ph != H)
-            return game_error(err, errlen, "position is for %dx%d but the game is othello:%dx%d", pw, ph, W, H);
-        t += used;
+            return game_error(err, errlen, "position is for %ldx%ld but the game is othello:%dx%d", pw, ph, W, H);
+        t = board + 1;
         for (int row = 0; row < H; row++) {
             for (int col = 0; col < W; col++, t++) {
                 uint64_t bit = 1ULL << (row * 8 + col);

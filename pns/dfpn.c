@@ -21,6 +21,7 @@
  */
 #include "dfpn.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,7 +579,12 @@ static void ckpt_describe(const dfpn *D, const game_state *s, ckpt_header *h)
 {
     memset(h, 0, sizeof *h);
     memcpy(h->magic, "PNSCKPT1", 8);
-    snprintf(h->game, sizeof h->game, "%s", D->S.g->name);
+    /* a game a file defines is named by that file's content, not its path */
+    const game *g = D->S.g;
+    if (g->content[0])
+        snprintf(h->game, sizeof h->game, "blake2b:%.55s", g->content);
+    else
+        snprintf(h->game, sizeof h->game, "%.63s", g->name);
     game_key k = game_key_of(D->S.g, s);
     h->root_lo = k.lo;
     h->root_hi = k.hi;
@@ -647,9 +653,10 @@ static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
 static int ckpt_load(dfpn *D, const game_state *s)
 {
     const char *path = D->S.o->resume;
-    FILE *f = fopen(path, "rb");
+    FILE *f = game_fopen_regular(path);
     if (!f)
-        return game_error(D->S.error, sizeof D->S.error, "cannot read checkpoint '%s'", path);
+        return game_error(D->S.error, sizeof D->S.error, "cannot read checkpoint '%s': %s", path,
+                          errno == EINVAL ? "not a regular file" : strerror(errno));
     ckpt_header h, want;
     ckpt_describe(D, s, &want);
     int ok = fread(&h, sizeof h, 1, f) == 1;

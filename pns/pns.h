@@ -308,8 +308,10 @@ int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_c
                     char *err, size_t errlen);
 
 /* The version of the proof format (docs/proof-format.md) that
- * pns_write_proof writes and pns_verify_proof reads. */
-#define PNS_PROOF_VERSION 2
+ * pns_write_proof writes; pns_verify_proof also reads PNS_PROOF_VERSION_OLDEST
+ * and on, but for what each version cannot bind (a graph's content before 3). */
+#define PNS_PROOF_VERSION 3
+#define PNS_PROOF_VERSION_OLDEST 2
 
 typedef struct {
     const char *tb_dir;        /* the tables 'tb' leaves read; NULL: a proof with one is refused */

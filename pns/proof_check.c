@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CHECK_VERSION 2
 #define CHECK_MAX_DEPTH 65536  /* the writer's path holds no more plies */
 #define CHECK_MAX_TABLES PROOF_MAX_TABLES
 
@@ -82,18 +81,7 @@ static int fail(checker *C, const char *fmt, const char *arg)
 }
 
 /* A line id: a decimal number and nothing else. */
-static int read_id(const char *text, uint64_t *out)
-{
-    if (!text || *text < '0' || *text > '9')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || errno)
-        return -1;
-    *out = v;
-    return 0;
-}
+static int read_id(const char *text, uint64_t *out) { return game_read_u64(text, 0, UINT64_MAX, out); }
 
 /* Does an outcome for the prover (+1, 0, -1) support the claim? */
 static int supports(const checker *C, int outcome)
@@ -254,7 +242,7 @@ static int leaf_tb(checker *C, const game_state *s, char *a1, char *a2)
         return fail(C, "no table for this position%s", "");
     const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
     long dist;
-    if (!a1 || strcmp(a1, word) != 0 || pns_proof_read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
+    if (!a1 || strcmp(a1, word) != 0 || game_read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
         return fail(C, "the table says otherwise (%s)", word);
     int outcome = game_to_move(C->g, s) == C->prover ? (int)v.wdl : -(int)v.wdl;
     return supports(C, outcome) ? 0 : fail(C, "the table value does not support the claim%s", "");
@@ -345,7 +333,7 @@ static int check_line(checker *C, char *text, const game_state *root)
     if (!w_depth || !w_move || !kind)
         return fail(C, "expected 'DEPTH MOVE KIND'%s", "");
     long depth;
-    if (pns_proof_read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
+    if (game_read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
         return fail(C, "bad depth '%s'", w_depth);
     int args = !strcmp(kind, "tb") ? 2 : !strcmp(kind, "rep") || !strcmp(kind, "ref") || !strcmp(kind, "sym") ? 1 : 0;
     if (extra || (args < 2 && a2) || (args < 1 && a1))
@@ -525,9 +513,9 @@ static int header_line(checker *C, proof_header *h, const char *line)
     int rc = pns_proof_header_read(h, line, why, sizeof why);
     if (rc < 0)
         return fail(C, "%s", why);
-    if (rc > 0 && h->version >= 0 && h->version != CHECK_VERSION) {
+    if (rc > 0 && h->version >= 0 && (h->version < PNS_PROOF_VERSION_OLDEST || h->version > PNS_PROOF_VERSION)) {
         char v[64];
-        snprintf(v, sizeof v, "%ld (this checker reads %d)", h->version, CHECK_VERSION);
+        snprintf(v, sizeof v, "%ld (this checker reads %d to %d)", h->version, PNS_PROOF_VERSION_OLDEST, PNS_PROOF_VERSION);
         return fail(C, "proof format version %s: write the proof again", v);
     }
     return rc;
@@ -539,7 +527,7 @@ static int header_open(checker *C, const proof_header *h, game **g, game_state *
     if (h->version < 0 || !*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
         return fail(C, "incomplete header before the tree%s", "");
     char why[256];
-    if (!(*g = game_open(h->spec, NULL, why, sizeof why)) || game_parse(*g, h->pos, root, why, sizeof why) != 0)
+    if (pns_proof_header_game(h, g, why, sizeof why) != 0 || game_parse(*g, h->pos, root, why, sizeof why) != 0)
         return fail(C, "%s", why);
     C->g = *g;
     C->prover = (int)h->prover;
@@ -586,9 +574,14 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
         goto out;
     }
     pns_proof_header_clear(h);
-    while (getline(&line, &cap, in) >= 0) {
-        C.line++;
-        line[strcspn(line, "\r\n")] = 0;
+    long got;
+    char why[256];
+    while ((got = game_read_line(in, &line, &cap, &C.line, why, sizeof why)) != -1) {
+        if (got < 0) {
+            snprintf(C.err, C.errlen, "proof %s", why);
+            C.fail_line = C.line;
+            goto out;
+        }
         if (line[0] == '#' || line[0] == 0)
             continue;
         if (g && strncmp(line, "pnsolve-proof ", 14) == 0) {

@@ -1,7 +1,6 @@
 /* pns/proof_format.c - the proof header, printed and read. */
 #include "proof_format.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +8,13 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
                        char *err, size_t errlen)
 {
     const game *g = c->g;
-    if (fprintf(out, "pnsolve-proof %d\ngame %s\nposition %s\nprover %d\nquestion %s\nresult %s\n", PNS_PROOF_VERSION,
-                g->name, c->position, c->prover, c->question, c->proven ? "proven" : "disproven") < 0)
+    for (const char *p = g->name; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return game_error(err, errlen, "the game's name holds a control byte: no proof header can name it");
+    if (fprintf(out, "pnsolve-proof %d\ngame %s\n", PNS_PROOF_VERSION, g->name) < 0 ||
+        (g->content[0] && fprintf(out, "game-blake2b %s\n", g->content) < 0) ||
+        fprintf(out, "position %s\nprover %d\nquestion %s\nresult %s\n", c->position, c->prover, c->question,
+                c->proven ? "proven" : "disproven") < 0)
         return game_error(err, errlen, "cannot write the proof");
     for (int mat = 0; t && mat < 65536; mat++) {
         if (!(t->bits[mat >> 6] >> (mat & 63) & 1))
@@ -32,24 +36,20 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
     return 0;
 }
 
-int pns_proof_read_long(const char *text, long lo, long hi, long *out)
-{
-    if (!text || !*text || (*text != '-' && (*text < '0' || *text > '9')))
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 void pns_proof_header_clear(proof_header *h)
 {
     memset(h, 0, sizeof *h);
     h->prover = -1;
     h->version = -1;
+}
+
+/* Whether text holds a control byte (a line of a header is one line). */
+static int has_control(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return 1;
+    return 0;
 }
 
 int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t errlen)
@@ -64,23 +64,35 @@ int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t e
         return 0;
     memcpy(word, line, kw);
     word[kw] = 0;
+    /* each line but 'table' once: a second one would silently win */
+    static const char *const once[] = { "pnsolve-proof", "game", "game-blake2b", "position", "prover", "question", "result" };
+    for (int i = 0; i < (int)(sizeof once / sizeof once[0]); i++)
+        if (!strcmp(word, once[i])) {
+            if (h->seen & 1u << i)
+                return game_error(err, errlen, "a second '%s' line", word);
+            h->seen |= 1u << i;
+        }
     if (!strcmp(word, "pnsolve-proof")) {
-        if (pns_proof_read_long(arg, 0, 1000000, &h->version) != 0)
+        if (game_read_long(arg, 0, 1000000, &h->version) != 0)
             return game_error(err, errlen, "bad format version '%.100s'", arg);
     } else if (!strcmp(word, "game")) {
-        if (strlen(arg) >= sizeof h->spec || strchr(arg, ' '))
+        if (strlen(arg) >= sizeof h->spec || !*arg || has_control(arg))
             return game_error(err, errlen, "bad game '%.100s'", arg);
         strcpy(h->spec, arg);
+    } else if (!strcmp(word, "game-blake2b")) {
+        if (strlen(arg) != 64 || strspn(arg, "0123456789abcdef") != 64)
+            return game_error(err, errlen, "bad game-blake2b (64 lower-case hex digits)%s", "");
+        strcpy(h->content, arg);
     } else if (!strcmp(word, "position")) {
         if (strlen(arg) >= sizeof h->pos)
             return game_error(err, errlen, "the position is too long");
         strcpy(h->pos, arg);
     } else if (!strcmp(word, "prover")) {
-        if (pns_proof_read_long(arg, 0, 1, &h->prover) != 0)
+        if (game_read_long(arg, 0, 1, &h->prover) != 0)
             return game_error(err, errlen, "bad prover '%.100s' (0 or 1)", arg);
     } else if (!strcmp(word, "question")) {
         if (!strncmp(arg, "score ", 6)) {
-            if (pns_proof_read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
+            if (game_read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
                 return game_error(err, errlen, "bad score target '%.100s'", arg + 6);
             strcpy(h->question, "score");
         } else if (!strcmp(arg, "win") || !strcmp(arg, "advantage")) {
@@ -105,4 +117,21 @@ int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t e
         return 0;
     }
     return 1;
+}
+
+int pns_proof_header_game(const proof_header *h, game **g, char *err, size_t errlen)
+{
+    char why[512];
+    if (!(*g = game_open(h->spec, NULL, why, sizeof why)))
+        return game_error(err, errlen, "%s", why);
+    if (!strcmp((*g)->content, h->content))
+        return 0;
+    const char *what = !h->content[0] ? (h->version < 3 ? "a proof of format 2 does not bind the file's content: write it again"
+                                                         : "the header has no game-blake2b line")
+                       : !(*g)->content[0] ? "a game-blake2b line for a game no file defines"
+                                           : "the file's content differs from the one the proof was written for (its BLAKE2b differs)";
+    game_error(err, errlen, "%.200s: %s", h->spec, what);
+    game_close(*g);
+    *g = NULL;
+    return -1;
 }

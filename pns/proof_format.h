@@ -1,7 +1,7 @@
 /* pns/proof_format.h - private to pns/: the proof file format
  * (docs/proof-format.md) as the writers (proof_write.c, proof_closed.c),
  * the joiner (proof_join.c) and the checker (proof_check.c) share it: the
- * header, printed and read, and strict numbers.  What a line means is the
+ * header, printed and read.  What a line means is the
  * checker's alone, so that a writer's mistake is not repeated by it. */
 #ifndef PNSOLVE_PNS_PROOF_FORMAT_H
 #define PNSOLVE_PNS_PROOF_FORMAT_H
@@ -45,16 +45,18 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
 /* A header as read, before the tree; unset numbers are -1. */
 typedef struct {
     long version, prover, target;
-    char spec[256], pos[GAME_TEXT_MAX], question[32], result[32];  /* question: win, advantage or score */
+    unsigned seen;  /* the lines read that may come once */
+    char spec[GAME_NAME_MAX], content[65], pos[GAME_TEXT_MAX], question[32], result[32];  /* question: win, advantage or score */
     char table_name[PROOF_MAX_TABLES][32], table_hash[PROOF_MAX_TABLES][TB_HASH_HEX];
     int ntables;
 } proof_header;
 
 void pns_proof_header_clear(proof_header *h);
 /* Reads one header line into h: 1 read, 0 not a header line, -1 with a
- * reason in err (a malformed header line). */
+ * reason in err (a malformed or repeated header line). */
 int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t errlen);
-/* A decimal integer in [lo, hi] and nothing else: 0, or -1. */
-int pns_proof_read_long(const char *text, long lo, long hi, long *out);
+/* Opens the game of header h into *g, the file that defines it (graphs)
+ * with the content h names: 0, or -1 with err. */
+int pns_proof_header_game(const proof_header *h, game **g, char *err, size_t errlen);
 
 #endif

@@ -71,7 +71,7 @@ static uint64_t deps_id(const game *g, const char *dir, int mat)
         char path[4200];
         tb_header h;
         tb_path(g, dir, deps[i], path, sizeof path);
-        FILE *f = fopen(path, "rb");
+        FILE *f = game_fopen_regular(path);
         if (f && fread(&h, sizeof h, 1, f) == 1)
             id = tb_checksum_update(id, (const unsigned char *)&h.header_checksum, sizeof h.header_checksum);
         if (f)

@@ -21,7 +21,7 @@ static uint64_t header_checksum(tb_header h)
 void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s", g->name);
+    snprintf(name, sizeof name, "%.63s", g->name);
     for (char *c = name; *c; c++)
         if (*c == ':')
             *c = '-';
@@ -70,7 +70,7 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     memset(&h, 0, sizeof h);
     memcpy(h.magic, TB_MAGIC, 8);
     h.version = compress ? TB_VERSION_BLOCKS : TB_VERSION_RAW;
-    snprintf(h.game, sizeof h.game, "%s", g->name);
+    snprintf(h.game, sizeof h.game, "%.63s", g->name);
     game_tables(g)->material_name(g, mat, h.material, sizeof h.material);
     h.material_id = (uint32_t)mat;
     h.entries = n;
@@ -126,9 +126,9 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
 int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
-    int fd = open(path, O_RDONLY);
+    int fd = game_open_regular(path, O_RDONLY);
     if (fd < 0)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, strerror(errno));
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(tb_header)) {
         close(fd);

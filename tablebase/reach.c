@@ -11,6 +11,7 @@
  */
 #include "tb_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,7 +195,7 @@ static void describe(const reach_run *r, const game_state *start, reach_header *
     memcpy(h->magic, REACH_MAGIC, 8);
     h->version = REACH_VERSION;
     h->materials = (uint32_t)r->n;
-    snprintf(h->game, sizeof h->game, "%s", r->g->name);
+    snprintf(h->game, sizeof h->game, "%.63s", r->g->name);
     game_key k = game_key_of(r->g, start);
     h->start_lo = k.lo;
     h->start_hi = k.hi;
@@ -238,9 +239,9 @@ static int save(const reach_run *r, const game_state *start, tb_reach_result *re
 static int load(reach_run *r, const game_state *start, tb_reach_result *res, reach_header *got, const char *path,
                 char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = game_fopen_regular(path);
     if (!f)
-        return 0;
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
     reach_header want;
     uint64_t mats[2 * TB_REACH_MATERIALS], want_mats[2 * TB_REACH_MATERIALS];
     void *p[2 + 3 * TB_REACH_MATERIALS];

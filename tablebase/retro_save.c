@@ -13,6 +13,7 @@
  */
 #include "retro.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ static void describe(const tb_builder *b, save_header *h)
 {
     memset(h, 0, sizeof *h);
     memcpy(h->magic, SAVE_MAGIC, 8);
-    snprintf(h->game, sizeof h->game, "%s", b->g->name);
+    snprintf(h->game, sizeof h->game, "%.63s", b->g->name);
     snprintf(h->material, sizeof h->material, "%s", b->prog.material);
     h->n = b->n;
     h->deps_id = b->deps_id;
@@ -75,9 +76,9 @@ int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *los
 
 int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = game_fopen_regular(path);
     if (!f)
-        return 0;
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
     save_header h, want;
     describe(b, &want);
     int rc = -1;

@@ -67,7 +67,7 @@ static index_header header_of(const game *g, int mat, uint64_t positions)
     h.line_positions = GAME_SINDEX_LINE;
     h.hint_shift = GAME_SINDEX_HINT_SHIFT;
     h.chunk_log2 = GAME_SINDEX_CHUNK_LOG2;
-    snprintf(h.game, sizeof h.game, "%s", g->name);
+    snprintf(h.game, sizeof h.game, "%.63s", g->name);
     game_tables(g)->material_name(g, mat, h.material, sizeof h.material);
     h.positions = positions;
     h.lines = positions / GAME_SINDEX_LINE + 1;
@@ -147,7 +147,7 @@ static void chunk_check(game_sindex *ix, uint64_t c)
 /* Maps mat's index from its file: NULL if it is not there or does not check. */
 static game_sindex *index_read(const game *g, int mat, const char *path, uint64_t positions)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = game_open_regular(path, O_RDONLY);
     if (fd < 0)
         return NULL;
     index_header h, want = header_of(g, mat, positions);
