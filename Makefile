@@ -63,6 +63,12 @@ test: deps
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/threads.sh ./$(BUILD)/pnsolve
 
+# Cross-checks too long for `make test` (CI runs both): every forbidden-move
+# field of 3x4 Ostle against the brute force over states.
+check-slow: deps
+	$(MAKE) --no-print-directory $(BUILD)/run-tests
+	PNSOLVE_SLOW=1 ./$(BUILD)/run-tests "ostle tables/every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8"
+
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps
 	$(MAKE) --no-print-directory test BUILD=build-asan OPT="-O1 -fno-omit-frame-pointer" \
@@ -90,12 +96,13 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps test check-asan check-tsan demo bench clean fuzz
+.PHONY: all deps test check-slow check-asan check-tsan demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Fuzzes every parser, then the proof checker with mutants of valid graph
-# proofs against the truth, each with libFuzzer for FUZZ_SECONDS (clang needed).
+# proofs against the truth, then the readers of table and index files and
+# join-proofs, each with libFuzzer for FUZZ_SECONDS (clang needed).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@mkdir -p build/fuzz
@@ -113,3 +120,15 @@ fuzz: deps
 	  tests/fuzz/fuzz_proof.c tests/mutate.c tests/graphs.c tests/ref_jungle.c $(LIB_SRC) -o build/fuzz/fuzz_proof $(LDLIBS)
 	mkdir -p build/fuzz/proof-corpus && printf '\001\000\000\000\002\000\000\000\000\000\000\000\005\001' > build/fuzz/proof-corpus/a
 	./build/fuzz/fuzz_proof -max_total_time=$(FUZZ_SECONDS) -max_len=64 build/fuzz/proof-corpus
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  tests/fuzz/fuzz_files.c $(LIB_SRC) -o build/fuzz/fuzz_files $(LDLIBS)
+	$(MAKE) --no-print-directory $(BUILD)/pnsolve
+	rm -rf build/fuzz/files && mkdir -p build/fuzz/files/corpus build/fuzz/files/t
+	./$(BUILD)/pnsolve tb build ostle:3x3 --pieces 4 --dir build/fuzz/files/t >/dev/null 2>&1
+	{ printf '\000'; cat build/fuzz/files/t/ostle-3x3-2+2.pntb; } > build/fuzz/files/corpus/table
+	printf '\001' > build/fuzz/files/one && FUZZ_KEEP_INDEX=build/fuzz/files/ix ./build/fuzz/fuzz_files -runs=1 build/fuzz/files/one >/dev/null 2>&1
+	{ printf '\001'; cat build/fuzz/files/ix; } > build/fuzz/files/corpus/index
+	printf 'root A\nA: and B C\nB: or D E\nC: or D\nD: win\nE: and A\n' > build/fuzz/files/join.graph
+	for n in B C; do ./$(BUILD)/pnsolve prove graph:build/fuzz/files/join.graph --position $$n --question win --proof build/fuzz/files/$$n.proof >/dev/null; done
+	{ printf '\002'; cat build/fuzz/files/B.proof; printf -- '--\n'; cat build/fuzz/files/C.proof; } > build/fuzz/files/corpus/join
+	./build/fuzz/fuzz_files -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build/fuzz/files/corpus

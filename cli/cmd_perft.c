@@ -7,7 +7,7 @@
 
 static const char help[] =
     "usage: pnsolve perft GAME DEPTH [--position P] [--variant V]\n"
-    "Prints 'perft D COUNT' for each depth 1..DEPTH (RULES.md conventions),\n"
+    "Prints 'perft D COUNT' for each depth 1..DEPTH (docs/rules.md conventions),\n"
     "then the leaves per second of the deepest count. Ctrl-C stops after the\n"
     "depths already printed.\n";
 

@@ -448,6 +448,8 @@ int cmd_puzzles(int argc, char **argv)
     found_list found = { 0 };
     q.found = on_found;
     q.ctx = &found;
+    uint64_t exhausted = 0;
+    q.exhausted = &exhausted;
     char err[512];
     int64_t samples = pns_puzzles_find(m, tb, &q, err, sizeof err);
     if (samples < 0 && !cli_stop)
@@ -461,9 +463,16 @@ int cmd_puzzles(int argc, char **argv)
         if (p.svg)
             rc = write_svg(g, &found.v[i].s, &found.v[i].p, p.svg, (int)i + 1);
     }
+    char why[128] = "";
+    if (cli_stop)
+        snprintf(why, sizeof why, " (interrupted)");
+    else if (exhausted)
+        snprintf(why, sizeof why, " (stopped: the space is seen, %llu positions, none new in the last %llu draws)",
+                 (unsigned long long)exhausted, 20 * (unsigned long long)exhausted);
+    else if (found.n < p.count)
+        snprintf(why, sizeof why, " (gave up: --samples)");
     if (rc == 0)
-        fprintf(stderr, "puzzles: %zu found in %lld positions looked at%s\n", found.n, (long long)(samples < 0 ? 0 : samples),
-                cli_stop ? " (interrupted)" : found.n < p.count ? " (gave up: --samples)" : "");
+        fprintf(stderr, "puzzles: %zu found in %lld positions looked at%s\n", found.n, (long long)(samples < 0 ? 0 : samples), why);
     if (rc == 0 && cli_stop)
         rc = EXIT_INTERRUPTED;
     free(found.v);

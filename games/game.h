@@ -318,7 +318,7 @@ typedef struct game_ops {
      * those.  NULL: any integer. */
     int (*score_possible)(const game *g, int score);
     /* 1 when a question is player 0's whoever is to move (a graph's values
-     * are its prover's, RULES.md 4); 0: the side to move's. */
+     * are its prover's, docs/rules.md 4); 0: the side to move's. */
     int player0_proves;
 
     /* Capabilities: NULL where the game has none.  Callers ask through the
@@ -490,7 +490,7 @@ static inline uint64_t game_key_hash(game_key k)
 }
 
 /* Counts the move sequences of length depth from s under the game's perft
- * convention (RULES.md).  Stops early and returns 0 when *stop becomes
+ * convention (docs/rules.md).  Stops early and returns 0 when *stop becomes
  * non-zero; stop may be NULL. */
 uint64_t game_perft(const game *g, const game_state *s, int depth, volatile int *stop);
 

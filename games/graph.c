@@ -1,4 +1,4 @@
-/* games/graph.c - hand-written game graphs (RULES.md section 4) for GHI tests.
+/* games/graph.c - hand-written game graphs (docs/rules.md section 4) for GHI tests.
  *
  * A state is a node index (w[0]); a move is the index of the child node, so
  * play() is one assignment.  The prover is player 0: OR nodes are player 0 to

@@ -255,12 +255,25 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
     node *root = &B->pool[1];
     memset(root, 0, sizeof *root);
     child_eval(B, s, root);
-    while (!S->stopped && root->pn != 0 && root->dn != 0) {
-        /* select the most-proving node */
-        game_state st = *s;
-        uint32_t x = 1;
-        int depth = 0;
+    /* The current node (Allis 1994): ancestors are updated only until one
+     * keeps its numbers, and the next most-proving node is sought from
+     * there, since nothing above it changed; the path's states are kept so
+     * that a chain costs O(1) a step, not O(depth).  states[d]: the state
+     * at depth d of the path, whose keys S's path holds. */
+    size_t states_cap = 64;
+    game_state *states = malloc(states_cap * sizeof *states);
+    uint32_t cur = 1;
+    int depth = 0;
+    if (!states) {
+        S->stopped = 1;
+        S->stopped_by = "memory";
+    } else {
+        states[0] = *s;
         pns_path_push(S, root->key);
+    }
+    while (!S->stopped && root->pn != 0 && root->dn != 0) {
+        /* select the most-proving node below the current one */
+        uint32_t x = cur;
         while (B->pool[x].first) {
             const node *p = &B->pool[x];
             int or_node = p->or_node, best = 0;
@@ -271,33 +284,44 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
                     v = w, best = i;
             }
             x = p->first + (uint32_t)best;
-            game_play(g, &st, B->pool[x].move);
+            if ((size_t)depth + 1 == states_cap) {
+                game_state *grown = realloc(states, 2 * states_cap * sizeof *states);
+                if (!grown)
+                    break;  /* expand() below is not reached: stopped by memory */
+                states = grown;
+                states_cap *= 2;
+            }
+            states[depth + 1] = states[depth];
+            game_play(g, &states[depth + 1], B->pool[x].move);
             depth++;
             pns_path_push(S, B->pool[x].key);
         }
-        if (pns_search_tick(S) || expand(B, x, &st) != 0) {
+        if (B->pool[x].first || pns_search_tick(S) || expand(B, x, &states[depth]) != 0) {
             if (!S->stopped) {
                 S->stopped = 1;
                 S->stopped_by = "memory";
             }
-            while (S->depth)
-                pns_path_pop(S);
             break;
         }
-        while (S->depth)
-            pns_path_pop(S);
-        /* update the ancestors */
+        /* update the ancestors while their numbers change */
         for (;;) {
+            node *p = &B->pool[x];
+            uint32_t pn = p->pn, dn = p->dn;
             recompute(B, x, depth);
-            if (x == 1)
+            if (x == 1 || (p->pn == pn && p->dn == dn && p->pn != 0 && p->dn != 0))
                 break;
-            x = B->pool[x].parent;
+            x = p->parent;
             depth--;
+            pns_path_pop(S);
         }
+        cur = x;
         S->root_pn = root->pn;
         S->root_dn = root->dn;
         S->fill = (double)B->top / B->cap;
     }
+    while (S->depth)
+        pns_path_pop(S);
+    free(states);
     r->status = root->pn == 0 ? PNS_PROVEN : root->dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root->pn;
     r->dn = root->dn;

@@ -7,7 +7,7 @@
  * repetition, fails) or PNS_ADVANTAGE "can it force at least a draw?" (a
  * draw succeeds).  pns_value() asks both and gives the three-valued result.
  * A repetition is a position that is already on the path from the root; it
- * is a draw (RULES.md).
+ * is a draw (docs/rules.md).
  */
 #ifndef PNSOLVE_PNS_H
 #define PNSOLVE_PNS_H
@@ -253,6 +253,8 @@ typedef struct {
 int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique, const pns_options *o,
                      pns_puzzle *p, char *err, size_t errlen);
 
+#define PNS_PUZZLE_TRACK 1000000  /* distinct drawn positions remembered to tell a seen space */
+
 /* What pns_puzzles_find looks for. */
 typedef struct {
     int n;                  /* the stipulation: wins in exactly n plies (odd) */
@@ -270,14 +272,20 @@ typedef struct {
     /* called for each sound, new puzzle; return non-zero to stop */
     int (*found)(const game_state *s, const pns_puzzle *p, void *ctx);
     void *ctx;
+    /* NULL, or set to the number of distinct positions drawn when the
+     * search stopped because its draws no longer found new ones */
+    uint64_t *exhausted;
 } pns_puzzle_search;
 
 /* Draws random positions (seeded, reproducible) - from the tables of
  * m's tb set when the game has them for the material asked, else from random
  * games from the start - keeps those the side to move wins in exactly n,
  * checks them (pns_puzzle_check), and passes each sound one whose symmetric
- * and colour-swapped images were not passed before to q->found.  Returns
- * the number of positions looked at, or -1 with err. */
+ * and colour-swapped images were not passed before to q->found.  Stops
+ * when the space is seen: 20 D draws in a row found no position among the
+ * D distinct ones drawn so far (the chance that one was never drawn is
+ * then below D e^-20), tracked up to PNS_PUZZLE_TRACK distinct positions.
+ * Returns the number of positions looked at, or -1 with err. */
 int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, char *err, size_t errlen);
 
 /* --- proofs ------------------------------------------------------------- */

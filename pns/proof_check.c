@@ -24,10 +24,15 @@ typedef struct {
     int need_all, children, moves;
     refs_t refs;
     uint64_t ref_lo, ref_hi;  /* closed sets: the least and greatest line its refs name (lo > hi: none) */
-    game_move move[GAME_MAX_MOVES];
-    uint8_t seen[GAME_MAX_MOVES];
-    uint64_t child_id[GAME_MAX_MOVES];  /* node id of each move's line, once seen */
+    uint64_t at;  /* its moves are the checker's moves[at .. at + moves) */
 } frame;
+
+/* A legal move of an open node: the answers are matched against them. */
+typedef struct {
+    game_move move;
+    uint8_t seen;
+    uint64_t child_id;  /* node id of the move's line, once seen */
+} open_move;
 
 typedef struct {
     game_key key;
@@ -58,6 +63,8 @@ typedef struct {
     int draw_supports;       /* a draw (a repetition, play forever) supports the claim */
     frame *stack;
     int top, stack_cap;      /* open frames: stack[0 .. top) at depths 0 .. top-1 */
+    open_move *moves;        /* the open frames' moves, in stack order: memory follows */
+    uint64_t moves_cap;      /* the moves the path has, not the most any node could */
     node_info *info;
     uint64_t ninfo, cap;
     forward_ref *fwd;        /* closed sets: refs to later lines, checked at the end */
@@ -100,9 +107,9 @@ static int close_frame(checker *C)
     frame *f = &C->stack[--C->top];
     if (f->need_all) {
         for (int i = 0; i < f->moves; i++)
-            if (!f->seen[i]) {
+            if (!C->moves[f->at + i].seen) {
                 char mv[GAME_TEXT_MAX];
-                game_format_move(C->g, &f->s, f->move[i], mv, sizeof mv);
+                game_format_move(C->g, &f->s, C->moves[f->at + i].move, mv, sizeof mv);
                 return fail(C, "a node lacks the answer to move %s", mv);
             }
     } else if (f->children != 1) {
@@ -254,14 +261,15 @@ static int leaf_sym(checker *C, const game_state *s, uint64_t id, int depth, con
     const frame *p = depth > 0 ? &C->stack[depth - 1] : NULL;
     int ok = read_id(a1, &target) == 0 && p && target < id;
     int k = 0;
-    while (ok && k < p->moves && !(p->seen[k] && p->child_id[k] == target))
+    const open_move *pm = p ? &C->moves[p->at] : NULL;
+    while (ok && k < p->moves && !(pm[k].seen && pm[k].child_id == target))
         k++;
     if (!ok || k == p->moves)
         return fail(C, "'sym %s' does not name an earlier sibling", a1 ? a1 : "");
     if (!C->info[target].free)
         return fail(C, "sibling %s is not a finished subtree free of repetitions", a1);
     game_state t = p->s;
-    game_play(C->g, &t, p->move[k]);
+    game_play(C->g, &t, pm[k].move);
     if (!game_has_symmetry(C->g) ||
         !game_key_equal(game_symmetric_key(C->g, &t), game_symmetric_key(C->g, s)))
         return fail(C, "node %s is not a symmetric image of this position", a1);
@@ -355,12 +363,13 @@ static int check_line(checker *C, char *text, const game_state *root)
         if (game_parse_move(C->g, &p->s, w_move, &m, why, sizeof why) != 0)
             return fail(C, "illegal move '%s'", w_move);
         int k = 0;  /* a graph may list the same move twice: take the first one not yet seen */
-        while (k < p->moves && (p->move[k] != m || p->seen[k]))
+        open_move *pm = &C->moves[p->at];
+        while (k < p->moves && (pm[k].move != m || pm[k].seen))
             k++;
         if (k == p->moves)
             return fail(C, "move '%s' listed twice", w_move);
-        p->seen[k] = 1;
-        p->child_id[k] = C->ninfo;
+        pm[k].seen = 1;
+        pm[k].child_id = C->ninfo;
         p->children++;
         s = p->s;
         game_play(C->g, &s, m);
@@ -408,6 +417,15 @@ static int check_line(checker *C, char *text, const game_state *root)
         C->stack = st;
         C->stack_cap = cap;
     }
+    uint64_t at = C->top ? C->stack[C->top - 1].at + (uint64_t)C->stack[C->top - 1].moves : 0;
+    if (at + GAME_MAX_MOVES > C->moves_cap) {
+        uint64_t cap = 2 * C->moves_cap > at + GAME_MAX_MOVES ? 2 * C->moves_cap : at + GAME_MAX_MOVES;
+        open_move *mv = realloc(C->moves, sizeof *mv * cap);
+        if (!mv)
+            return fail(C, "out of memory%s", "");
+        C->moves = mv;
+        C->moves_cap = cap;
+    }
     frame *f = &C->stack[C->top++];
     f->s = s;
     f->key = key;
@@ -416,8 +434,11 @@ static int check_line(checker *C, char *text, const game_state *root)
     f->refs = 0;
     f->ref_lo = UINT64_MAX;
     f->ref_hi = 0;
-    f->moves = game_moves(C->g, &s, f->move);
-    memset(f->seen, 0, sizeof f->seen);
+    game_move list[GAME_MAX_MOVES];
+    f->at = at;
+    f->moves = game_moves(C->g, &s, list);
+    for (int i = 0; i < f->moves; i++)
+        C->moves[at + i] = (open_move){ list[i], 0, 0 };
     f->need_all = (game_to_move(C->g, &s) == C->prover) != C->proven;
     return 0;
 }
@@ -490,6 +511,7 @@ static void reset(checker *C, game **g)
 {
     pns_exact_pool_free(C->pool);
     free(C->stack);
+    free(C->moves);
     free(C->info);
     free(C->fwd);
     tb_close(C->tb);

@@ -87,11 +87,11 @@ static int draw_from_tables(pns_mate *m, const table_pool *pool, int n, uint64_t
         k++;
     if (pns_draw_canonical(g, pool->mats[k], rng, s) != 0)
         return 0;
+    *id = (game_key){ game_tables(g)->index(g, s), (uint64_t)pool->mats[k] };
     tb_value v;
     int rc = pns_mate_value(m, s, &v);
     if (rc <= 0)
         return rc;
-    *id = (game_key){ game_tables(g)->index(g, s), (uint64_t)pool->mats[k] };
     return v.wdl == TB_WIN && v.distance == n;
 }
 
@@ -133,12 +133,12 @@ static int draw_from_playouts(pns_mate *m, const pns_puzzle_search *q, uint64_t 
     *s = line[(len - back) % 64];
     if (game_result_of(g, s) != GAME_ONGOING)
         return 0;
+    *id = game_symmetric_key(g, s);
     int w = pns_mate_win(m, s, q->n);
     if (w <= 0)
         return w;
     if (q->n >= 3 && (w = pns_mate_win(m, s, q->n - 2)) != 0)
         return w < 0 ? -1 : 0;
-    *id = game_symmetric_key(g, s);
     return 1;
 }
 
@@ -155,18 +155,34 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
             return -1;
         }
     }
-    seen_entry *seen = NULL;
+    seen_entry *seen = NULL, *drawn = NULL;
     uint64_t rng = q->seed, samples = 0, found = 0, max = q->max_samples ? q->max_samples : 1000000000ULL;
+    uint64_t distinct = 0, stale = 0;  /* drawn positions, and draws since the last new one */
     int64_t rc = 0;
     while (found < q->count && samples < max && !(q->stop && *q->stop)) {
         samples++;
         game_state s;
-        game_key id;
+        game_key id = { UINT64_MAX, UINT64_MAX };
         int hit = tables ? draw_from_tables(m, pool, q->n, &rng, &s, &id) : draw_from_playouts(m, q, &rng, &s, &id);
         if (hit < 0) {
             const char *why = pns_mate_error(m);
             rc = game_error(err, errlen, "%s", why ? why : "search failed");
             break;
+        }
+        /* a small space is drawn again and again: stop once it is seen */
+        if (distinct < PNS_PUZZLE_TRACK && !(id.lo == UINT64_MAX && id.hi == UINT64_MAX)) {
+            int fresh = first_time(&drawn, id);
+            if (fresh < 0) {
+                rc = game_error(err, errlen, "out of memory");
+                break;
+            }
+            distinct += (uint64_t)fresh;
+            stale = fresh ? 0 : stale + 1;
+            if (stale > 20 * distinct) {
+                if (q->exhausted)
+                    *q->exhausted = distinct;
+                break;
+            }
         }
         if (!hit || (q->side >= 0 && game_to_move(g, &s) != q->side))
             continue;
@@ -189,6 +205,7 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
             break;
     }
     forget_all(&seen);
+    forget_all(&drawn);
     free(pool);
     return rc < 0 ? -1 : (int64_t)samples;
 }

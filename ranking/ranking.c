@@ -8,7 +8,7 @@
 
 static const char piece_letters[] = "RrDdTtEe";
 
-/* Location geometry, derived once from the numbering of RULES.md. */
+/* Location geometry, derived once from the numbering of docs/rules.md. */
 static struct {
     int ready;
     int8_t loc_of_square[49];
@@ -167,7 +167,7 @@ int rank_material_parse(const char *name, rank_material *m)
         if (!l)
             return -1;
         int p = (int)(l - piece_letters);
-        if (p <= last)  /* RULES.md order, each piece once */
+        if (p <= last)  /* docs/rules.md order, each piece once */
             return -1;
         last = p;
         r |= 1u << p;

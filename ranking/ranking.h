@@ -5,7 +5,7 @@
  *
  * Jungle.
  * Locations: the 47 squares that are not dens, numbered column by column from
- * a7 (0) down to a1 (6), then b7 (7) ... g1 (46) (RULES.md).  Pieces are
+ * a7 (0) down to a1 (6), then b7 (7) ... g1 (46) (docs/rules.md).  Pieces are
  * numbered R r D d T t E e (0..7): colour = p & 1 (0 White), strength = p >> 1.
  * A material is a bit set of pieces.  Each table covers one canonical
  * material: the stronger side White (colour swap), and when both sides are
@@ -44,7 +44,7 @@ rank_material rank_material_swap(rank_material m);
 rank_material rank_material_canonical(rank_material m);
 /* 1 if swapping colours gives the same material (e.g. RrDd). */
 int rank_material_symmetric(rank_material m);
-/* Writes the name in RULES.md order, e.g. "RrDTe"; buf needs 9 bytes. */
+/* Writes the name in docs/rules.md order, e.g. "RrDTe"; buf needs 9 bytes. */
 void rank_material_name(rank_material m, char *buf);
 /* Reads a name such as "RrDTe"; returns -1 if it is not one. */
 int rank_material_parse(const char *name, rank_material *m);
@@ -106,7 +106,7 @@ void rank_iter_start(rank_iter *it, rank_material m, uint64_t first, uint64_t en
 /* Advances to the next index; returns 0 when it reaches end. */
 int rank_iter_next(rank_iter *it);
 
-/* --- Ostle (RULES.md 2, boards of 3..5 x 3..5) ------------------------------
+/* --- Ostle (docs/rules.md 2, boards of 3..5 x 3..5) ------------------------------
  * Positions without colour or forbidden move: the hole square, the set of
  * the side to move's pieces and the set of the other's (bit = square
  * (rank-1)*W + file).  One table per material (m, o), of size classes *

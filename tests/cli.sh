@@ -566,24 +566,27 @@ done
 check "score for the prover of a graph" 0 "^value: loss$" -- prove graph:positions/ghi/kishimoto-mirrored.graph --score
 forge() {  # forge FILE GAME POSITION QUESTION RESULT TREE...
     local f=$1 game=$2 pos=$3 q=$4 r=$5; shift 5
-    { printf 'pnsolve-proof 2\ngame %s\nposition %s\nprover 0\nquestion %s\nresult %s\n' "$game" "$pos" "$q" "$r"; printf '%s\n' "$@"; } >"$f"
+    { printf 'pnsolve-proof 3\ngame %s\n' "$game"
+      # a graph's proof names the file's content (b2sum -l 256 is libsodium's BLAKE2b-256)
+      [ "${game#graph:}" != "$game" ] && [ -f "${game#graph:}" ] && printf 'game-blake2b %s\n' "$(b2sum -l 256 "${game#graph:}" | cut -d' ' -f1)"
+      printf 'position %s\nprover 0\nquestion %s\nresult %s\n' "$pos" "$q" "$r"; printf '%s\n' "$@"; } >"$f"
 }
 forge "$tmp/f1" graph:positions/ghi/two-cycle-draw.graph A "score 0" disproven "0 - node" "1 B node" "2 A rep 0"
-check "forged: a repetition below 0" 1 "proof line 9: a repetition is a draw" -- verify-proof "$tmp/f1"
+check "forged: a repetition below 0" 1 "proof line 10: a repetition is a draw" -- verify-proof "$tmp/f1"
 forge "$tmp/f2" graph:positions/ghi/two-cycle-draw.graph A advantage proven "0 - ref 3" "1 B node" "2 A rep 0" "1 C node" "2 A rep 0"
-check "forged: the root a ref" 1 "proof line 7: the root cannot be a 'ref' line" -- verify-proof "$tmp/f2"
+check "forged: the root a ref" 1 "proof line 8: the root cannot be a 'ref' line" -- verify-proof "$tmp/f2"
 forge "$tmp/f3" graph:positions/ghi/two-cycle-draw.graph A "score -4294967280" proven "0 - node"
 check "forged: a score target out of range" 1 "bad score target" -- verify-proof "$tmp/f3"
 sed 's/^prover 0/prover 4294967296/' "$tmp/f1" >"$tmp/f4"
 check "forged: a prover out of range" 1 "bad prover" -- verify-proof "$tmp/f4"
 forge "$tmp/f5" graph:positions/ghi/two-cycle-draw.graph A advantage proven "0 - node" "1 B node" "2 A ref 9"
-check "forged: a bad forward ref named at its line" 1 "proof line 9: node 9 named by a ref is not in the file" -- verify-proof "$tmp/f5"
+check "forged: a bad forward ref named at its line" 1 "proof line 10: node 9 named by a ref is not in the file" -- verify-proof "$tmp/f5"
 forge "$tmp/f6" graph:/dev/zero A win proven "0 - node"
 check "forged: a graph that is a device" 1 "not a regular file" -- verify-proof "$tmp/f6"
 mkfifo "$tmp/fifo"
 check "verify a FIFO" 2 "not a regular file" -- verify-proof "$tmp/fifo"
-sed 's/^pnsolve-proof 2/pnsolve-proof 1/' "$tmp/p" >"$tmp/f7"
-check "an old proof format" 1 "proof format version 1 .this checker reads 2." -- verify-proof "$tmp/f7"
+sed 's/^pnsolve-proof 3/pnsolve-proof 1/' "$tmp/p" >"$tmp/f7"
+check "an old proof format" 1 "proof format version 1 .this checker reads 2 to 3." -- verify-proof "$tmp/f7"
 full="$(printf 'X%.0s' $(seq 63))O X"
 forge "$tmp/f8" othello:8x8 "$full; sound: forged claim" "score 0" proven "0 - end"
 check "the sound line prints the game's own position" 0 "XXXXXXXO X: 'can Black finish at least 0 ahead\?' proven \(1 nodes\)$" -- verify-proof "$tmp/f8"

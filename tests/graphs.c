@@ -1,5 +1,5 @@
 /* tests/graphs.c - game graphs for the tests: random cyclic graphs, files
- * for them, and the exhaustive value over every path (RULES.md section 4). */
+ * for them, and the exhaustive value over every path (docs/rules.md section 4). */
 #include "graphs.h"
 
 #include <stdio.h>

@@ -61,7 +61,7 @@ static int pick(const proof_lines *L, int tree, unsigned long long *rng)
 static void mutate(proof_lines *L, unsigned long long *rng)
 {
     char buf[1024];
-    int op = (int)(ref_rand(rng) % 14), i = pick(L, 1, rng), trees = 0;
+    int op = (int)(ref_rand(rng) % 15), i = pick(L, 1, rng), trees = 0;
     for (int k = 0; k < L->n; k++)
         trees += is_tree(L->line[k]);
     if (i < 0)
@@ -164,10 +164,54 @@ static void mutate(proof_lines *L, unsigned long long *rng)
                 h[ref_rand(rng) % 64] = "0123456789abcdef"[ref_rand(rng) % 16];
             }
         break;
+    case 13: {  /* a header line renamed, or said twice with another value */
+        static const char *const names[] = { "pnsolve-proof", "game", "game-blake2b", "position", "prover",
+                                             "question", "result", "table", "Prover", "result:" };
+        int h = pick(L, 0, rng);
+        const char *sp = h >= 0 ? strchr(L->line[h], ' ') : NULL;
+        if (!sp || L->line[h][0] == '#')
+            break;
+        if (ref_rand(rng) & 1) {
+            snprintf(buf, sizeof buf, "%s%s", names[ref_rand(rng) % 10], sp);
+            set_line(L, h, buf);
+            break;
+        }
+        static const char *const values[] = { "0", "1", "win", "advantage", "proven", "disproven", "score 1", "-" };
+        snprintf(buf, sizeof buf, "%.*s %s", (int)(sp - L->line[h]), L->line[h], values[ref_rand(rng) % 8]);
+        if (L->n == L->cap) {
+            L->cap *= 2;
+            L->line = realloc(L->line, sizeof *L->line * (size_t)L->cap);
+        }
+        int at = h + 1 + (int)(ref_rand(rng) % 2);  /* after it, or one further */
+        at = at > L->n ? L->n : at;
+        memmove(&L->line[at + 1], &L->line[at], sizeof *L->line * (size_t)(L->n - at));
+        L->line[at] = strdup(buf);
+        L->n++;
+        break;
+    }
     default:  /* two changes */
         mutate(L, rng);
         mutate(L, rng);
         break;
+    }
+}
+
+/* The root's last field (Ostle's forbidden move) made another square and
+ * direction of a w x h board, or '-'. */
+static void mutate_root(proof_lines *L, int w, int h, unsigned long long *rng)
+{
+    char buf[1024];
+    for (int k = 0; k < L->n; k++) {
+        char *last = strrchr(L->line[k], ' ');
+        if (strncmp(L->line[k], "position ", 9) != 0 || !last)
+            continue;
+        int code = (int)(ref_rand(rng) % (unsigned)(4 * w * h + 1));
+        if (code == 4 * w * h)
+            snprintf(buf, sizeof buf, "%.*s -", (int)(last - L->line[k]), L->line[k]);
+        else
+            snprintf(buf, sizeof buf, "%.*s %c%c%c", (int)(last - L->line[k]), L->line[k], 'a' + code / 4 % w,
+                     '1' + code / 4 / w, "UDLR"[code & 3]);
+        set_line(L, k, buf);
     }
 }
 
@@ -220,6 +264,17 @@ char *proof_mutant(const char *text, proof_lines *L, unsigned long long *rng)
 {
     split(text, L);
     mutate(L, rng);
+    char *out = join(L);
+    free_lines(L);
+    return out;
+}
+
+char *proof_root_mutant(const char *text, int w, int h, proof_lines *L, unsigned long long *rng)
+{
+    split(text, L);
+    mutate_root(L, w, h, rng);
+    if (ref_rand(rng) % 3 == 0)
+        mutate(L, rng);
     char *out = join(L);
     free_lines(L);
     return out;

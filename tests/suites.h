@@ -32,6 +32,9 @@ int test_random_state(const game *g, unsigned long long *seed, int max_plies, ga
  * chunks) disagrees with unindex (state) or index (twin flag); 0 is good. */
 long test_each_mismatches(const game *g, int mat);
 
+/* The first lines of a proof header of g as the writer puts them (the
+ * format version, the game, the graph file's hash): a static buffer. */
+const char *test_proof_head(const game *g);
 /* pns_verify_proof of a proof held in a string, with the tables in tb_dir
  * (NULL: none): 0 sound, else -1 with the reason in err. */
 int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen);

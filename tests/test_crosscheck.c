@@ -321,7 +321,7 @@ static uint64_t perft_of(const char *spec, const char *variant, const char *pos,
     return n;
 }
 
-/* Published figures (RULES.md). */
+/* Published figures (docs/rules.md). */
 static void test_perft_published(void)
 {
     static const uint64_t ostle[] = { 24, 569, 11997, 189102 };

@@ -89,6 +89,15 @@ long test_each_mismatches(const game *g, int mat)
     return c.bad + (c.next != size);
 }
 
+const char *test_proof_head(const game *g)
+{
+    static char head[GAME_NAME_MAX + 128];
+    int n = snprintf(head, sizeof head, "pnsolve-proof %d\ngame %s\n", PNS_PROOF_VERSION, g->name);
+    if (g->content[0])
+        snprintf(head + n, sizeof head - (size_t)n, "game-blake2b %s\n", g->content);
+    return head;
+}
+
 int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen)
 {
     FILE *f = fmemopen((void *)text, strlen(text), "r");

@@ -3,6 +3,7 @@
  * reference rules: rule 8 there is the reference's own comparison with the
  * position two plies back, not a stored move, and there is no index, no
  * symmetry and no frontier. */
+#include "mutate.h"
 #include "ref.h"
 #include "suites.h"
 #include "../tablebase/tablebase.h"
@@ -314,6 +315,88 @@ static long forbidden_field_mismatches(const game *g, int w, int h, const state_
     return bad;
 }
 
+/* The brute force's value for player 0 of the root a proof names (+1, 0,
+ * -1), judged apart from the engine: the forbidden move is read as the
+ * reference's move that leads to the previous position.  2: the root is
+ * not a state of S (the checker must have refused the proof). */
+static int root_truth(int w, int h, const state_set *S, const int *val, const char *proof)
+{
+    const char *p = strstr(proof, "\nposition ");
+    char pos[REF_TEXT], prev[REF_TEXT] = "", *field;
+    if (!p || sscanf(p + 10, "%190[^\n]", pos) != 1 || !(field = strrchr(pos, ' ')))
+        return 2;
+    *field++ = 0;  /* pos: "board side", the reference's form */
+    char side = pos[strlen(pos) - 1];
+    if (strcmp(field, "-") != 0) {
+        ref_child kids[REF_MAX];
+        char result;
+        int n = ref_ostle_children(w, h, pos, NULL, kids, &result);
+        for (int k = 0; k < n && !prev[0]; k++)
+            if (!strcmp(kids[k].move, field))
+                snprintf(prev, sizeof prev, "%s", kids[k].after);
+        if (!prev[0])
+            return 2;
+    }
+    int i = state_id((state_set *)S, pos, prev, 0);
+    if (i < 0)
+        return 2;
+    int v = val[i] > 0 ? 1 : val[i] < 0 ? -1 : 0;
+    return side == 'b' ? v : -v;
+}
+
+/* Mutants of Ostle proofs, their roots' forbidden moves among the changes,
+ * judged by the brute force (never by the tables, which a misread index
+ * would make agree with a false claim): how many false claims passed. */
+static long ostle_mutants(const game *g, int w, int h, const state_set *S, const int *val, const char *dir)
+{
+    const char *roots[] = { "WW1/1HW/BBB b c1U", "WW1/1HW/BBB b -", "WW1/2H/1BB w c2L", "W2/1HW/BB1 b -",
+                            "H2/1WB/BWB b c2L", "HB1/WW1/BWB b -", "W1W/1H1/B1B b -" };
+    char *base[64];
+    int nb = 0;
+    tb_set *tb = tb_open(g, dir);
+    for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++)
+        for (int q = 0; q < 4; q++) {
+            game_state s = test_parse(g, roots[r]);
+            pns_options o;
+            pns_defaults(&o);
+            o.memory = 4 << 20;
+            o.question = q & 1 ? PNS_ADVANTAGE : PNS_WIN;
+            o.prover = 0;
+            o.tb = q & 2 ? tb : NULL;
+            o.max_nodes = 2000000;
+            pns_result res;
+            char *text = test_proof_text(g, &s, &o, &res);
+            if (text)
+                base[nb++] = text;
+        }
+    tb_close(tb);
+    unsigned long long rng = 20261129;
+    long tried = 0, accepted = 0, moved = 0, bad = 0;
+    proof_lines L = { 0 };
+    char err[512];
+    for (; tried < 6000; tried++) {
+        const char *b = base[ref_rand(&rng) % (unsigned)nb];
+        char *text = ref_rand(&rng) & 1 ? proof_root_mutant(b, w, h, &L, &rng) : proof_mutant(b, &L, &rng);
+        if (strcmp(text, b) != 0 && test_check_proof(text, dir, err, sizeof err) == 0) {
+            accepted++;
+            int truth = root_truth(w, h, S, val, text);
+            moved += strcmp(strstr(text, "\nposition "), strstr(b, "\nposition ")) != 0;
+            if (truth == 2 || !proof_claims_hold(text, truth)) {
+                if (bad++ < 3)
+                    printf("\n    ACCEPTED FALSE OSTLE CLAIM (truth %d for Black):\n%.600s", truth, text);
+            }
+        }
+        free(text);
+    }
+    free(L.line);
+    for (int i = 0; i < nb; i++)
+        free(base[i]);
+    fprintf(stderr, "    %s mutants: %ld tried, %ld accepted (%ld of another root), %ld false claims, from %d proofs\n",
+            g->name, tried, accepted, moved, bad, nb);
+    CU_ASSERT(nb >= 20 && accepted > 0);
+    return bad;
+}
+
 static void check_board(int w, int h, int max_side)
 {
     char spec[32], dir[64], err[512];
@@ -381,6 +464,26 @@ static void check_board(int w, int h, int max_side)
         ko += S.prev[i][0] && ((s.w[2] >> 16) & 0xFFFF) != 0xFFFF;
     }
     CU_ASSERT_EQUAL(agree, S.n);
+    if (w == 3 && h == 3) {
+        /* The unit of repetition is the state (docs/rules.md): here the
+         * position H2/1WB/BWB b recurs on the winning line with another
+         * forbidden move, which is no repetition.  The brute force values
+         * states, so the search must find the win it finds. */
+        int i = state_id(&S, "HB1/WW1/BWB b", "", 0);
+        CU_ASSERT_FATAL(i >= 0);
+        CU_ASSERT(val[i] > 0);
+        pns_options o;
+        pns_defaults(&o);
+        game_state hb = test_parse(g, "HB1/WW1/BWB b -");
+        CU_ASSERT_EQUAL(pns_value(g, &hb, &o, NULL, NULL), 1);
+        o.question = PNS_WIN;
+        pns_result r;
+        char *text = test_proof_text(g, &hb, &o, &r);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        CU_ASSERT_EQUAL(test_check_proof(text, NULL, err, sizeof err), 0);
+        free(text);
+        CU_ASSERT_EQUAL(ostle_mutants(g, w, h, &S, val, dir), 0);
+    }
     /* every field of 3x3; 3x4's 22 million take minutes: the slow target */
     long refused = 0;
     if (w * h == 9 || getenv("PNSOLVE_SLOW")) {

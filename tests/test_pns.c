@@ -1178,10 +1178,10 @@ static void test_proofs_closed(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     const char *claims[][2] = { { "win", "proven" }, { "advantage", "disproven" }, { "advantage", "proven" } };
     for (int i = 0; i < 3; i++) {
-        char proof[512];
+        char proof[8192];
         snprintf(proof, sizeof proof,
-                 "pnsolve-proof 2\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n"
-                 "0 - node\n1 B node\n2 A ref 0\n", g->name, claims[i][0], claims[i][1]);
+                 "%sposition A\nprover 0\nquestion %s\nresult %s\n"
+                 "0 - node\n1 B node\n2 A ref 0\n", test_proof_head(g), claims[i][0], claims[i][1]);
         int rc = test_check_proof(proof, NULL, err, sizeof err);
         if (i < 2)
             CU_ASSERT_NOT_EQUAL(rc, 0)  /* the draw claimed as a win, or as a loss */
@@ -1206,10 +1206,10 @@ static void test_proofs_closed(void)
     };
     const char *why[] = { NULL, "holds another position", "is a ref itself", "not in the file", "bad node id" };
     for (int i = 0; i < 5; i++) {
-        char proof[512], q[32];
+        char proof[8192], q[32];
         snprintf(q, sizeof q, "%s", tree[i][0]);
         *strchr(q, ' ') = 0;
-        snprintf(proof, sizeof proof, "pnsolve-proof 2\ngame %s\nposition A\nprover 0\nquestion %s\nresult %s\n%s", g->name,
+        snprintf(proof, sizeof proof, "%sposition A\nprover 0\nquestion %s\nresult %s\n%s", test_proof_head(g),
                  q, strchr(tree[i][0], ' ') + 1, tree[i][1]);
         int rc = test_check_proof(proof, NULL, err, sizeof err);
         if (!why[i]) {

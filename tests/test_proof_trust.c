@@ -207,8 +207,8 @@ static void test_forged_proofs(void)
         const forged *c = &cases[i];
         game *g = c->game ? test_open(c->game, NULL) : graph_keep(c->graph);
         CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-        char text[2048];
-        snprintf(text, sizeof text, "pnsolve-proof 2\ngame %s\n%s%s\n%s", g->name,
+        char text[8192];
+        snprintf(text, sizeof text, "%s%s%s\n%s", test_proof_head(g),
                  c->game ? "" : "position A\nprover 0\n", c->header, c->tree);
         int rc = test_check_proof(text, c->game ? "/nonexistent" : NULL, err, sizeof err);
         int named = rc != 0 && strncmp(err, "proof line ", 11) == 0 && !strchr(err, '\n');

@@ -8,7 +8,7 @@
 
 static unsigned long long seed = 0x2545F4914F6CDD1DULL;
 
-/* Reference geometry from RULES.md's wording, not from ranking.c. */
+/* Reference geometry from docs/rules.md's wording, not from ranking.c. */
 static int ref_location(int file, int rank)
 {
     static const char *const columns[7] = { "a7a6a5a4a3a2a1", "b7b6b5b4b3b2b1", "c7c6c5c4c3c2c1", "d6d5d4d3d2",
@@ -375,7 +375,7 @@ static void test_ostle_5x5(void)
 void suite_ranking(void)
 {
     CU_pSuite s = CU_add_suite("ranking", NULL, NULL);
-    CU_add_test(s, "locations follow RULES.md", test_locations);
+    CU_add_test(s, "locations follow docs/rules.md", test_locations);
     CU_add_test(s, "thesis figure 5.1", test_thesis_example);
     CU_add_test(s, "materials, names, dependencies", test_materials);
     CU_add_test(s, "rank(unrank(r)) for every r up to 3 pieces", test_inverse_small);

@@ -174,7 +174,7 @@ static void test_rejects(void)
     game_close(g);
 }
 
-/* RULES.md section 2, rule 8; the paper's figure 2B/2C. */
+/* docs/rules.md section 2, rule 8; the paper's figure 2B/2C. */
 static void test_ostle_rule8(void)
 {
     game *g = test_open("ostle", NULL);
@@ -330,7 +330,7 @@ static void expect_graph_error(const char *text, const char *want)
 
 static void test_graph(void)
 {
-    char *path = write_temp("# the example of RULES.md\nroot A\nA: or B C   # two tries\nB: and D E\n"
+    char *path = write_temp("# the example of docs/rules.md\nroot A\nA: or B C   # two tries\nB: and D E\n"
                             "C : draw\nD: win\nE: or\n\nF: and A\n");
     char spec[80];
     snprintf(spec, sizeof spec, "graph:%s", path);
