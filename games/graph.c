@@ -357,7 +357,7 @@ static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_
     while (rc == LOAD_OK && (got = game_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
         lineno = (int)at;
         if (got < 0) {
-            rc = game_error(err, errlen, "%s:%s", file, why + 4);  /* "line N: ..." as "FILE:N: ..." */
+            rc = game_error(err, errlen, "%s:%s", file, why + 5);  /* "line N: ..." as "FILE:N: ..." */
             break;
         }
         int n = split_words(line, word, MAX_WORDS);

@@ -634,5 +634,67 @@ cp -r "$tmp/tb20" "$tmp/tbc"
 printf '\x07' | dd of="$tmp/tbc/jungle-Rr.pntb" bs=1 seek=300 conv=notrunc 2>/dev/null
 check "a rebuild checks the tables it keeps" 1 "jungle-Rr.pntb: corrupt entries" -- tb build jungle --pieces 2 --dir "$tmp/tbc"
 
+# --- issue 61: what the checker rests on accepts only what the rules produce
+"$bin" tb build ostle:3x3 --pieces 6 --dir "$tmp/ostle33" 2>/dev/null
+check "a forbidden move rule 8 cannot forbid" 2 "forbidden move 'b1U' cannot arise" -- tb probe ostle:3x3 "W2/W2/HBB b b1U" --dir "$tmp/ostle33"
+check "one that would read past the table" 2 "cannot arise" -- tb probe ostle:3x3 "W1B/1H1/B1W b a1U" --dir "$tmp/ostle33"
+check "the 5x5 start with a1U forbidden" 2 "cannot arise" -- show ostle --position "WWWWW/5/2H2/5/BBBBB b a1U"
+check "a state reached by play keeps its value" 0 "^(win|loss) [0-9]+$|^draw$" -- tb probe ostle:3x3 "H2/1WB/BWB b c2L" --dir "$tmp/ostle33"
+check "no proof can start from it" 2 "cannot arise" -- prove ostle:3x3 --position "W2/W2/HBB b b1U" --tb-dir "$tmp/ostle33" --question win --proof "$tmp/ostle33p"
+check "the state semantics: a win over states" 0 "^value: proven$" -- prove ostle:3x3 --position "HB1/WW1/BWB b -" --no-tb --question win
+check "the sampler stops when its space is seen" 0 "the space is seen, [0-9]+ positions" -- puzzles ostle:3x3 --mate-in 3 --motif ko --count 2 --tb-dir "$tmp/ostle33"
+# a graph proof names its file by the whole path and by its content
+mkdir -p "$tmp/L"
+long="$tmp/L/$(printf 'x%.0s' $(seq 49))"
+printf 'root A\nA: or B\nB: win\n' >"$long.graph"
+printf 'root A\nA: or B\nB: loss\n' >"$long.graph_real"
+check "a proof of a long graph path" 0 "^value: proven$" -- prove "graph:$long.graph" --question win --proof "$tmp/gl"
+check "names the whole path" 0 "^sound: graph:$long.graph A:" -- verify-proof "$tmp/gl"
+sed "s|$long.graph\$|$long.graph_real|" "$tmp/gl" >"$tmp/gl2"
+check "another file of a longer name" 1 "its BLAKE2b differs" -- verify-proof "$tmp/gl2"
+printf 'root A\nA: or B\nB: win\nC: draw\n' >"$long.graph"
+check "a node the proof never visits changed" 1 "its BLAKE2b differs" -- verify-proof "$tmp/gl"
+grep -v '^game-blake2b ' "$tmp/gl" | sed 's/^pnsolve-proof 3/pnsolve-proof 2/' >"$tmp/gl3"
+check "a graph proof of format 2" 1 "does not bind the file's content" -- verify-proof "$tmp/gl3"
+cp "$long.graph" "$tmp/L/with space.graph"
+check "a graph path with a space" 0 "^value: proven$" -- prove "graph:$tmp/L/with space.graph" --question win --proof "$tmp/gs"
+check "verifies" 0 "^sound: graph:$tmp/L/with space.graph A:" -- verify-proof "$tmp/gs"
+check "a proof from standard input" 0 "^sound: graph:" -- verify-proof - <"$tmp/gs"
+check "a graph from standard input" 0 "^value: win$" -- prove graph:- <"$long.graph"
+check "a proof to /dev/null" 0 "^value: proven$" -- prove "graph:$long.graph" --question win --proof /dev/null
+[ -c /dev/null ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: /dev/null replaced"; }
+check "a proof to a directory" 1 "not a regular file or a character device" -- prove "graph:$long.graph" --question win --proof "$tmp/L"
+# nothing opened by name can hang the program
+mkdir -p "$tmp/ff"
+cp "$tmp/ostle33"/ostle-3x3-2+2.pntb "$tmp/ff/" 2>/dev/null
+rm -f "$tmp/ff/ostle-3x3-2+2.pntb" && mkfifo "$tmp/ff/ostle-3x3-2+2.pntb"
+check "a FIFO named like a table" 1 "ostle-3x3-2\+2.pntb: not a regular file" -- tb probe ostle:3x3 "W2/W2/HBB b -" --dir "$tmp/ff"
+check "join-proofs of a FIFO" 2 "not a regular file" -- join-proofs "graph:$long.graph" --out "$tmp/jf" "$tmp/fifo"
+check "a graph that is a FIFO" 2 "not a regular file" -- show "graph:$tmp/fifo"
+# one strict reader of numbers and lines
+printf 'root A\nA: and B C\nB: or D\nC: or D\nD: win\n' >"$tmp/j.graph"
+"$bin" prove "graph:$tmp/j.graph" --position B --question win --proof "$tmp/jb" >/dev/null
+"$bin" prove "graph:$tmp/j.graph" --position C --question win --proof "$tmp/jc" >/dev/null
+check "a join of two children" 0 "^joined 2 proofs" -- join-proofs "graph:$tmp/j.graph" --out "$tmp/jj" "$tmp/jb" "$tmp/jc"
+sed 's/^1 D /9999999999999999999999 D /' "$tmp/jc" >"$tmp/jo"
+check "a depth that overflows" 1 "expected 'DEPTH MOVE KIND'" -- join-proofs "graph:$tmp/j.graph" --out "$tmp/jj" "$tmp/jb" "$tmp/jo"
+sed 's/^prover 0$/prover 0\x00junk/' "$tmp/gs" >"$tmp/gn"
+check "a NUL byte in a proof" 1 "line 5: a NUL byte" -- verify-proof "$tmp/gn"
+printf 'root A\nA: or B\x00C\nB: win\nC: loss\n' >"$tmp/gnul.graph"
+check "a NUL byte in a graph" 2 "gnul.graph:2: a NUL byte" -- show "graph:$tmp/gnul.graph"
+sed 's/^prover 0$/prover 0\nprover 1/' "$tmp/gs" >"$tmp/gp"
+check "a header line twice" 1 "a second 'prover' line" -- verify-proof "$tmp/gp"
+sed 's/^result proven$/result \x1b[2Jsound/' "$tmp/gs" >"$tmp/ge"
+check "control bytes escaped" 1 "bad result '.x1b\[2Jsound'" -- verify-proof "$tmp/ge"
+grep -q "$(printf '\x1b')" "$tmp/err" && { fail=$((fail + 1)); echo "FAIL: an escape byte reached the terminal"; }
+check "verify-proof takes no --position" 2 "no --position or --variant" -- verify-proof "$tmp/gs" --position A
+check "verify-proof takes no --variant" 2 "no --position or --variant" -- verify-proof "$tmp/gs" --variant classic
+# runaway cases bounded
+{ echo "root N0"; for i in $(seq 0 59998); do [ $((i % 2)) = 0 ] && k=or || k=and; echo "N$i: $k N$((i + 1))"; done; echo "N59999: win"; } >"$tmp/chain60k.graph"
+check "best-first PNS on a 60,000-node chain (30 s before)" 0 "^value: proven$" -- prove "graph:$tmp/chain60k.graph" --algo pns --question win --time 20
+{ echo "pnsolve-proof 3"; echo "game graph:$tmp/chain60k.graph"; printf 'game-blake2b %s\n' "$(b2sum -l 256 "$tmp/chain60k.graph" | cut -d' ' -f1)"
+  printf 'position N0\nprover 0\nquestion win\nresult proven\n'; seq 0 59999 | awk '{ print $1, ($1 ? "N" $1 : "-"), ($1 == 59999 ? "end" : "node") }'; } >"$tmp/deep"
+check "a 60,000-ply proof by hand" 0 "proven \(60000 nodes\)" -- verify-proof "$tmp/deep"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

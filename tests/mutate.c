@@ -160,8 +160,10 @@ static void mutate(proof_lines *L, unsigned long long *rng)
     case 12:  /* a table's hash changed */
         for (int k = 0; k < L->n; k++)
             if (!strncmp(L->line[k], "table ", 6)) {
-                char *h = strrchr(L->line[k], ' ') + 1;
-                h[ref_rand(rng) % 64] = "0123456789abcdef"[ref_rand(rng) % 16];
+                char *h = strrchr(L->line[k], ' ') + 1;  /* another change may have made it short */
+                size_t len = strlen(h);
+                if (len)
+                    h[ref_rand(rng) % len] = "0123456789abcdef"[ref_rand(rng) % 16];
             }
         break;
     case 13: {  /* a header line renamed, or said twice with another value */
