@@ -63,11 +63,15 @@ test: deps
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/threads.sh ./$(BUILD)/pnsolve
 
-# Cross-checks too long for `make test` (CI runs both): every forbidden-move
-# field of 3x4 Ostle against the brute force over states.
+# Cross-checks too long for `make test` (CI runs both): the tests that
+# test_slow() widens (every state of 3x4 Ostle and its forbidden-move
+# fields; 10,000 random graphs; 3,000 and 24 large graphs on threads).
 check-slow: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests
-	PNSOLVE_SLOW=1 ./$(BUILD)/run-tests "ostle tables/every state of 3x3 and 3x4 Ostle (2 and 3 pieces a side) vs brute force with rule 8"
+	PNSOLVE_SLOW=1 ./$(BUILD)/run-tests \
+	  "ostle tables/every state of 3x3 Ostle (3x4: PNSOLVE_SLOW) with 2 and 3 pieces a side vs brute force with rule 8" \
+	  "pns/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \
+	  "pns/threads on one table: exhaustive values of small graphs, one-thread values of large ones"
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps

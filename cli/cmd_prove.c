@@ -493,10 +493,11 @@ int cmd_prove(int argc, char **argv)
     if ((rc = open_tables(g, &p, &tb)) != 0)
         return game_close(g), rc;
     p.o.tb = tb;
-    if (p.trace && !(p.trace_file = fopen(p.trace, "w"))) {
+    char why[4400];
+    if (p.trace && !(p.trace_file = game_open_output(p.trace, why, sizeof why))) {
         tb_close(tb);
         game_close(g);
-        return cli_fail(1, "prove: cannot write trace file '%s'", p.trace);
+        return cli_fail(1, "prove: cannot write the trace: %s", why);
     }
     if (p.trace_file)
         fputs("seconds,nodes,pn,dn\n", p.trace_file);

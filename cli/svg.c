@@ -41,9 +41,11 @@ int cli_svg_write(const game *g, const game_state *s, const char *title, const c
 {
     if (!game_has_board(g))
         return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
-    FILE *out = fopen(path, "w");
-    if (!out)
-        return cli_fail(1, "cannot write '%s'", path);
+    game_file file;
+    char why[4400];
+    if (game_file_create(&file, path, "w", why, sizeof why) != 0)
+        return cli_fail(1, "cannot write %s", why);
+    FILE *out = file.f;
     int W = g->width, H = g->height;
     char lines[16][128];
     int width = W * CELL + 2 * MARGIN;
@@ -91,7 +93,7 @@ int cli_svg_write(const game *g, const game_state *s, const char *title, const c
         fputs("</text>\n", out);
     }
     fputs("</svg>\n", out);
-    if (fclose(out) != 0)
-        return cli_fail(1, "writing '%s' failed", path);
+    if (game_file_commit(&file, 1, why, sizeof why) != 0)
+        return cli_fail(1, "writing failed: %s", why);
     return 0;
 }

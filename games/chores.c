@@ -209,11 +209,9 @@ int game_file_create(game_file *f, const char *path, const char *mode, char *err
         return game_error(err, errlen, "%.200s...: path too long", path);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        /* renaming over a device would replace it; a FIFO would block */
-        if (!S_ISCHR(st.st_mode))
-            return game_error(err, errlen, "%s: not a regular file or a character device", path);
-        if (!(f->f = fopen(path, mode)))
-            return game_error(err, errlen, "%s: %s", path, strerror(errno));
+        /* renaming over a device would replace it: written in place */
+        if (!(f->f = game_open_output(path, err, errlen)))
+            return -1;
         f->direct = 1;
         return 0;
     }
@@ -252,15 +250,17 @@ int game_open_regular(const char *path, int flags)
     struct stat st;
     if (fd < 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = S_ISREG(st.st_mode) ? errno : EINVAL;
+    int bad = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (bad) {
         close(fd);
-        errno = e;
+        errno = bad;
         return -1;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return fd;
 }
+
+const char *game_open_why(int e) { return e == EINVAL ? "not a regular file" : strerror(e); }
 
 FILE *game_open_input(const char *path, int stdin_ok, char *err, size_t errlen)
 {
@@ -283,6 +283,19 @@ FILE *game_fopen_regular(const char *path)
         close(fd);
         errno = e;
     }
+    return f;
+}
+
+FILE *game_open_output(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+        game_error(err, errlen, "%s: not a regular file or a character device", path);
+        return NULL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        game_error(err, errlen, "%s: %s", path, strerror(errno));
     return f;
 }
 

@@ -555,6 +555,12 @@ FILE *game_open_input(const char *path, int stdin_ok, char *err, size_t errlen);
 /* Opens path for reading only if it is a regular file; NULL with errno
  * set otherwise (ENOENT: there is none; EINVAL: not a regular file). */
 FILE *game_fopen_regular(const char *path);
+/* Why game_open_regular or game_fopen_regular failed with errno e. */
+const char *game_open_why(int e);
+/* Opens path for writing as it goes (a log, a trace), only if it is a
+ * regular file, a character device or not there yet (a FIFO would block):
+ * NULL with "PATH: reason" in err. */
+FILE *game_open_output(const char *path, char *err, size_t errlen);
 /* Closes a file of game_open_input (standard input stays open). */
 void game_close_input(FILE *f);
 /* A descriptor of path opened with flags (O_RDONLY or O_RDWR, no O_CREAT),

@@ -656,7 +656,7 @@ static int ckpt_load(dfpn *D, const game_state *s)
     FILE *f = game_fopen_regular(path);
     if (!f)
         return game_error(D->S.error, sizeof D->S.error, "cannot read checkpoint '%s': %s", path,
-                          errno == EINVAL ? "not a regular file" : strerror(errno));
+                          game_open_why(errno));
     ckpt_header h, want;
     ckpt_describe(D, s, &want);
     int ok = fread(&h, sizeof h, 1, f) == 1;

@@ -4,13 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether text holds a control byte (a line of a header is one line). */
+static int has_control(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return 1;
+    return 0;
+}
+
 int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
                        char *err, size_t errlen)
 {
     const game *g = c->g;
-    for (const char *p = g->name; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            return game_error(err, errlen, "the game's name holds a control byte: no proof header can name it");
+    if (has_control(g->name))
+        return game_error(err, errlen, "the game's name holds a control byte: no proof header can name it");
     if (fprintf(out, "pnsolve-proof %d\ngame %s\n", PNS_PROOF_VERSION, g->name) < 0 ||
         (g->content[0] && fprintf(out, "game-blake2b %s\n", g->content) < 0) ||
         fprintf(out, "position %s\nprover %d\nquestion %s\nresult %s\n", c->position, c->prover, c->question,
@@ -41,15 +49,6 @@ void pns_proof_header_clear(proof_header *h)
     memset(h, 0, sizeof *h);
     h->prover = -1;
     h->version = -1;
-}
-
-/* Whether text holds a control byte (a line of a header is one line). */
-static int has_control(const char *text)
-{
-    for (; *text; text++)
-        if ((unsigned char)*text < 0x20 || *text == 0x7f)
-            return 1;
-    return 0;
 }
 
 int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t errlen)

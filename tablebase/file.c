@@ -128,7 +128,7 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
     memset(f, 0, sizeof *f);
     int fd = game_open_regular(path, O_RDONLY);
     if (fd < 0)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, game_open_why(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(tb_header)) {
         close(fd);

@@ -241,7 +241,7 @@ static int load(reach_run *r, const game_state *start, tb_reach_result *res, rea
 {
     FILE *f = game_fopen_regular(path);
     if (!f)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, game_open_why(errno));
     reach_header want;
     uint64_t mats[2 * TB_REACH_MATERIALS], want_mats[2 * TB_REACH_MATERIALS];
     void *p[2 + 3 * TB_REACH_MATERIALS];

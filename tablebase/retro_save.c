@@ -78,7 +78,7 @@ int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *p
 {
     FILE *f = game_fopen_regular(path);
     if (!f)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
+        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, game_open_why(errno));
     save_header h, want;
     describe(b, &want);
     int rc = -1;

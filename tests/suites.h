@@ -17,6 +17,9 @@ void suite_ostle_tb(void);
 void suite_proof_trust(void);
 void suite_tictactoe(void);
 
+/* Whether the slow cross-checks run too (make check-slow sets PNSOLVE_SLOW):
+ * the same tests over more cases. */
+int test_slow(void);
 /* Opens a game or fails the test run loudly (test set-up, not a test). */
 game *test_open(const char *spec, const char *variant);
 /* Removes a scratch directory and everything in it; the exit status of rm. */

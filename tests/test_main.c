@@ -89,6 +89,8 @@ long test_each_mismatches(const game *g, int mat)
     return c.bad + (c.next != size);
 }
 
+int test_slow(void) { return getenv("PNSOLVE_SLOW") != NULL; }
+
 const char *test_proof_head(const game *g)
 {
     static char head[GAME_NAME_MAX + 128];
@@ -135,8 +137,11 @@ int main(int argc, char **argv)
     suite_proof_trust();
     suite_tictactoe();
     CU_basic_set_mode(CU_BRM_NORMAL);
-    if (argc == 1)
+    unsigned failed = 0;  /* each run's counts start again: summed over the runs */
+    if (argc == 1) {
         CU_basic_run_tests();
+        failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    }
     for (int i = 1; i < argc; i++) {
         /* "suite" runs a suite, "suite/test name" one of its tests */
         char name[256];
@@ -155,8 +160,8 @@ int main(int argc, char **argv)
             CU_basic_run_test(s, t);
         else
             CU_basic_run_suite(s);
+        failed += CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     }
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
     return failed ? 1 : 0;
 }
