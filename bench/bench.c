@@ -394,16 +394,16 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* FFO #40-44 (../shared/data/ffo40-44.obf), the issue's yardstick: each
+/* FFO #40-44 (positions/ffo/ffo40-44.obf), the issue's yardstick: each
  * position solved by `prove --score --exact-empties 24` with fresh search
  * objects (all a fresh process would have but its start, a few ms), the
  * wall times summed; median of 3 sums, on 1 and on 2 threads (the
  * solver's own); a score other than the file's best is reported. */
 static void bench_ffo(void)
 {
-    FILE *f = fopen("../shared/data/ffo40-44.obf", "r");
+    FILE *f = fopen("positions/ffo/ffo40-44.obf", "r");
     if (!f) {
-        printf("ffo: ../shared/data/ffo40-44.obf not found: skipped\n");
+        printf("ffo: positions/ffo/ffo40-44.obf not found: skipped\n");
         return;
     }
     char pos[8][128];

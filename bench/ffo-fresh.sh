@@ -6,7 +6,7 @@
 # the sum); each score is checked against the file's best move's value.
 B=${1:?usage: bench/ffo-fresh.sh PNSOLVE [THREADS]}
 T=${2:-1}
-F=${FFO:-$(dirname "$0")/../../shared/data/ffo40-44.obf}
+F=${FFO:-$(dirname "$0")/../positions/ffo/ffo40-44.obf}
 n=0
 while IFS= read -r line; do
     n=$((n + 1))
