@@ -454,7 +454,8 @@ int cmd_puzzles(int argc, char **argv)
     int64_t samples = pns_puzzles_find(m, tb, &q, err, sizeof err);
     if (samples < 0 && !cli_stop)
         rc = cli_fail(1, "puzzles: %s", err);
-    qsort(found.v, found.n, sizeof *found.v, by_score);
+    if (found.n)  /* qsort of NULL is undefined even for none */
+        qsort(found.v, found.n, sizeof *found.v, by_score);
     for (size_t i = 0; i < found.n && rc == 0; i++) {
         if (p.json)
             print_json(g, &found.v[i].s, &found.v[i].p);
