@@ -9,6 +9,7 @@
 #include "../ranking/ranking.h"
 #include "../tablebase/tablebase.h"
 #include "../pns/pns.h"
+#include "../util/util.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -49,12 +50,12 @@ static void bench_perft(const char *spec, int depth)
     for (int full = 0; full < 2; full++) {
         uint64_t leaves = 0, total = 0;
         int runs = 0;
-        double t0 = game_clock(), t;
+        double t0 = util_clock(), t;
         do {
             leaves = full ? perft_full(g, &s, depth) : game_perft(g, &s, depth, NULL);
             total += leaves;
             runs++;
-            t = game_clock() - t0;
+            t = util_clock() - t0;
         } while (t < 1.0);
         printf("perft %-12s depth %2d %-4s %12llu leaves  %6.1f M leaves/s  (%d runs, %.2f s)\n", spec, depth,
                full ? "full" : "bulk", (unsigned long long)leaves, (double)total / t / 1e6, runs, t);
@@ -86,7 +87,7 @@ static void bench_ranking(void)
         idx[i] = next_random() % size;
         rank_unindex(m, idx[i], &pos[i]);
     }
-    double t0 = game_clock(), t;
+    double t0 = util_clock(), t;
     long ops = 0;
     do {
         for (int i = 0; i < N; i++) {
@@ -95,9 +96,9 @@ static void bench_ranking(void)
             sink += rank_index(&p);
         }
         ops += N;
-    } while ((t = game_clock() - t0) < 1.0);
+    } while ((t = util_clock() - t0) < 1.0);
     printf("rank   RrDTe canonicalize+rank  %6.1f M/s\n", (double)ops / t / 1e6);
-    t0 = game_clock();
+    t0 = util_clock();
     ops = 0;
     do {
         for (int i = 0; i < N; i++) {
@@ -106,17 +107,17 @@ static void bench_ranking(void)
             sink += p.loc[4];
         }
         ops += N;
-    } while ((t = game_clock() - t0) < 1.0);
+    } while ((t = util_clock() - t0) < 1.0);
     printf("unrank RrDTe                    %6.1f M/s\n", (double)ops / t / 1e6);
     rank_iter it;
-    t0 = game_clock();
+    t0 = util_clock();
     rank_iter_start(&it, m, 0, size);
     ops = 0;
     do {
         for (int i = 0; i < N && rank_iter_next(&it); i++)
             sink += it.pos.loc[0];
         ops += N;
-    } while ((t = game_clock() - t0) < 1.0);
+    } while ((t = util_clock() - t0) < 1.0);
     printf("enumerate RrDTe by increment    %6.1f M/s%s\n", (double)ops / t / 1e6, sink == 42 ? " " : "");
 }
 
@@ -136,12 +137,12 @@ static void bench_compressed_probe(game *g, const char *dir, const game_state *s
     double t0, el;
     for (int pass = 0; pass < 2; pass++) {
         ops = 0;
-        t0 = game_clock();
+        t0 = util_clock();
         do {
             for (int i = 0; i < n; i++)
                 found += tb_probe(t, &s[pass ? i : 0], &v, err, sizeof err);
             ops += n;
-        } while ((el = game_clock() - t0) < 1.0);
+        } while ((el = util_clock() - t0) < 1.0);
         printf("tb probe compressed, %s: %.0f ns per probe\n", pass ? "random three-piece positions" : "one block (cached)",
                el / (double)ops * 1e9);
     }
@@ -153,12 +154,12 @@ static void bench_compressed_probe(game *g, const char *dir, const game_state *s
         for (uint64_t i = 0; i < game_tables(g)->size(g, mats[m]) && nb < MAX_BLOCKS; i += 1 << 14)
             game_tables(g)->unindex(g, mats[m], i, &first[nb++]);
     ops = 0;
-    t0 = game_clock();
+    t0 = util_clock();
     do {
         for (int i = 0; i < nb; i++)
             found += tb_probe(t, &first[i], &v, err, sizeof err);
         ops += nb;
-    } while ((el = game_clock() - t0) < 1.0);
+    } while ((el = util_clock() - t0) < 1.0);
     printf("tb probe compressed, cycling through %d blocks (cache 128 per thread): %.1f us per probe%s\n", nb,
            el / (double)ops * 1e6, found < 0 ? "!" : "");
     tb_close(t);
@@ -181,12 +182,12 @@ static void bench_tablebase(void)
         if (system(cmd) != 0)
             return;
         tb_build_options o = { .threads = threads };
-        double t0 = game_clock();
+        double t0 = util_clock();
         if (tb_build(g, dir, 3, &o, err, sizeof err) != 0) {
             printf("tb build failed: %s\n", err);
             return;
         }
-        double t = game_clock() - t0;
+        double t = util_clock() - t0;
         printf("tb build jungle <= 3 pieces, %d thread%s: %llu positions in %.2f s, %.2f M positions/s (%.2f M per thread-s)\n",
                threads, threads > 1 ? "s" : "", (unsigned long long)positions, t, (double)positions / t / 1e6,
                (double)positions / t / 1e6 / threads);
@@ -212,12 +213,12 @@ static void bench_tablebase(void)
     long found = 0, ops = 0;
     for (int i = 0; i < N; i++)
         found += tb_probe(t, &s[i], &v, err, sizeof err) == 1;
-    double t0 = game_clock(), el;
+    double t0 = util_clock(), el;
     do {
         for (int i = 0; i < N; i++)
             found += tb_probe(t, &s[i], &v, err, sizeof err);
         ops += N;
-    } while ((el = game_clock() - t0) < 1.0);
+    } while ((el = util_clock() - t0) < 1.0);
     printf("tb probe (tables loaded): %.0f ns per probe (%ld found)\n", el / (double)ops * 1e9, found);
     tb_close(t);
     bench_compressed_probe(g, dir, s, N);
@@ -251,13 +252,13 @@ static int build_in_child(const char *name, int pieces, const char *only, const 
 static void bench_build(const char *name, int pieces, const char *only, const char *dir, uint64_t entries,
                         uint64_t total, uint64_t mapped)
 {
-    double t0 = game_clock();
+    double t0 = util_clock();
     struct rusage ru;
     if (build_in_child(name, pieces, only, dir, &ru) != 0) {
         printf("tb build %s failed\n", name);
         return;
     }
-    double wall = game_clock() - t0;
+    double wall = util_clock() - t0;
     double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
                  (double)ru.ru_stime.tv_usec / 1e6;
     /* the child's peak counts the pages it shares with this process: the
@@ -378,9 +379,9 @@ static void bench_othello(void)
         pns_score_defaults(&o);
         pns_result r;
         int score = 0, bound = game_score_bound(g);
-        double t = game_clock();
+        double t = util_clock();
         int rc = pns_score(g, &s, &o, -bound, bound, &score, &r, NULL);
-        t = game_clock() - t;
+        t = util_clock() - t;
         printf("othello score %-11s %s: %+d in %.2f s; df-pn %llu nodes (%.0f k/s), solver %llu nodes (%.1f M/s)\n",
                runs[i][0], runs[i][1] ? "FFO #40" : "start", rc == 0 ? score : 999, t, (unsigned long long)r.nodes,
                r.nodes / t / 1e3, (unsigned long long)r.endgame_nodes, r.endgame_nodes / t / 1e6);
@@ -438,9 +439,9 @@ static void bench_ffo(void)
                 o.threads = threads;
                 pns_result r;
                 int score = 0;
-                double t = game_clock();
+                double t = util_clock();
                 int rc = pns_score(g, &s, &o, -64, 64, &score, &r, NULL);
-                sums[run] += game_clock() - t;
+                sums[run] += util_clock() - t;
                 nodes += r.endgame_nodes;
                 wrong += rc != 0 || score != want[i];
             }
@@ -476,7 +477,7 @@ static double run_on_threads(const threads_run *run, int threads, int *answer, u
         pns_score_defaults(&o);
     o.threads = threads;
     pns_result r;
-    double t = game_clock();
+    double t = util_clock();
     if (run->score) {
         int bound = game_score_bound(g);
         *answer = pns_score(g, &s, &o, -bound, bound, answer, &r, NULL) == 0 ? *answer : 999;
@@ -484,7 +485,7 @@ static double run_on_threads(const threads_run *run, int threads, int *answer, u
         pns_solve(g, &s, &o, &r);
         *answer = (int)r.status;
     }
-    t = game_clock() - t;
+    t = util_clock() - t;
     *nodes = r.nodes;
     if (threads > 1)
         printf("threads %-11s %d: %.2f s, %llu nodes; shared table %llu bucket accesses, %.4f%% met a store\n", run->spec,
@@ -549,12 +550,12 @@ static void bench_threads(int jungle, int othello)
             continue;
         pthread_t other;
         lone_search a = { &runs[i], 0, 0, 0 }, b = a;
-        double wall = game_clock();
+        double wall = util_clock();
         if (pthread_create(&other, NULL, lone, &b) != 0)
             continue;
         lone(&a);
         pthread_join(other, NULL);
-        wall = game_clock() - wall;
+        wall = util_clock() - wall;
         printf("threads %-11s two lone searches side by side: %.2f s and %.2f s, both in %.2f s: %.2fx the work of "
                "one (the ceiling)\n", runs[i].spec, a.seconds, b.seconds, wall, 2 * t[0][1] / wall);
         for (int th = 4; th <= 8; th *= 2) {
@@ -596,9 +597,9 @@ static void bench_puzzles(void)
     int found = 0;
     pns_puzzle_search q = { .n = 9, .side = -1, .pieces = pieces, .material = -1, .count = 100, .seed = 1,
                             .found = count_puzzle, .ctx = &found };
-    double t0 = game_clock();
+    double t0 = util_clock();
     int64_t looked = pns_puzzles_find(m, tb, &q, err, sizeof err);
-    double t = game_clock() - t0;
+    double t = util_clock() - t0;
     printf("puzzles jungle mate-in-9, %d pieces (%s): %d sound in %.2f s, %lld positions looked at\n", pieces,
            env ? env : "scratch tables", found, t, (long long)looked);
     pns_mate_free(m);
@@ -615,9 +616,9 @@ static void bench_puzzles(void)
     found = 0;
     q = (pns_puzzle_search){ .n = 7, .side = -1, .material = -1, .count = 10, .seed = 1, .playout_plies = 60,
                              .found = count_puzzle, .ctx = &found };
-    t0 = game_clock();
+    t0 = util_clock();
     looked = pns_puzzles_find(m, NULL, &q, err, sizeof err);
-    t = game_clock() - t0;
+    t = util_clock() - t0;
     printf("puzzles ostle mate-in-7 (random games): %d sound in %.2f s, %lld positions looked at, %.2f M nodes/s\n", found,
            t, (long long)looked, (double)pns_mate_nodes(m) / t / 1e6);
     pns_mate_free(m);

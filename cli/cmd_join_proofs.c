@@ -4,6 +4,7 @@
  * ends in one file for verify-proof. */
 #include "cli.h"
 #include "../pns/pns.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,17 +53,17 @@ int cmd_join_proofs(int argc, char **argv)
         return game_close(g), cli_fail(1, "join-proofs: out of memory");
     char err[4400];
     for (int k = 0; k < n && rc == 0; k++)  /* read more than once: regular files */
-        if (!(child[k] = game_open_input(argv[first + 1 + k], 0, err, sizeof err)))
+        if (!(child[k] = util_open_input(argv[first + 1 + k], 0, err, sizeof err)))
             rc = cli_fail(EXIT_USAGE, "join-proofs: cannot read %s", err);
-    game_file out;
-    if (!rc && game_file_create(&out, out_path, "w", err, sizeof err) != 0)
+    util_file out;
+    if (!rc && util_file_create(&out, out_path, "w", err, sizeof err) != 0)
         rc = cli_fail(1, "join-proofs: cannot write: %s", err);
     if (!rc) {
         pns_join_info info;
         int joined = pns_join_proofs(g, &root, child, n, out.f, &info, err, sizeof err);
         if (joined != 0)
-            game_file_commit(&out, 0, NULL, 0);
-        if (joined == 0 && game_file_commit(&out, 1, err, sizeof err) == 0) {
+            util_file_commit(&out, 0, NULL, 0);
+        if (joined == 0 && util_file_commit(&out, 1, err, sizeof err) == 0) {
             printf("joined %d proofs into %s\n", n, out_path);
             int possible = 0;  /* scores the game can end with between the bounds */
             for (long v = info.lower; info.has_lower && info.has_upper && v < info.upper; v++)

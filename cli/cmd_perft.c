@@ -1,5 +1,6 @@
 /* cli/cmd_perft.c - `pnsolve perft GAME DEPTH`: move sequence counts per depth. */
 #include "cli.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +34,9 @@ int cmd_perft(int argc, char **argv)
     uint64_t leaves = 0;
     double seconds = 0;
     for (int d = 1; d <= depth; d++) {
-        double t0 = game_clock();
+        double t0 = util_clock();
         leaves = game_perft(g, &s, d, &cli_stop);
-        seconds = game_clock() - t0;
+        seconds = util_clock() - t0;
         if (cli_stop) {
             printf("interrupted during depth %d\n", d);
             game_close(g);

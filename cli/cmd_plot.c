@@ -1,6 +1,7 @@
 /* cli/cmd_plot.c - `pnsolve plot TRACE`: root pn/dn over time as a PNG
  * (the thesis's figure 7.1), drawn by gnuplot. */
 #include "cli.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,10 +54,10 @@ int cmd_plot(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "plot: plots a trace: no --position or --variant");
     for (int i = first; i < argc; i++) {
         char why[4400];
-        FILE *f = game_open_input(argv[i], 0, why, sizeof why);  /* gnuplot would wait on a FIFO */
+        FILE *f = util_open_input(argv[i], 0, why, sizeof why);  /* gnuplot would wait on a FIFO */
         if (!f)
             return cli_fail(EXIT_USAGE, "plot: cannot read %s", why);
-        game_close_input(f);
+        util_close_input(f);
         if (strpbrk(argv[i], "'\"\n"))
             return cli_fail(EXIT_USAGE, "plot: file names with quotes are not supported");
     }

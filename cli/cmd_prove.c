@@ -1,6 +1,7 @@
 /* cli/cmd_prove.c - `pnsolve prove GAME`: who wins, by proof-number search. */
 #include "cli.h"
 #include "../pns/pns.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -303,20 +304,20 @@ static void report(const game *g, const game_state *s, const char *value, const 
 }
 
 /* A proof file is written under a temporary name and renamed when complete. */
-static FILE *proof_open(const char *path, game_file *f)
+static FILE *proof_open(const char *path, util_file *f)
 {
     char err[512];
-    if (game_file_create(f, path, "w", err, sizeof err) != 0)
+    if (util_file_create(f, path, "w", err, sizeof err) != 0)
         return cli_fail(1, "prove: cannot write proof file: %s", err), NULL;
     return f->f;
 }
 
 /* Puts the proof file f in place if written (rc 0); else removes it.
  * 0: in place; 1: the search stayed open (said by the caller); -1: failed (said). */
-static int proof_close(game_file *f, int rc, const pns_result *r)
+static int proof_close(util_file *f, int rc, const pns_result *r)
 {
     char err[512] = "";
-    if (game_file_commit(f, rc == 0, err, sizeof err) == 0 && rc == 0)
+    if (util_file_commit(f, rc == 0, err, sizeof err) == 0 && rc == 0)
         return 0;
     if (rc != 0 && r->status == PNS_UNKNOWN && !r->error[0])
         return 1;
@@ -376,7 +377,7 @@ static void run_score(const game *g, const game_state *s, prove_opts *p, prove_o
 {
     score_options(p);
     int bound = game_score_bound(g);
-    game_file pf;
+    util_file pf;
     FILE *out = p->proof ? proof_open(p->proof, &pf) : NULL;
     if (p->proof && !out)
         x->ok = 0;
@@ -395,7 +396,7 @@ static void run_score(const game *g, const game_state *s, prove_opts *p, prove_o
 /* --question with --proof: the answer and its proof file. */
 static void run_proof(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
 {
-    game_file pf;
+    util_file pf;
     FILE *out = proof_open(p->proof, &pf);
     int rc = out ? pns_write_proof(g, s, &p->o, out, &x->w) : -1;
     if (!out) {
@@ -494,7 +495,7 @@ int cmd_prove(int argc, char **argv)
         return game_close(g), rc;
     p.o.tb = tb;
     char why[4400];
-    if (p.trace && !(p.trace_file = game_open_output(p.trace, why, sizeof why))) {
+    if (p.trace && !(p.trace_file = util_open_output(p.trace, why, sizeof why))) {
         tb_close(tb);
         game_close(g);
         return cli_fail(1, "prove: cannot write the trace: %s", why);

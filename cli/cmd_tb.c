@@ -2,6 +2,7 @@
  * endgame tables. */
 #include "cli.h"
 #include "../tablebase/tablebase.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,14 +389,14 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     }
     static tb_reach_result r;
     char err[600];
-    game_file list;
-    if (o->unreached && game_file_create(&list, o->unreached, "w", err, sizeof err) != 0)
+    util_file list;
+    if (o->unreached && util_file_create(&list, o->unreached, "w", err, sizeof err) != 0)
         return cli_fail(1, "tb reach: cannot write the unreached states: %s", err);
     ro.unreached = o->unreached ? list.f : NULL;
     int rc = tb_reach(g, o->dir, &start, &ro, &r, err, sizeof err);
     if (ro.progress)
         fputs("\r\033[K", stderr);
-    if (o->unreached && game_file_commit(&list, rc == 0, err, sizeof err) != 0 && rc == 0)
+    if (o->unreached && util_file_commit(&list, rc == 0, err, sizeof err) != 0 && rc == 0)
         return cli_fail(1, "tb reach: cannot write the unreached states: %s", err);
     if (rc < 0)
         return cli_fail(1, "tb reach: %s", err);

@@ -2,6 +2,7 @@
  * the rules and the tables alone. */
 #include "cli.h"
 #include "../pns/pns.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 
@@ -60,17 +61,17 @@ int cmd_verify_proof(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "verify-proof: the game and position are the proof's own: no --position or --variant");
     const char *path = argv[first];
     char why[4400];
-    FILE *in = game_open_input(path, 1, why, sizeof why);
+    FILE *in = util_open_input(path, 1, why, sizeof why);
     if (!in)
         return cli_fail(EXIT_USAGE, "verify-proof: cannot read %s", why);
     if (co.verify_tables)
         co.report = stderr;
     char summary[8192], err[512];
     int rc = pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err);
-    game_close_input(in);
+    util_close_input(in);
     if (rc != 0)
         return cli_fail(1, "verify-proof: %s: %s", path, err);
     char shown[sizeof summary * 4];
-    printf("sound: %s\n", game_escape(summary, shown, sizeof shown));
+    printf("sound: %s\n", util_escape(summary, shown, sizeof shown));
     return 0;
 }

@@ -1,5 +1,6 @@
 /* cli/common.c - error reporting, interrupts and game loading for commands. */
 #include "cli.h"
+#include "../util/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ int cli_fail(int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "pnsolve: %s\n", game_escape(msg, shown, sizeof shown));
+    fprintf(stderr, "pnsolve: %s\n", util_escape(msg, shown, sizeof shown));
     return code;
 }
 
@@ -147,9 +148,9 @@ int cli_make_dir(const char *dir)
     }
 }
 
-int cli_long(const char *text, long lo, long hi, long *out) { return game_read_long(text, lo, hi, out); }
+int cli_long(const char *text, long lo, long hi, long *out) { return util_read_long(text, lo, hi, out); }
 
-int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out) { return game_read_u64(text, lo, hi, out); }
+int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out) { return util_read_u64(text, lo, hi, out); }
 
 int cli_double(const char *text, double lo, double hi, double *out)
 {

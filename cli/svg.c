@@ -1,5 +1,6 @@
 /* cli/svg.c - a board diagram as a standalone SVG file (game_ops.square). */
 #include "cli.h"
+#include "../util/util.h"
 
 #include <string.h>
 
@@ -41,9 +42,9 @@ int cli_svg_write(const game *g, const game_state *s, const char *title, const c
 {
     if (!game_has_board(g))
         return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
-    game_file file;
+    util_file file;
     char why[4400];
-    if (game_file_create(&file, path, "w", why, sizeof why) != 0)
+    if (util_file_create(&file, path, "w", why, sizeof why) != 0)
         return cli_fail(1, "cannot write %s", why);
     FILE *out = file.f;
     int W = g->width, H = g->height;
@@ -93,7 +94,7 @@ int cli_svg_write(const game *g, const game_state *s, const char *title, const c
         fputs("</text>\n", out);
     }
     fputs("</svg>\n", out);
-    if (game_file_commit(&file, 1, why, sizeof why) != 0)
+    if (util_file_commit(&file, 1, why, sizeof why) != 0)
         return cli_fail(1, "writing failed: %s", why);
     return 0;
 }

@@ -1,5 +1,6 @@
 /* games/game.c - what the games share: parsing helpers and perft. */
 #include "game_impl.h"
+#include "../util/util.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -9,8 +10,8 @@
 int game_parse_size(const char *game_name, const char *args, int lo, int hi, int *w, int *h, char *err, size_t errlen)
 {
     long a, b;
-    if (*args && game_read_pair(args, 'x', NULL, lo, hi, &a, &b, NULL) != 0)
-        return game_error(err, errlen, "bad %s board '%.60s' (WxH, each %d to %d)", game_name, args, lo, hi);
+    if (*args && util_read_pair(args, 'x', NULL, lo, hi, &a, &b, NULL) != 0)
+        return util_error(err, errlen, "bad %s board '%.60s' (WxH, each %d to %d)", game_name, args, lo, hi);
     if (*args)
         *w = (int)a, *h = (int)b;
     return 0;
@@ -29,14 +30,14 @@ game *game_alloc(const game_ops *ops, const char *name)
 int game_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen)
 {
     if (!text)
-        return game_error(err, errlen, "no position given");
+        return util_error(err, errlen, "no position given");
     while (isspace((unsigned char)*text))
         text++;
     size_t n = strlen(text);
     while (n && isspace((unsigned char)text[n - 1]))
         n--;
     if (n >= GAME_TEXT_MAX)
-        return game_error(err, errlen, "position too long (%zu characters)", n);
+        return util_error(err, errlen, "position too long (%zu characters)", n);
     char buf[GAME_TEXT_MAX];
     memcpy(buf, text, n);
     buf[n] = 0;
@@ -52,7 +53,7 @@ int game_parse_move(const game *g, const game_state *s, const char *text, game_m
     char buf[GAME_TEXT_MAX];
     int n = game_moves(g, s, list);
     if (n == 0)
-        return game_error(err, errlen, "no move '%s': the game is over", text);
+        return util_error(err, errlen, "no move '%s': the game is over", text);
     for (int i = 0; i < n; i++) {
         game_format_move(g, s, list[i], buf, sizeof buf);
         if (strcmp(buf, text) == 0) {
@@ -60,7 +61,7 @@ int game_parse_move(const game *g, const game_state *s, const char *text, game_m
             return 0;
         }
     }
-    return game_error(err, errlen, "illegal or malformed move '%s'", text);
+    return util_error(err, errlen, "illegal or malformed move '%s'", text);
 }
 
 static uint64_t perft_rec(const game *g, const game_state *s, int depth, volatile int *stop)

@@ -6,6 +6,7 @@
  * property of the path, not of the node).
  */
 #include "game_impl.h"
+#include "../util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -93,7 +94,7 @@ static int graph_parse_state(const game *g, const char *text, game_state *s, cha
             s->w[0] = (uint64_t)i;
             return 0;
         }
-    return game_error(err, errlen, "unknown node '%s'", text);
+    return util_error(err, errlen, "unknown node '%s'", text);
 }
 
 static void graph_format(const game *g, const game_state *s, char *buf, size_t len)
@@ -201,9 +202,9 @@ enum { LOAD_OK = 0, LOAD_BAD = -1, LOAD_NO_MEMORY = -2 };
 static int read_root(loader *L, char **word, int n, int lineno)
 {
     if (n != 2 || !valid_name(word[1]))
-        return game_error(L->err, L->errlen, "%s:%d: expected 'root NAME'", L->file, lineno);
+        return util_error(L->err, L->errlen, "%s:%d: expected 'root NAME'", L->file, lineno);
     if (L->root_name)
-        return game_error(L->err, L->errlen, "%s:%d: second root line (first on line %d)", L->file, lineno, L->root_line);
+        return util_error(L->err, L->errlen, "%s:%d: second root line (first on line %d)", L->file, lineno, L->root_line);
     if (!(L->root_name = strdup(word[1])))
         return LOAD_NO_MEMORY;
     L->root_line = lineno;
@@ -214,25 +215,25 @@ static int read_root(loader *L, char **word, int n, int lineno)
 static int node_kind_of(const loader *L, char **word, int n, int k, int lineno)
 {
     if (!valid_name(word[0]))
-        return game_error(L->err, L->errlen, "%s:%d: bad node name '%s' (letters, digits, _)", L->file, lineno, word[0]);
+        return util_error(L->err, L->errlen, "%s:%d: bad node name '%s' (letters, digits, _)", L->file, lineno, word[0]);
     if (n - k - 1 > GAME_MAX_MOVES)  /* either form of the colon */
-        return game_error(L->err, L->errlen, "%s:%d: more than %d children", L->file, lineno, GAME_MAX_MOVES);
+        return util_error(L->err, L->errlen, "%s:%d: more than %d children", L->file, lineno, GAME_MAX_MOVES);
     if (k >= n)
-        return game_error(L->err, L->errlen, "%s:%d: node '%s' has no kind word (or, and, win, loss, draw)", L->file,
+        return util_error(L->err, L->errlen, "%s:%d: node '%s' has no kind word (or, and, win, loss, draw)", L->file,
                           lineno, word[0]);
     int kind = -1;
     for (int i = 0; i < 5; i++)
         if (strcmp(word[k], kind_words[i]) == 0)
             kind = i;
     if (kind < 0)
-        return game_error(L->err, L->errlen, "%s:%d: bad value word '%s' (or, and, win, loss, draw)", L->file, lineno,
+        return util_error(L->err, L->errlen, "%s:%d: bad value word '%s' (or, and, win, loss, draw)", L->file, lineno,
                           word[k]);
     if (kind >= NODE_WIN && n > k + 1)
-        return game_error(L->err, L->errlen, "%s:%d: terminal node '%s' cannot have children", L->file, lineno, word[0]);
+        return util_error(L->err, L->errlen, "%s:%d: terminal node '%s' cannot have children", L->file, lineno, word[0]);
     name_entry *e;
     HASH_FIND_STR(L->names, word[0], e);
     if (e)
-        return game_error(L->err, L->errlen, "%s:%d: duplicate node '%s' (first on line %d)", L->file, lineno, word[0],
+        return util_error(L->err, L->errlen, "%s:%d: duplicate node '%s' (first on line %d)", L->file, lineno, word[0],
                           L->d->node[e->index].line);
     return kind;
 }
@@ -247,7 +248,7 @@ static int read_node(loader *L, char **word, int n, int lineno)
     else if (n > 1 && strcmp(word[1], ":") == 0)
         k = 2;
     else
-        return game_error(L->err, L->errlen, "%s:%d: expected 'NAME: or|and|win|loss|draw ...' or 'root NAME'", L->file,
+        return util_error(L->err, L->errlen, "%s:%d: expected 'NAME: or|and|win|loss|draw ...' or 'root NAME'", L->file,
                           lineno);
     int kind = node_kind_of(L, word, n, k, lineno);
     if (kind < 0)
@@ -292,10 +293,10 @@ static int resolve(loader *L)
 {
     name_entry *e;
     if (!L->root_name)
-        return game_error(L->err, L->errlen, "%s: missing root line ('root NAME')", L->file);
+        return util_error(L->err, L->errlen, "%s: missing root line ('root NAME')", L->file);
     HASH_FIND_STR(L->names, L->root_name, e);
     if (!e)
-        return game_error(L->err, L->errlen, "%s:%d: root '%s' is not defined", L->file, L->root_line, L->root_name);
+        return util_error(L->err, L->errlen, "%s:%d: root '%s' is not defined", L->file, L->root_line, L->root_name);
     L->d->root = e->index;
     L->d->child = malloc((L->pend_n ? L->pend_n : 1) * sizeof *L->d->child);
     if (!L->d->child)
@@ -303,7 +304,7 @@ static int resolve(loader *L)
     for (size_t i = 0; i < L->pend_n; i++) {
         HASH_FIND_STR(L->names, L->pend[i].name, e);
         if (!e)
-            return game_error(L->err, L->errlen, "%s:%d: unknown child '%s'", L->file, L->pend[i].line, L->pend[i].name);
+            return util_error(L->err, L->errlen, "%s:%d: unknown child '%s'", L->file, L->pend[i].line, L->pend[i].name);
         L->d->child[i] = e->index;
     }
     return LOAD_OK;
@@ -314,7 +315,7 @@ static int resolve(loader *L)
  * until memory runs out), into a new buffer: 0, or -1 with err. */
 static int read_whole(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = game_open_input(path, 1, err, errlen);
+    FILE *f = util_open_input(path, 1, err, errlen);
     if (!f)
         return -1;
     size_t cap = 0;
@@ -326,8 +327,8 @@ static int read_whole(const char *path, char **text, size_t *len, char *err, siz
             char *t = cap <= (size_t)GRAPH_MAX_BYTES + 1 ? realloc(*text, cap) : NULL;
             if (!t) {
                 free(*text);
-                game_close_input(f);
-                return game_error(err, errlen, "%s: %s", path, cap > (size_t)GRAPH_MAX_BYTES + 1 ? "graph file larger than 64 MiB" : "out of memory");
+                util_close_input(f);
+                return util_error(err, errlen, "%s: %s", path, cap > (size_t)GRAPH_MAX_BYTES + 1 ? "graph file larger than 64 MiB" : "out of memory");
             }
             *text = t;
         }
@@ -337,10 +338,10 @@ static int read_whole(const char *path, char **text, size_t *len, char *err, siz
             break;
     }
     int bad = ferror(f);
-    game_close_input(f);
+    util_close_input(f);
     if (bad) {
         free(*text);
-        return game_error(err, errlen, "%s: read error", path);
+        return util_error(err, errlen, "%s: read error", path);
     }
     return 0;
 }
@@ -354,28 +355,28 @@ static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_
     loader L = { .d = d, .file = file, .err = err, .errlen = errlen };
     long got, at = 0;
     char why[256];
-    while (rc == LOAD_OK && (got = game_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
+    while (rc == LOAD_OK && (got = util_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
         lineno = (int)at;
         if (got < 0) {
-            rc = game_error(err, errlen, "%s:%s", file, why + 5);  /* "line N: ..." as "FILE:N: ..." */
+            rc = util_error(err, errlen, "%s:%s", file, why + 5);  /* "line N: ..." as "FILE:N: ..." */
             break;
         }
         int n = split_words(line, word, MAX_WORDS);
         if (n == 0)
             continue;
         if (n > MAX_WORDS)
-            rc = game_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
+            rc = util_error(err, errlen, "%s:%d: more than %d children", file, lineno, GAME_MAX_MOVES);
         else if (strcmp(word[0], "root") == 0 && !(n > 1 && strcmp(word[1], ":") == 0))
             rc = read_root(&L, word, n, lineno);
         else
             rc = read_node(&L, word, n, lineno);
     }
     if (rc == LOAD_OK && ferror(f))
-        rc = game_error(err, errlen, "%s: read error: %s", file, strerror(errno));
+        rc = util_error(err, errlen, "%s: read error: %s", file, strerror(errno));
     if (rc == LOAD_OK)
         rc = resolve(&L);
     if (rc == LOAD_NO_MEMORY)
-        game_error(err, errlen, "%s: out of memory", file);
+        util_error(err, errlen, "%s: out of memory", file);
     name_entry *e, *tmp;
     HASH_ITER(hh, L.names, e, tmp) {
         HASH_DEL(L.names, e);
@@ -392,11 +393,11 @@ static int graph_load(FILE *f, const char *file, graph_data *d, char *err, size_
 game *graph_open(const char *args, const char *variant, char *err, size_t errlen)
 {
     if (!*args) {
-        game_error(err, errlen, "graph needs a file: graph:FILE");
+        util_error(err, errlen, "graph needs a file: graph:FILE");
         return NULL;
     }
     if (variant) {
-        game_error(err, errlen, "graph has no variant '%s'", variant);
+        util_error(err, errlen, "graph has no variant '%s'", variant);
         return NULL;
     }
     /* the whole file first: its BLAKE2b names the graph in proofs */
@@ -407,11 +408,11 @@ game *graph_open(const char *args, const char *variant, char *err, size_t errlen
     FILE *f = fmemopen(text, len ? len : 1, "r");
     if (!f) {
         free(text);
-        game_error(err, errlen, "out of memory");
+        util_error(err, errlen, "out of memory");
         return NULL;
     }
     graph_data *d = calloc(1, sizeof *d);
-    int rc = d ? graph_load(f, args, d, err, errlen) : game_error(err, errlen, "out of memory");
+    int rc = d ? graph_load(f, args, d, err, errlen) : util_error(err, errlen, "out of memory");
     fclose(f);
     unsigned char hash[32];
     crypto_generichash(hash, sizeof hash, (const unsigned char *)text, len, NULL, 0);
@@ -423,13 +424,13 @@ game *graph_open(const char *args, const char *variant, char *err, size_t errlen
     char name[GAME_NAME_MAX];
     if (snprintf(name, sizeof name, "graph:%s", args) >= (int)sizeof name) {
         graph_free(d);
-        game_error(err, errlen, "graph file name longer than %d bytes", GAME_NAME_MAX - 7);
+        util_error(err, errlen, "graph file name longer than %d bytes", GAME_NAME_MAX - 7);
         return NULL;
     }
     game *g = game_alloc(&graph_ops, name);
     if (!g) {
         graph_free(d);
-        game_error(err, errlen, "out of memory");
+        util_error(err, errlen, "out of memory");
         return NULL;
     }
     g->data = d;

@@ -6,6 +6,7 @@
  * piece, its square or JUNGLE_ABSENT; w[3] the side to move.
  */
 #include "jungle_impl.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,43 +113,43 @@ static int jungle_parse(const game *g, const char *text, game_state *s, char *er
             } else {
                 const char *l = strchr(piece_letters, *t);
                 if (!l || !*t)
-                    return game_error(err, errlen, "bad character '%c' in JFEN rank %d", *t, rank);
+                    return util_error(err, errlen, "bad character '%c' in JFEN rank %d", *t, rank);
                 int p = (int)(l - piece_letters);
                 if (file >= 7)
-                    return game_error(err, errlen, "JFEN rank %d has more than 7 cells", rank);
+                    return util_error(err, errlen, "JFEN rank %d has more than 7 cells", rank);
                 if (sq_of(s, p) != JUNGLE_ABSENT)
-                    return game_error(err, errlen, "piece '%c' appears twice", *t);
+                    return util_error(err, errlen, "piece '%c' appears twice", *t);
                 unsigned sq = (unsigned)((rank - 1) * 7 + file);
                 set_sq(s, p, sq);
                 s->w[p & 1] |= 1ULL << sq;
                 file++;
             }
             if (file > 7)
-                return game_error(err, errlen, "JFEN rank %d has more than 7 cells", rank);
+                return util_error(err, errlen, "JFEN rank %d has more than 7 cells", rank);
             t++;
         }
         if (file != 7)
-            return game_error(err, errlen, "JFEN rank %d has %d cells, not 7", rank, file);
+            return util_error(err, errlen, "JFEN rank %d has %d cells, not 7", rank, file);
         if (rank > 1) {
             if (*t != '/')
-                return game_error(err, errlen, "JFEN needs 7 ranks separated by '/'");
+                return util_error(err, errlen, "JFEN needs 7 ranks separated by '/'");
             t++;
         }
     }
     if (*t != ' ' || (t[1] != 'w' && t[1] != 'b') || t[2])
-        return game_error(err, errlen, "JFEN must end with a space and the side to move, 'w' or 'b'");
+        return util_error(err, errlen, "JFEN must end with a space and the side to move, 'w' or 'b'");
     int c = t[1] == 'b';
     s->w[3] = (uint64_t)c;
     for (int side = 0; side < 2; side++)
         if ((s->w[side] >> den_of[side]) & 1)
-            return game_error(err, errlen, "a %s piece stands on its own den", side ? "black" : "white");
+            return util_error(err, errlen, "a %s piece stands on its own den", side ? "black" : "white");
     if ((s->w[c] >> den_of[1 - c]) & 1)
-        return game_error(err, errlen, "the side to move already stands on the opponent's den");
+        return util_error(err, errlen, "the side to move already stands on the opponent's den");
     if (s->w[1 - c] == 0)
-        return game_error(err, errlen, "the side that just moved has no pieces");
+        return util_error(err, errlen, "the side that just moved has no pieces");
     /* a move onto a den captures nothing (no piece stands on its own den) */
     if (s->w[c] == 0 && ((s->w[1 - c] >> den_of[c]) & 1))
-        return game_error(err, errlen, "the game ended twice: the last move took the last piece and entered the den");
+        return util_error(err, errlen, "the game ended twice: the last move took the last piece and entered the den");
     return 0;
 }
 
@@ -278,7 +279,7 @@ game *jungle_open(const char *args, const char *variant, char *err, size_t errle
     if (*args && strcmp(args, "classic") == 0 && (!variant || strcmp(variant, "classic") == 0))
         variant = args;
     else if (*args) {
-        game_error(err, errlen, "jungle takes no board size (got 'jungle:%s')", args);
+        util_error(err, errlen, "jungle takes no board size (got 'jungle:%s')", args);
         return NULL;
     }
     if (!variant || strcmp(variant, "thesis") == 0)
@@ -286,12 +287,12 @@ game *jungle_open(const char *args, const char *variant, char *err, size_t errle
     else if (strcmp(variant, "classic") == 0)
         classic = 1;
     else {
-        game_error(err, errlen, "unknown jungle variant '%s' (thesis, classic)", variant);
+        util_error(err, errlen, "unknown jungle variant '%s' (thesis, classic)", variant);
         return NULL;
     }
     game *g = game_alloc(&jungle_ops, classic ? "jungle:classic" : "jungle");
     if (!g) {
-        game_error(err, errlen, "out of memory");
+        util_error(err, errlen, "out of memory");
         return NULL;
     }
     g->width = g->height = 7;

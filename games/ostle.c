@@ -18,6 +18,7 @@
  * square (rounded down), and a side loses when it is down to W-2 pieces.
  */
 #include "ostle_impl.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,49 +166,49 @@ static int ostle_parse(const game *g, const char *text, game_state *s, char *err
                 }
                 file++;
             } else {
-                return game_error(err, errlen, "bad character '%c' in OFEN rank %d", *t, rank);
+                return util_error(err, errlen, "bad character '%c' in OFEN rank %d", *t, rank);
             }
             t++;
         }
         if (file != gm->w)
-            return game_error(err, errlen, "OFEN rank %d does not have %d cells", rank, gm->w);
+            return util_error(err, errlen, "OFEN rank %d does not have %d cells", rank, gm->w);
         if (rank > 1) {
             if (*t != '/')
-                return game_error(err, errlen, "OFEN needs %d ranks separated by '/'", gm->h);
+                return util_error(err, errlen, "OFEN needs %d ranks separated by '/'", gm->h);
             t++;
         }
     }
     if (holes != 1)
-        return game_error(err, errlen, "OFEN must have exactly one hole 'H' (found %d)", holes);
+        return util_error(err, errlen, "OFEN must have exactly one hole 'H' (found %d)", holes);
     if (t[0] != ' ' || (t[1] != 'b' && t[1] != 'w') || t[2] != ' ' || !t[3])
-        return game_error(err, errlen, "OFEN must end with the side to move ('b' or 'w') and the forbidden move or '-'");
+        return util_error(err, errlen, "OFEN must end with the side to move ('b' or 'w') and the forbidden move or '-'");
     int side = t[1] == 'w';
     const char *f = t + 3;
     for (int c = 0; c < 2; c++) {
         int n = __builtin_popcountll(s->w[c]);
         if (n > gm->w || n < gm->lose_at)
-            return game_error(err, errlen, "%s has %d pieces (must be %d to %d)", c ? "White" : "Black", n, gm->lose_at, gm->w);
+            return util_error(err, errlen, "%s has %d pieces (must be %d to %d)", c ? "White" : "Black", n, gm->lose_at, gm->w);
     }
     if (__builtin_popcountll(s->w[0]) == gm->lose_at && __builtin_popcountll(s->w[1]) == gm->lose_at)
-        return game_error(err, errlen, "both sides are down to %d pieces", gm->lose_at);
+        return util_error(err, errlen, "both sides are down to %d pieces", gm->lose_at);
     set_meta(s, hole, side, NO_MOVE);
     if (strcmp(f, "-") == 0)
         return 0;
     int code = parse_square_dir(gm, f);
     if (code < 0)
-        return game_error(err, errlen, "bad forbidden move '%s' (square and U/D/L/R, or '-')", f);
+        return util_error(err, errlen, "bad forbidden move '%s' (square and U/D/L/R, or '-')", f);
     /* Rule 8 forbids only the reversal of the last move, so the move must be
      * one that some move into this position leaves forbidden; a finished
      * position was reached by a move that removed a piece, which leaves
      * nothing forbidden. */
     if (ostle_result(g, s) != GAME_ONGOING)
-        return game_error(err, errlen, "forbidden move '%s' in a finished position (rule 8 forbids nothing after a capture)", f);
+        return util_error(err, errlen, "forbidden move '%s' in a finished position (rule 8 forbids nothing after a capture)", f);
     game_move list[GAME_MAX_MOVES];
     int n = ostle_forbiddable(g, s, list), ok = 0;
     for (int i = 0; i < n && !ok; i++)
         ok = list[i] == (unsigned)code;
     if (!ok)
-        return game_error(err, errlen, "forbidden move '%s' cannot arise: no move into this position leaves it forbidden (rule 8)", f);
+        return util_error(err, errlen, "forbidden move '%s' cannot arise: no move into this position leaves it forbidden (rule 8)", f);
     set_meta(s, hole, side, (unsigned)code);
     return 0;
 }
@@ -397,7 +398,7 @@ game *ostle_open(const char *args, const char *variant, char *err, size_t errlen
     if (game_parse_size("Ostle", args, 3, 5, &w, &h, err, errlen) != 0)
         return NULL;
     if (variant) {
-        game_error(err, errlen, "ostle has no variant '%s'", variant);
+        util_error(err, errlen, "ostle has no variant '%s'", variant);
         return NULL;
     }
     char name[32];
@@ -414,7 +415,7 @@ game *ostle_open(const char *args, const char *variant, char *err, size_t errlen
         if (gm)
             ostle_tb_free(gm->tb);
         free(gm);
-        game_error(err, errlen, "out of memory");
+        util_error(err, errlen, "out of memory");
         return NULL;
     }
     gm->w = w;

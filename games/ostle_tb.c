@@ -16,6 +16,7 @@
  */
 #include "ostle_impl.h"
 #include "../ranking/ranking.h"
+#include "../util/util.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -327,7 +328,7 @@ static void ostle_material_name(const game *g, int mat, char *buf, size_t len)
 static int ostle_material_parse(const game *g, const char *name)
 {
     long a, b;
-    if (game_read_pair(name, '+', NULL, 0, 8, &a, &b, NULL) != 0 || a > b || !side_pieces(geom(g), (int)a) ||
+    if (util_read_pair(name, '+', NULL, 0, 8, &a, &b, NULL) != 0 || a > b || !side_pieces(geom(g), (int)a) ||
         !side_pieces(geom(g), (int)b))
         return -1;
     return OSTLE_MAT((int)a, (int)b);

@@ -7,6 +7,7 @@
  */
 #include "game_impl.h"
 #include "othello_bits.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -150,17 +151,17 @@ static int parse_64(const char *t, game_state *s, char *err, size_t errlen)
         if (c >= 0)
             s->w[c] |= 1ULL << sq;
         else if (*t != '-' && *t != '.')
-            return game_error(err, errlen, "bad square '%c' at %c%d (X, O, - or .)", *t ? *t : ' ', 'a' + sq % 8, sq / 8 + 1);
+            return util_error(err, errlen, "bad square '%c' at %c%d (X, O, - or .)", *t ? *t : ' ', 'a' + sq % 8, sq / 8 + 1);
     }
     while (*t == ' ' || *t == '\t')
         t++;
     int side = colour_of(*t);
     if (side < 0)
-        return game_error(err, errlen, "the 64 squares must be followed by the side to move, X or O");
+        return util_error(err, errlen, "the 64 squares must be followed by the side to move, X or O");
     for (t++; *t == ' ' || *t == '\t' || *t == '\r' || *t == '\n'; t++)
         ;
     if (*t && *t != ';')
-        return game_error(err, errlen, "unexpected text after the side to move: '%.20s'", t);
+        return util_error(err, errlen, "unexpected text after the side to move: '%.20s'", t);
     s->w[2] = (uint64_t)side;
     return 0;
 }
@@ -171,9 +172,9 @@ static int othello_parse(const game *g, const char *text, game_state *s, char *e
     const char *t = text;
     long pw, ph;
     const char *board;
-    if (game_read_pair(t, 'x', ":", 1, 99, &pw, &ph, &board) == 0 && *board == ':') {
+    if (util_read_pair(t, 'x', ":", 1, 99, &pw, &ph, &board) == 0 && *board == ':') {
         if (pw != W || ph != H)
-            return game_error(err, errlen, "position is for %ldx%ld but the game is othello:%dx%d", pw, ph, W, H);
+            return util_error(err, errlen, "position is for %ldx%ld but the game is othello:%dx%d", pw, ph, W, H);
         t = board + 1;
         for (int row = 0; row < H; row++) {
             for (int col = 0; col < W; col++, t++) {
@@ -181,24 +182,24 @@ static int othello_parse(const game *g, const char *text, game_state *s, char *e
                 if (*t == 'X') s->w[0] |= bit;
                 else if (*t == 'O') s->w[1] |= bit;
                 else if (*t != '-')
-                    return game_error(err, errlen, "bad square '%c' in row %d (X, O or -; %d per row)", *t ? *t : ' ', row + 1, W);
+                    return util_error(err, errlen, "bad square '%c' in row %d (X, O or -; %d per row)", *t ? *t : ' ', row + 1, W);
             }
             if (row + 1 < H && *t++ != '/')
-                return game_error(err, errlen, "row %d must have %d squares and end with '/'", row + 1, W);
+                return util_error(err, errlen, "row %d must have %d squares and end with '/'", row + 1, W);
         }
         if (t[0] != ' ' || (t[1] != 'X' && t[1] != 'O') || t[2])
-            return game_error(err, errlen, "position must end with a space and the side to move, X or O");
+            return util_error(err, errlen, "position must end with a space and the side to move, X or O");
         s->w[2] = t[1] == 'O';
     } else if (W == 8 && H == 8) {
         if (parse_64(t, s, err, errlen) != 0)
             return -1;
     } else {
-        return game_error(err, errlen, "Othello position must start with '%dx%d:'", W, H);
+        return util_error(err, errlen, "Othello position must start with '%dx%d:'", W, H);
     }
     unsigned a = geom(g)->anchor;
     uint64_t centre = 1ULL << a | 1ULL << (a + 1) | 1ULL << (a + 8) | 1ULL << (a + 9);
     if (((s->w[0] | s->w[1]) & centre) != centre)
-        return game_error(err, errlen, "the four centre squares are empty in no Othello game");
+        return util_error(err, errlen, "the four centre squares are empty in no Othello game");
     return 0;
 }
 
@@ -286,7 +287,7 @@ game *othello_open(const char *args, const char *variant, char *err, size_t errl
     if (game_parse_size("Othello", args, 4, 8, &w, &h, err, errlen) != 0)
         return NULL;
     if (variant) {
-        game_error(err, errlen, "othello has no variant '%s'", variant);
+        util_error(err, errlen, "othello has no variant '%s'", variant);
         return NULL;
     }
     othello_rays_init();  /* before any thread can use the game */
@@ -297,7 +298,7 @@ game *othello_open(const char *args, const char *variant, char *err, size_t errl
     if (!g || !gm) {
         free(g);
         free(gm);
-        game_error(err, errlen, "out of memory");
+        util_error(err, errlen, "out of memory");
         return NULL;
     }
     for (int row = 0; row < h; row++)

@@ -22,6 +22,7 @@
 #include "game_impl.h"
 #include "othello_bits.h"
 #include "othello_eval.h"
+#include "../util/util.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -116,7 +117,7 @@ game_solver *othello_solver_new(const game *g, size_t bytes)
     uint64_t slots = 1024;
     while (slots * 2 * sizeof(slot) <= bytes)
         slots *= 2;
-    x->table = game_alloc_big(slots * sizeof *x->table);
+    x->table = util_alloc_big(slots * sizeof *x->table);
     if (!x->table) {
         free(x);
         return NULL;
@@ -172,7 +173,7 @@ void othello_solver_free(game_solver *x)
         return;
     team_free(x->team);
     if (!x->owner)
-        game_free_big(x->table, (x->mask + 1) * sizeof *x->table);
+        util_free_big(x->table, (x->mask + 1) * sizeof *x->table);
     free(x);
 }
 

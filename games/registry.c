@@ -2,6 +2,7 @@
  * games/<name>.c with a game_ops table and an opener, declare the opener in
  * game_impl.h and add its line here (docs/design.md, "Adding a game"). */
 #include "game_impl.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ game *game_open(const char *spec, const char *variant, char *err, size_t errlen)
     char names[512];
     game_names(names, sizeof names);
     if (!spec || !*spec) {
-        game_error(err, errlen, "no game given (%s)", names);
+        util_error(err, errlen, "no game given (%s)", names);
         return NULL;
     }
     const char *colon = strchr(spec, ':');
@@ -44,7 +45,7 @@ game *game_open(const char *spec, const char *variant, char *err, size_t errlen)
     for (int i = 0; i < GAMES; i++)
         if (strlen(registry[i].name) == n && strncmp(spec, registry[i].name, n) == 0)
             return registry[i].open(colon ? colon + 1 : "", variant, err, errlen);
-    game_error(err, errlen, "unknown game '%s' (%s)", spec, names);
+    util_error(err, errlen, "unknown game '%s' (%s)", spec, names);
     return NULL;
 }
 

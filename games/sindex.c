@@ -1,6 +1,7 @@
 /* games/sindex.c - the sparse state index in memory: counted from the
  * game's rules, on every core.  tablebase/sindex.c keeps them in files. */
 #include "game.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ game_sindex *game_sindex_make(const game *g, int mat)
     /* Every process that opens a large table without its index file pays
      * this pass (45 s for the 5x5 (4,4) table on one core): every core. */
     count_job job = { g, mat, line };
-    game_parallel(ix->positions < 100000 ? 1 : 0, ix->positions, 0, count_states, &job);
+    util_parallel(ix->positions < 100000 ? 1 : 0, ix->positions, 0, count_states, &job);
     uint64_t total = 0;
     for (uint64_t k = 0; k < ix->lines; k++) {
         line[k].base = total;

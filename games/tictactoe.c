@@ -9,6 +9,7 @@
  * 'o' or '.' per square, e.g. "x../.o./..x" (the side to move is implied).
  */
 #include "game_impl.h"
+#include "../util/util.h"
 
 #include <string.h>
 
@@ -89,23 +90,23 @@ static int ttt_parse(const game *g, const char *text, game_state *s, char *err, 
             else if (*text == 'o')
                 s->w[1] |= 1u << sq;
             else if (*text != '.')
-                return game_error(err, errlen, "tictactoe: expected x, o or . at square %c%d", 'a' + file, rank + 1);
+                return util_error(err, errlen, "tictactoe: expected x, o or . at square %c%d", 'a' + file, rank + 1);
         }
         if (rank > 0 && *text++ != '/')
-            return game_error(err, errlen, "tictactoe: expected '/' after rank %d", rank + 1);
+            return util_error(err, errlen, "tictactoe: expected '/' after rank %d", rank + 1);
     }
     if (*text)
-        return game_error(err, errlen, "tictactoe: unexpected text after the board: '%s'", text);
+        return util_error(err, errlen, "tictactoe: unexpected text after the board: '%s'", text);
     int x = __builtin_popcountll(s->w[0]), o = __builtin_popcountll(s->w[1]);
     if (x != o && x != o + 1)
-        return game_error(err, errlen, "tictactoe: %d x and %d o cannot arise (x moves first)", x, o);
+        return util_error(err, errlen, "tictactoe: %d x and %d o cannot arise (x moves first)", x, o);
     if (has_line(s->w[0]) && has_line(s->w[1]))
-        return game_error(err, errlen, "tictactoe: both sides have a line");
+        return util_error(err, errlen, "tictactoe: both sides have a line");
     /* the game ends with the line: nobody moves after it */
     if (has_line(s->w[0]) && x != o + 1)
-        return game_error(err, errlen, "tictactoe: o moved after x's line ended the game");
+        return util_error(err, errlen, "tictactoe: o moved after x's line ended the game");
     if (has_line(s->w[1]) && x != o)
-        return game_error(err, errlen, "tictactoe: x moved after o's line ended the game");
+        return util_error(err, errlen, "tictactoe: x moved after o's line ended the game");
     (void)g;
     return 0;
 }
@@ -164,12 +165,12 @@ static const game_ops tictactoe_ops = {
 game *tictactoe_open(const char *args, const char *variant, char *err, size_t errlen)
 {
     if (*args || variant) {
-        game_error(err, errlen, "tictactoe takes no size or variant");
+        util_error(err, errlen, "tictactoe takes no size or variant");
         return NULL;
     }
     game *g = game_alloc(&tictactoe_ops, "tictactoe");
     if (!g) {
-        game_error(err, errlen, "out of memory");
+        util_error(err, errlen, "out of memory");
         return NULL;
     }
     g->width = g->height = 3;

@@ -20,6 +20,7 @@
  * path-dependent result is not lost between two selections of the parent.
  */
 #include "dfpn.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,7 +55,7 @@ static int cond_init(dfpn *D, size_t cond_bytes)
     D->cond_buckets = 1;
     while (D->cond_buckets * 4 * sizeof(cond_entry) <= cond_bytes)
         D->cond_buckets *= 2;
-    D->cond = game_alloc_big(D->cond_buckets * 2 * sizeof(cond_entry));
+    D->cond = util_alloc_big(D->cond_buckets * 2 * sizeof(cond_entry));
     D->S.bytes += D->cond_buckets * 2 * sizeof(cond_entry);
     return D->cond ? 0 : -1;
 }
@@ -133,7 +134,7 @@ void pns_dfpn_free(dfpn *D)
     free(D->frames);
     if (D->tt == &D->own_tt)
         pns_tt_free(D->tt);
-    game_free_big(D->cond, D->cond_buckets * 2 * sizeof(cond_entry));
+    util_free_big(D->cond, D->cond_buckets * 2 * sizeof(cond_entry));
     pns_search_free(&D->S);
 }
 
@@ -598,19 +599,19 @@ static void ckpt_describe(const dfpn *D, const game_state *s, ckpt_header *h)
 static int ckpt_save(dfpn *D, const game_state *s)
 {
     const char *path = D->S.o->checkpoint;
-    game_file out;
-    if (game_file_create(&out, path, "wb", NULL, 0) != 0)
-        return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", out.tmp);
+    util_file out;
+    if (util_file_create(&out, path, "wb", NULL, 0) != 0)
+        return util_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", out.tmp);
     FILE *f = out.f;
     ckpt_header h;
     ckpt_describe(D, s, &h);
     h.nodes = D->S.nodes_before + D->S.nodes;
-    h.seconds = D->S.seconds_before + game_clock() - D->S.t0;
+    h.seconds = D->S.seconds_before + util_clock() - D->S.t0;
     size_t tt_n = D->tt->buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
     int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
              fwrite(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
-    if (game_file_commit(&out, ok, NULL, 0) != 0 || !ok)
-        return game_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", path);
+    if (util_file_commit(&out, ok, NULL, 0) != 0 || !ok)
+        return util_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", path);
     return 0;
 }
 
@@ -653,21 +654,21 @@ static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
 static int ckpt_load(dfpn *D, const game_state *s)
 {
     const char *path = D->S.o->resume;
-    FILE *f = game_fopen_regular(path);
+    FILE *f = util_fopen_regular(path);
     if (!f)
-        return game_error(D->S.error, sizeof D->S.error, "cannot read checkpoint '%s': %s", path,
-                          game_open_why(errno));
+        return util_error(D->S.error, sizeof D->S.error, "cannot read checkpoint '%s': %s", path,
+                          util_open_why(errno));
     ckpt_header h, want;
     ckpt_describe(D, s, &want);
     int ok = fread(&h, sizeof h, 1, f) == 1;
     if (!ok || memcmp(h.magic, want.magic, 8) != 0) {
         fclose(f);
-        return game_error(D->S.error, sizeof D->S.error, "'%s' is not a pnsolve checkpoint", path);
+        return util_error(D->S.error, sizeof D->S.error, "'%s' is not a pnsolve checkpoint", path);
     }
     if (strcmp(h.game, want.game) != 0 || h.root_lo != want.root_lo || h.root_hi != want.root_hi ||
         h.question != want.question || h.prover != want.prover) {
         fclose(f);
-        return game_error(D->S.error, sizeof D->S.error,
+        return util_error(D->S.error, sizeof D->S.error,
                           "checkpoint '%s' is for another game, position or question", path);
     }
     while (D->tt->doublings > 0 && D->tt->buckets < h.buckets)
@@ -683,7 +684,7 @@ static int ckpt_load(dfpn *D, const game_state *s)
     fclose(f);
     D->cond_stored = 1;  /* whatever the checkpoint held is cleared with the next question */
     if (!ok)
-        return game_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
+        return util_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
     size_t tt_n = D->tt->buckets * TT_WAYS;
     D->tt->used = 0;
     for (size_t i = 0; i < tt_n; i++)

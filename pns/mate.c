@@ -11,6 +11,7 @@
  * (distances under the same convention) end the search where they apply.
  */
 #include "pns.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ pns_mate *pns_mate_new(const game *g, tb_set *tb, size_t bytes)
     size_t n = 1024;
     while (n * 2 * sizeof(mate_entry) <= bytes)
         n *= 2;
-    m->tt = game_alloc_big(n * sizeof *m->tt);
+    m->tt = util_alloc_big(n * sizeof *m->tt);
     if (!m->tt) {
         free(m);
         return NULL;
@@ -60,7 +61,7 @@ void pns_mate_free(pns_mate *m)
 {
     if (!m)
         return;
-    game_free_big(m->tt, (m->mask + 1) * sizeof *m->tt);
+    util_free_big(m->tt, (m->mask + 1) * sizeof *m->tt);
     free(m);
 }
 

@@ -3,6 +3,7 @@
  * makes the claim true, are in docs/proof-format.md. */
 #include "proof_exact.h"
 #include "proof_format.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -88,7 +89,7 @@ static int fail(checker *C, const char *fmt, const char *arg)
 }
 
 /* A line id: a decimal number and nothing else. */
-static int read_id(const char *text, uint64_t *out) { return game_read_u64(text, 0, UINT64_MAX, out); }
+static int read_id(const char *text, uint64_t *out) { return util_read_u64(text, 0, UINT64_MAX, out); }
 
 /* Does an outcome for the prover (+1, 0, -1) support the claim? */
 static int supports(const checker *C, int outcome)
@@ -249,7 +250,7 @@ static int leaf_tb(checker *C, const game_state *s, char *a1, char *a2)
         return fail(C, "no table for this position%s", "");
     const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
     long dist;
-    if (!a1 || strcmp(a1, word) != 0 || game_read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
+    if (!a1 || strcmp(a1, word) != 0 || util_read_long(a2, 0, 1L << 30, &dist) != 0 || dist != v.distance)
         return fail(C, "the table says otherwise (%s)", word);
     int outcome = game_to_move(C->g, s) == C->prover ? (int)v.wdl : -(int)v.wdl;
     return supports(C, outcome) ? 0 : fail(C, "the table value does not support the claim%s", "");
@@ -341,7 +342,7 @@ static int check_line(checker *C, char *text, const game_state *root)
     if (!w_depth || !w_move || !kind)
         return fail(C, "expected 'DEPTH MOVE KIND'%s", "");
     long depth;
-    if (game_read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
+    if (util_read_long(w_depth, 0, C->top, &depth) != 0 || (depth == 0 && C->ninfo > 0))
         return fail(C, "bad depth '%s'", w_depth);
     int args = !strcmp(kind, "tb") ? 2 : !strcmp(kind, "rep") || !strcmp(kind, "ref") || !strcmp(kind, "sym") ? 1 : 0;
     if (extra || (args < 2 && a2) || (args < 1 && a1))
@@ -598,7 +599,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
     pns_proof_header_clear(h);
     long got;
     char why[256];
-    while ((got = game_read_line(in, &line, &cap, &C.line, why, sizeof why)) != -1) {
+    while ((got = util_read_line(in, &line, &cap, &C.line, why, sizeof why)) != -1) {
         if (got < 0) {
             snprintf(C.err, C.errlen, "proof %s", why);
             C.fail_line = C.line;

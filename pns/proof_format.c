@@ -1,5 +1,6 @@
 /* pns/proof_format.c - the proof header, printed and read. */
 #include "proof_format.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +19,12 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
 {
     const game *g = c->g;
     if (has_control(g->name))
-        return game_error(err, errlen, "the game's name holds a control byte: no proof header can name it");
+        return util_error(err, errlen, "the game's name holds a control byte: no proof header can name it");
     if (fprintf(out, "pnsolve-proof %d\ngame %s\n", PNS_PROOF_VERSION, g->name) < 0 ||
         (g->content[0] && fprintf(out, "game-blake2b %s\n", g->content) < 0) ||
         fprintf(out, "position %s\nprover %d\nquestion %s\nresult %s\n", c->position, c->prover, c->question,
                 c->proven ? "proven" : "disproven") < 0)
-        return game_error(err, errlen, "cannot write the proof");
+        return util_error(err, errlen, "cannot write the proof");
     for (int mat = 0; t && mat < 65536; mat++) {
         if (!(t->bits[mat >> 6] >> (mat & 63) & 1))
             continue;
@@ -31,7 +32,7 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
         game_tables(g)->material_name(g, mat, name, sizeof name);
         int rc = tb ? tb_hash(tb, mat, hex, err, errlen) : 0;
         if (rc == 0)
-            game_error(err, errlen, "table %s is gone", name);
+            util_error(err, errlen, "table %s is gone", name);
         if (rc <= 0)
             return -1;
         fprintf(out, "table %s %s\n", name, hex);
@@ -40,7 +41,7 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
         fputs(extra_tables, out);
     if (fputs("# depth move kind: node | end | exact | tb VALUE DISTANCE | rep ID | ref ID | sym ID"
               " (IDs count nodes from 0)\n", out) < 0)
-        return game_error(err, errlen, "cannot write the proof");
+        return util_error(err, errlen, "cannot write the proof");
     return 0;
 }
 
@@ -68,48 +69,48 @@ int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t e
     for (int i = 0; i < (int)(sizeof once / sizeof once[0]); i++)
         if (!strcmp(word, once[i])) {
             if (h->seen & 1u << i)
-                return game_error(err, errlen, "a second '%s' line", word);
+                return util_error(err, errlen, "a second '%s' line", word);
             h->seen |= 1u << i;
         }
     if (!strcmp(word, "pnsolve-proof")) {
-        if (game_read_long(arg, 0, 1000000, &h->version) != 0)
-            return game_error(err, errlen, "bad format version '%.100s'", arg);
+        if (util_read_long(arg, 0, 1000000, &h->version) != 0)
+            return util_error(err, errlen, "bad format version '%.100s'", arg);
     } else if (!strcmp(word, "game")) {
         if (strlen(arg) >= sizeof h->spec || !*arg || has_control(arg))
-            return game_error(err, errlen, "bad game '%.100s'", arg);
+            return util_error(err, errlen, "bad game '%.100s'", arg);
         strcpy(h->spec, arg);
     } else if (!strcmp(word, "game-blake2b")) {
         if (strlen(arg) != 64 || strspn(arg, "0123456789abcdef") != 64)
-            return game_error(err, errlen, "bad game-blake2b (64 lower-case hex digits)%s", "");
+            return util_error(err, errlen, "bad game-blake2b (64 lower-case hex digits)%s", "");
         strcpy(h->content, arg);
     } else if (!strcmp(word, "position")) {
         if (strlen(arg) >= sizeof h->pos)
-            return game_error(err, errlen, "the position is too long");
+            return util_error(err, errlen, "the position is too long");
         strcpy(h->pos, arg);
     } else if (!strcmp(word, "prover")) {
-        if (game_read_long(arg, 0, 1, &h->prover) != 0)
-            return game_error(err, errlen, "bad prover '%.100s' (0 or 1)", arg);
+        if (util_read_long(arg, 0, 1, &h->prover) != 0)
+            return util_error(err, errlen, "bad prover '%.100s' (0 or 1)", arg);
     } else if (!strcmp(word, "question")) {
         if (!strncmp(arg, "score ", 6)) {
-            if (game_read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
-                return game_error(err, errlen, "bad score target '%.100s'", arg + 6);
+            if (util_read_long(arg + 6, -1000000, 1000000, &h->target) != 0)
+                return util_error(err, errlen, "bad score target '%.100s'", arg + 6);
             strcpy(h->question, "score");
         } else if (!strcmp(arg, "win") || !strcmp(arg, "advantage")) {
             strcpy(h->question, arg);
         } else {
-            return game_error(err, errlen, "bad question '%.100s'", arg);
+            return util_error(err, errlen, "bad question '%.100s'", arg);
         }
     } else if (!strcmp(word, "result")) {
         if (strcmp(arg, "proven") != 0 && strcmp(arg, "disproven") != 0)
-            return game_error(err, errlen, "bad result '%.100s'", arg);
+            return util_error(err, errlen, "bad result '%.100s'", arg);
         strcpy(h->result, arg);
     } else if (!strcmp(word, "table")) {
         char name[64], hash[128], rest;
         if (h->ntables == PROOF_MAX_TABLES)
-            return game_error(err, errlen, "too many tables");
+            return util_error(err, errlen, "too many tables");
         if (sscanf(arg, "%63s %127s %c", name, hash, &rest) != 2 || strlen(name) >= 32 ||
             strlen(hash) != TB_HASH_HEX - 1 || strspn(hash, "0123456789abcdef") != TB_HASH_HEX - 1)
-            return game_error(err, errlen, "bad table line: expected 'table MATERIAL HASH'");
+            return util_error(err, errlen, "bad table line: expected 'table MATERIAL HASH'");
         strcpy(h->table_name[h->ntables], name);
         strcpy(h->table_hash[h->ntables++], hash);
     } else {
@@ -122,14 +123,14 @@ int pns_proof_header_game(const proof_header *h, game **g, char *err, size_t err
 {
     char why[512];
     if (!(*g = game_open(h->spec, NULL, why, sizeof why)))
-        return game_error(err, errlen, "%s", why);
+        return util_error(err, errlen, "%s", why);
     if (!strcmp((*g)->content, h->content))
         return 0;
     const char *what = !h->content[0] ? (h->version < 3 ? "a proof of format 2 does not bind the file's content: write it again"
                                                          : "the header has no game-blake2b line")
                        : !(*g)->content[0] ? "a game-blake2b line for a game no file defines"
                                            : "the file's content differs from the one the proof was written for (its BLAKE2b differs)";
-    game_error(err, errlen, "%.200s: %s", h->spec, what);
+    util_error(err, errlen, "%.200s: %s", h->spec, what);
     game_close(*g);
     *g = NULL;
     return -1;

@@ -8,6 +8,7 @@
  * below the greatest of the children's upper bounds (every child's).  A
  * frontier several moves deep joins level by level. */
 #include "proof_format.h"
+#include "../util/util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -123,7 +124,7 @@ static int read_child(const game *g, int mover, const game_key *move_key, int n,
     ci->lines = 0;
     ci->move = -1;
     long at = 0, got;
-    while ((got = game_read_line(in, &line, &cap, &at, why, sizeof why)) != -1) {
+    while ((got = util_read_line(in, &line, &cap, &at, why, sizeof why)) != -1) {
         if (got < 0) {
             join_fail(err, errlen, "proof %d: %s", k + 1, why);
             goto out;
@@ -191,7 +192,7 @@ static int copy_child(FILE *in, const char *move, uint64_t offset, FILE *out, ch
     size_t cap = 0;
     int in_tree = 0, rc = 0;
     long at = 0, got;
-    while (rc == 0 && (got = game_read_line(in, &line, &cap, &at, why, sizeof why)) != -1) {
+    while (rc == 0 && (got = util_read_line(in, &line, &cap, &at, why, sizeof why)) != -1) {
         if (got < 0) {
             rc = join_fail(err, errlen, "proof %d: %s", k + 1, why);
             break;
@@ -205,7 +206,7 @@ static int copy_child(FILE *in, const char *move, uint64_t offset, FILE *out, ch
         char *kind = strtok_r(NULL, " \t", &save), *rest = strtok_r(NULL, "", &save);
         long d;
         /* the checker bounds a path far below this: what it refuses, it names */
-        if (game_read_long(depth, 0, 1L << 30, &d) != 0 || !mv || !kind) {
+        if (util_read_long(depth, 0, 1L << 30, &d) != 0 || !mv || !kind) {
             rc = join_fail(err, errlen, "proof %d line %ld: expected 'DEPTH MOVE KIND' with DEPTH 0 to 2^30", k + 1, at);
             break;
         }
@@ -214,7 +215,7 @@ static int copy_child(FILE *in, const char *move, uint64_t offset, FILE *out, ch
         fprintf(out, "%ld %s %s", d + 1, d == 0 ? move : mv, kind);
         if (strcmp(kind, "rep") == 0 || strcmp(kind, "ref") == 0 || strcmp(kind, "sym") == 0) {
             uint64_t id;
-            if (game_read_u64(rest, 0, UINT64_MAX - offset, &id) != 0) {
+            if (util_read_u64(rest, 0, UINT64_MAX - offset, &id) != 0) {
                 rc = join_fail(err, errlen, "proof %d line %ld: '%s' needs one node id (and nothing after it)", k + 1, at, kind);
                 break;
             }
@@ -362,7 +363,7 @@ static int split_proofs(FILE *in, int k, FILE **sec, int *owned, int max, int *n
     FILE *cur = NULL;
     int rc = 0;
     long at = 0, got;
-    while (rc == 0 && (got = game_read_line(in, &line, &cap, &at, why, sizeof why)) != -1) {
+    while (rc == 0 && (got = util_read_line(in, &line, &cap, &at, why, sizeof why)) != -1) {
         if (got < 0) {
             rc = join_fail(err, errlen, "proof %d: %s", k + 1, why);
             break;
@@ -394,7 +395,7 @@ static int peek_claim(const game *g, FILE *f, int mover, int k, claim *c, char *
     pns_proof_header_clear(h);
     rewind(f);
     long at = 0, got;
-    while ((got = game_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
+    while ((got = util_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
         if (got < 0) {
             join_fail(err, errlen, "proof %d: %s", k + 1, why);
             goto out;

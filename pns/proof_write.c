@@ -22,6 +22,7 @@
  * docs/proof-format.md. */
 #include "proof.h"
 #include "proof_format.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -378,7 +379,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     child_t root;
     pns_dfpn_run(D, s, &root);
     if (o->proof_seconds > 0)  /* a writer that will not finish is cut short: the split goes a move deeper */
-        S->write_until = game_clock() + o->proof_seconds;
+        S->write_until = util_clock() + o->proof_seconds;
     pns_dfpn_pin(D);  /* the writer reads entries by pointer while it searches */
     D->closed_why[0] = 0;
     D->closed_read = 0;

@@ -5,6 +5,7 @@
  * depth-bounded search elsewhere) or, for strict uniqueness beyond the
  * tables, from df-pn. */
 #include "pns.h"
+#include "../util/util.h"
 
 #include <string.h>
 
@@ -18,7 +19,7 @@ typedef struct {
 static int failed(checker *c)
 {
     const char *why = pns_mate_error(c->m);
-    return game_error(c->err, c->errlen, "%s", why ? why : "search failed");
+    return util_error(c->err, c->errlen, "%s", why ? why : "search failed");
 }
 
 /* Plies to the attacker's win through move mv of s (the attacker to move)
@@ -165,7 +166,7 @@ static int main_line(checker *c, const game_state *s, pns_puzzle *p)
                 best = i + 1;
         }
         if (!best)
-            return game_error(c->err, c->errlen, "the main line lost the win (inconsistent search)");
+            return util_error(c->err, c->errlen, "the main line lost the win (inconsistent search)");
         game_key after[GAME_MAX_MOVES];
         for (int i = 0; i < n; i++) {
             game_state u = t;

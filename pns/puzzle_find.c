@@ -8,6 +8,7 @@
  * symmetric key (if any) merges images.
  */
 #include "search.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <uthash.h>
@@ -71,7 +72,7 @@ static int pool_open(const game *g, tb_set *tb, const pns_puzzle_search *q, tabl
         pool->weight[pool->n++] = total;
     }
     if (pool->n == 0)
-        return game_error(err, errlen, "no tables for the material asked (build them with 'pnsolve tb build')");
+        return util_error(err, errlen, "no tables for the material asked (build them with 'pnsolve tb build')");
     for (int i = 0; i < pool->n; i++)
         pool->weight[i] /= total;
     return 0;
@@ -149,7 +150,7 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
     table_pool *pool = NULL;
     if (tables) {
         if (!(pool = malloc(sizeof *pool)))
-            return game_error(err, errlen, "out of memory");
+            return util_error(err, errlen, "out of memory");
         if (pool_open(g, tb, q, pool, err, errlen) != 0) {
             free(pool);
             return -1;
@@ -166,14 +167,14 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
         int hit = tables ? draw_from_tables(m, pool, q->n, &rng, &s, &id) : draw_from_playouts(m, q, &rng, &s, &id);
         if (hit < 0) {
             const char *why = pns_mate_error(m);
-            rc = game_error(err, errlen, "%s", why ? why : "search failed");
+            rc = util_error(err, errlen, "%s", why ? why : "search failed");
             break;
         }
         /* a small space is drawn again and again: stop once it is seen */
         if (distinct < PNS_PUZZLE_TRACK && !(id.lo == UINT64_MAX && id.hi == UINT64_MAX)) {
             int fresh = first_time(&drawn, id);
             if (fresh < 0) {
-                rc = game_error(err, errlen, "out of memory");
+                rc = util_error(err, errlen, "out of memory");
                 break;
             }
             distinct += (uint64_t)fresh;
@@ -188,7 +189,7 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
             continue;
         int fresh = first_time(&seen, id);
         if (fresh < 0) {
-            rc = game_error(err, errlen, "out of memory");
+            rc = util_error(err, errlen, "out of memory");
             break;
         }
         if (!fresh)

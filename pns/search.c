@@ -1,5 +1,6 @@
 /* pns/search.c - what every search shares: leaves, the path, the limits. */
 #include "search.h"
+#include "../util/util.h"
 
 #include <math.h>
 
@@ -34,7 +35,7 @@ static const char *out_of_time(const pns_search *S, double now)
 static const char *limit_reached(const pns_search *S)
 {
     const char *why = signalled(S);
-    return why ? why : out_of_time(S, game_clock());
+    return why ? why : out_of_time(S, util_clock());
 }
 
 /* The solver's watch: one solve may take hours where the root is its. */
@@ -53,7 +54,7 @@ int pns_search_init(pns_search *S, const game *g, const game_state *root, const 
     S->path = malloc(sizeof *S->path * PATH_MAX_DEPTH);
     S->path_prev = malloc(sizeof *S->path_prev * PATH_MAX_DEPTH);
     pns_path_clear(S);
-    S->t0 = game_clock();
+    S->t0 = util_clock();
     S->next_progress = S->t0 + (o->progress_every > 0 ? o->progress_every : 2.0);
     S->root_pn = S->root_dn = 1;
     int solver = o->question == PNS_SCORE && o->exact_empties > 0 && game_has_solver(g);
@@ -279,7 +280,7 @@ int pns_search_tick(pns_search *S)
     /* the clock every 1024 nodes, or sooner when the endgame solver is busy */
     if ((S->nodes & 1023) == 0 || S->endgame_nodes - S->endgame_checked > (1u << 22)) {
         S->endgame_checked = S->endgame_nodes;
-        double now = game_clock();
+        double now = util_clock();
         const char *late = out_of_time(S, now);
         if (late && !S->stopped) {
             S->stopped = 1;
@@ -307,7 +308,7 @@ void pns_search_report(const pns_search *S, pns_result *r)
     r->stopped_by = r->status == PNS_UNKNOWN ? S->stopped_by : NULL;
     r->nodes = S->nodes_before + S->nodes;
     r->endgame_nodes = S->endgame_nodes;
-    r->seconds = S->seconds_before + game_clock() - S->t0;
+    r->seconds = S->seconds_before + util_clock() - S->t0;
     r->peak_bytes = S->peak_bytes > S->bytes ? S->peak_bytes : S->bytes;
     r->path_dependent = S->path_dependent;
     strcpy(r->error, S->error);

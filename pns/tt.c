@@ -1,6 +1,7 @@
 /* pns/tt.c - df-pn's transposition table (see tt.h). */
 #include "tt.h"
 #include "pns.h"
+#include "../util/util.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -29,7 +30,7 @@ int pns_tt_init(tt_table *t, size_t bytes)
     t->kept = NULL;
     t->bytes = t->buckets * TT_WAYS * sizeof(tt_entry);
     t->buckets >>= t->doublings;
-    t->e = game_alloc_big(t->bytes);
+    t->e = util_alloc_big(t->bytes);
     if (!t->e)
         return -1;
     return 0;
@@ -52,7 +53,7 @@ int pns_tt_keep_solved(tt_table *t, size_t bytes)
     if (!k)
         return -1;
     k->bytes = slots * sizeof(tt_entry);
-    k->e = game_alloc_big(k->bytes);
+    k->e = util_alloc_big(k->bytes);
     if (!k->e) {
         free(k);
         return -1;
@@ -68,7 +69,7 @@ static void kept_free(tt_kept *k)
 {
     if (!k)
         return;
-    game_free_big(k->e, k->bytes);
+    util_free_big(k->e, k->bytes);
     pthread_mutex_destroy(&k->lock);
     free(k);
 }
@@ -110,7 +111,7 @@ static size_t seq_bytes(const tt_table *t) { return (t->buckets << t->doublings)
 int pns_tt_share(tt_table *t)
 {
     if (!t->seq)
-        t->seq = game_alloc_big(seq_bytes(t));
+        t->seq = util_alloc_big(seq_bytes(t));
     return t->seq ? 0 : -1;
 }
 
@@ -173,11 +174,11 @@ static inline void unlock(uint32_t *q)
 void pns_tt_free(tt_table *t)
 {
     if (t->seq)
-        game_free_big(t->seq, seq_bytes(t));
+        util_free_big(t->seq, seq_bytes(t));
     t->seq = NULL;
     kept_free(t->kept);
     t->kept = NULL;
-    game_free_big(t->e, t->bytes);
+    util_free_big(t->e, t->bytes);
     t->e = NULL;
 }
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../games/game.h"
+#include "../util/util.h"
 
 typedef struct {
     uint64_t lo, hi;     /* exact key */
@@ -42,7 +43,7 @@ typedef struct {
     size_t buckets;      /* in use now; any count: bucket_index() scales onto them */
     int doublings;       /* left before the table reaches its reserved size */
     tt_kept *kept;       /* NULL: evicted entries are lost */
-    size_t bytes;        /* of e as reserved (game_alloc_big) */
+    size_t bytes;        /* of e as reserved (util_alloc_big) */
     uint32_t *seq;       /* shared by threads: each bucket's sequence number, odd while a store
                           * writes it (a seqlock); NULL: one thread */
     /* apart from the fields every probe reads: a store that fills a slot

@@ -1,5 +1,6 @@
 /* pns/validate.c - the search checked against retrograde analysis. */
 #include "search.h"
+#include "../util/util.h"
 
 #include <string.h>
 
@@ -104,14 +105,14 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
     memset(v, 0, sizeof *v);
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
-        return game_error(err, errlen, "%s has no endgame tables", g->name);
+        return util_error(err, errlen, "%s has no endgame tables", g->name);
     int all[4096], mats[4096], n = 0, m = ops->materials(g, pieces, all, 4096);
     for (int i = 0; i < m; i++)
         if (ops->material_pieces(g, all[i]) == pieces)
             mats[n++] = all[i];
     if (n == 0)
-        return game_error(err, errlen, "no material with %d pieces", pieces);
-    double t0 = game_clock();
+        return util_error(err, errlen, "no material with %d pieces", pieces);
+    double t0 = util_clock();
     uint64_t rng = seed;
     for (int k = 0; k < n && !(o->stop && *o->stop); k++) {
         /* one table set per material, with that material withheld */
@@ -119,7 +120,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         if (!full || !withheld) {
             tb_close(full);
             tb_close(withheld);
-            return game_error(err, errlen, "out of memory");
+            return util_error(err, errlen, "out of memory");
         }
         int rc = tb_load(full, mats[k], err, errlen);
         char name[64];
@@ -127,14 +128,14 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         if (rc <= 0) {
             tb_close(full);
             tb_close(withheld);
-            return rc < 0 ? -1 : game_error(err, errlen, "no table for %s in %s", name, dir);
+            return rc < 0 ? -1 : util_error(err, errlen, "no table for %s in %s", name, dir);
         }
         tb_withhold(withheld, mats[k]);
         pns_mate *m = within > 0 ? pns_mate_new(g, withheld, o->memory) : NULL;
         if (within > 0 && !m) {
             tb_close(full);
             tb_close(withheld);
-            return game_error(err, errlen, "out of memory");
+            return util_error(err, errlen, "out of memory");
         }
         if (m)
             pns_mate_set_stop(m, o->stop);
@@ -174,6 +175,6 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         if (failed)
             return -1;
     }
-    v->seconds = game_clock() - t0;
+    v->seconds = util_clock() - t0;
     return 0;
 }

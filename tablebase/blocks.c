@@ -9,6 +9,7 @@
  * data_checksum covers the pairs.
  */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <Judy.h>
 #include <pthread.h>
@@ -202,11 +203,11 @@ int tb_file_decode_all(tb_file *f)
     if (f->data)
         return 0;
     size_t len = (size_t)f->h.entries;
-    unsigned char *all = game_alloc_big(len);
+    unsigned char *all = util_alloc_big(len);
     void *wide = NULL;
     if (!all || tb_file_decode_into(f, all, &wide) != 0) {
         if (all)
-            game_free_big(all, len);
+            util_free_big(all, len);
         return -1;
     }
     f->owned = all;
@@ -252,7 +253,7 @@ tb_entry tb_file_entry_wide(const tb_file *f, uint64_t i)
 void tb_file_drop_decoded(tb_file *f)
 {
     if (f->owned)
-        game_free_big(f->owned, f->owned_len);
+        util_free_big(f->owned, f->owned_len);
     if (f->shared)
         munmap(f->shared, f->shared_len);
     f->shared = NULL;

@@ -3,6 +3,7 @@
  * small tables side by side; retro.c works out each table's values.
  */
 #include "retro.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static int make_dir(const char *dir, char *err, size_t errlen)
         if (c == '/' || c == 0) {
             *p = 0;
             if (mkdir(path, 0777) != 0 && errno != EEXIST)
-                return game_error(err, errlen, "%s: %s", path, strerror(errno));
+                return util_error(err, errlen, "%s: %s", path, strerror(errno));
             *p = c;
         }
         if (!c)
@@ -71,7 +72,7 @@ static uint64_t deps_id(const game *g, const char *dir, int mat)
         char path[4200];
         tb_header h;
         tb_path(g, dir, deps[i], path, sizeof path);
-        FILE *f = game_fopen_regular(path);
+        FILE *f = util_fopen_regular(path);
         if (f && fread(&h, sizeof h, 1, f) == 1)
             id = tb_checksum_update(id, (const unsigned char *)&h.header_checksum, sizeof h.header_checksum);
         if (f)
@@ -93,11 +94,11 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     b->n = b->ops->size(g, mat);
     b->done = 0;
     b->prog = (tb_progress){ .material = name, .table_no = no, .tables = tables, .size = b->n };
-    double t = game_clock(), t_write = 0;
+    double t = util_clock(), t_write = 0;
     int rc = copy_same_table(g, dir, mat, path, err, errlen);
     if (rc > 0 && o->log) {
         fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
-                (unsigned long long)b->n, b->ops->same_table_as(g, mat), game_clock() - t);
+                (unsigned long long)b->n, b->ops->same_table_as(g, mat), util_clock() - t);
         fflush(o->log);
     }
     char save[4300];
@@ -110,9 +111,9 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
             rc = 1;
         if (rc == 0) {
             b->prog.phase = "write";
-            t_write = game_clock();
+            t_write = util_clock();
             rc = tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), err, errlen);
-            t_write = game_clock() - t_write;
+            t_write = util_clock() - t_write;
         }
         tb_retro_free(b);
         if (rc == 0)
@@ -122,7 +123,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
                     b->saved_ply);
         if (rc == 0 && o->log) {
             fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
-                    name, (unsigned long long)b->n, b->ply, game_clock() - t, b->t_init, b->t_plies, t_write);
+                    name, (unsigned long long)b->n, b->ply, util_clock() - t, b->t_init, b->t_plies, t_write);
             fflush(o->log);
         }
     } else if (rc > 0) {
@@ -169,7 +170,7 @@ static void group_tables(void *arg, uint64_t lo, uint64_t hi)
         } else if (rc == 0 && gr->proto->opt->progress) {
             b.ops->material_name(b.g, gr->todo[i], name, sizeof name);
             tb_progress p = { .material = name, .table_no = i + 1, .tables = gr->tables, .phase = "write",
-                              .done = b.n, .size = b.n, .seconds = game_clock() - b.t0, .eta = -1 };
+                              .done = b.n, .size = b.n, .seconds = util_clock() - b.t0, .eta = -1 };
             gr->proto->opt->progress(&p, gr->proto->opt->ctx);
         }
         pthread_mutex_unlock(&gr->lock);
@@ -182,7 +183,7 @@ static int make_group(tb_builder *b, const char *dir, const int *todo, int first
 {
     table_group gr = { .proto = b, .dir = dir, .todo = todo, .first = first, .tables = tables };
     pthread_mutex_init(&gr.lock, NULL);
-    game_parallel(b->threads, (uint64_t)(end - first), 1, group_tables, &gr);
+    util_parallel(b->threads, (uint64_t)(end - first), 1, group_tables, &gr);
     pthread_mutex_destroy(&gr.lock);
     for (int i = first; i < end; i++)
         b->run_before += (double)b->ops->size(b->g, todo[i]);
@@ -202,7 +203,7 @@ static int keep_needed(const game *g, const char *only, int *mats, int n, char *
     for (int i = 0; i < n; i++)
         listed |= mats[i] == want;
     if (want < 0 || !listed)
-        return game_error(err, errlen, "no table '%s' among those to build (a canonical material name within --pieces)", only);
+        return util_error(err, errlen, "no table '%s' among those to build (a canonical material name within --pieces)", only);
     int nneed = tb_materials_with_deps(g, &want, 1, need, 4096), kept = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < nneed; j++)
@@ -217,7 +218,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
 {
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
-        return game_error(err, errlen, "%s has no endgame tables", g->name);
+        return util_error(err, errlen, "%s has no endgame tables", g->name);
     if (make_dir(dir, err, errlen) != 0)
         return -1;
     int lock = tb_dir_lock(dir, err, errlen);
@@ -236,7 +237,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
      * sizes below make the indices. */
     tb_set *smaller = tb_open(g, dir);
     if (!smaller)
-        return game_error(err, errlen, "out of memory");
+        return util_error(err, errlen, "out of memory");
     tb_set_resident(smaller);
     int mats[4096];
     int count = ops->materials(g, max_pieces, mats, 4096);
@@ -268,7 +269,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
             char name[32];
             ops->material_name(g, mats[i], name, sizeof name);
             tb_close(smaller);
-            return game_error(err, errlen, "table %s cannot be indexed here (too large)", name);
+            return util_error(err, errlen, "table %s cannot be indexed here (too large)", name);
         }
         todo[ntodo++] = mats[i];
         total += (double)size;
@@ -277,11 +278,11 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     memset(&b, 0, sizeof b);
     b.g = g;
     b.ops = ops;
-    b.threads = o->threads > 0 ? o->threads : game_default_threads();
+    b.threads = o->threads > 0 ? o->threads : util_default_threads();
     b.smaller = smaller;
     b.opt = o;
     b.short_max = o->long_from > 1 ? o->long_from - 1 : 0;
-    b.t0 = game_clock();
+    b.t0 = util_clock();
     b.run_total = total > 0 ? total : 1;
     pthread_mutex_init(&b.lock, NULL);
     int rc = 0;

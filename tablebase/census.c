@@ -2,6 +2,7 @@
  * classes (game_tb_ops.census) on every core: the reconciliation of a
  * table's size with a published count. */
 #include "tablebase.h"
+#include "../util/util.h"
 
 #include <string.h>
 
@@ -34,7 +35,7 @@ int tb_census(const game *g, int mat, int threads, volatile int *stop, uint64_t 
     census_run c = { .g = g, .mat = mat, .stop = stop };
     /* pieces of a million positions: small enough to stop soon, large
      * enough that the fan-out costs nothing */
-    game_parallel(threads, ops->positions(g, mat), 1 << 20, census_range, &c);
+    util_parallel(threads, ops->positions(g, mat), 1 << 20, census_range, &c);
     memcpy(counts, c.counts, sizeof c.counts);
     return c.stopped;
 }

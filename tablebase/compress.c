@@ -1,6 +1,7 @@
 /* tablebase/compress.c - `tb compress`: existing uncompressed tables
  * rewritten in compressed blocks (blocks.c). */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -31,18 +32,18 @@ static int compress_one(const game *g, const char *dir, int mat, FILE *log, char
     }
     /* Written beside it and read back before it replaces the original. */
     snprintf(tmp, sizeof tmp, "%s.packed", path);
-    double t = game_clock();
+    double t = util_clock();
     int rc = tb_file_write(g, tmp, mat, file_entry, &raw, raw.h.entries, 1, err, errlen);
     if (rc == 0 && (rc = tb_file_open(g, tmp, mat, 1, &packed, err, errlen)) == 0) {
         uint64_t at = first_difference(&raw, &packed);
         if (at != raw.h.entries)
-            rc = game_error(err, errlen, "%s: the compressed copy differs at index %llu", path, (unsigned long long)at);
+            rc = util_error(err, errlen, "%s: the compressed copy differs at index %llu", path, (unsigned long long)at);
         tb_file_close(&packed);
     }
     size_t before = raw.map_len;
     tb_file_close(&raw);
     if (rc == 0 && rename(tmp, path) != 0)
-        rc = game_error(err, errlen, "%s: cannot replace it", path);
+        rc = util_error(err, errlen, "%s: cannot replace it", path);
     if (rc != 0) {
         unlink(tmp);
         return -1;
@@ -50,7 +51,7 @@ static int compress_one(const game *g, const char *dir, int mat, FILE *log, char
     struct stat st;
     if (log) {
         fprintf(log, "compressed %s: %zu -> %lld bytes, %.2f s\n", path, before,
-                stat(path, &st) == 0 ? (long long)st.st_size : -1LL, game_clock() - t);
+                stat(path, &st) == 0 ? (long long)st.st_size : -1LL, util_clock() - t);
         fflush(log);
     }
     return 1;
@@ -60,7 +61,7 @@ long tb_compress(const game *g, const char *dir, volatile int *stop, FILE *log, 
 {
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
-        return game_error(err, errlen, "%s has no endgame tables", g->name);
+        return util_error(err, errlen, "%s has no endgame tables", g->name);
     int lock = tb_dir_lock(dir, err, errlen);
     if (lock < 0)
         return -1;

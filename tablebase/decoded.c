@@ -22,6 +22,7 @@
  * the values it checks against).
  */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <Judy.h>
 #include <fcntl.h>
@@ -86,7 +87,7 @@ static dec_header header_for(const tb_file *f)
  * and page sums are sound (the bytes are checked as they are read): 0, or -1. */
 static int map_existing(tb_file *f, const char *dec)
 {
-    int fd = game_open_regular(dec, O_RDONLY);
+    int fd = util_open_regular(dec, O_RDONLY);
     if (fd < 0)
         return -1;
     dec_header h, want = header_for(f);

@@ -3,6 +3,7 @@
  * applying ended by a barrier. */
 #include "exchange.h"
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 
@@ -44,7 +45,7 @@ tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch)
         x->out[o].shift = shift;
         x->out[o].mod = UINT64_MAX / (uint64_t)owners + 1;
         x->out[o].cap = cap;
-        x->out[o].box = game_alloc_big(cap * (uint64_t)owners * sizeof(uint64_t));
+        x->out[o].box = util_alloc_big(cap * (uint64_t)owners * sizeof(uint64_t));
         if (!x->out[o].box) {
             tb_exchange_free(x);
             return NULL;
@@ -58,7 +59,7 @@ void tb_exchange_free(tb_exchange *x)
     if (!x)
         return;
     for (int o = 0; o < x->owners; o++)
-        game_free_big(x->out[o].box, x->out[o].cap * (uint64_t)x->owners * sizeof(uint64_t));
+        util_free_big(x->out[o].box, x->out[o].cap * (uint64_t)x->owners * sizeof(uint64_t));
     free(x);
 }
 
@@ -84,14 +85,14 @@ static void apply_one(tb_exchange *x, int d)
 /* A member of the team plays owners member, member + size, ... through
  * every round of the pass; the rounds' two halves meet at barriers, so a
  * round costs two waits, not two thread starts. */
-static void owner_rounds(void *arg, game_team *t, int member)
+static void owner_rounds(void *arg, util_team *t, int member)
 {
     tb_exchange *x = arg;
-    int size = game_team_size(t);
+    int size = util_team_size(t);
     for (;;) {
         for (int o = member; o < x->owners; o += size)
             send_one(x, o);
-        game_team_sync(t);
+        util_team_sync(t);
         /* done[] stays still until the next round's sending, after the
          * second wait: every member reads the same verdict. */
         int all = 1;
@@ -99,7 +100,7 @@ static void owner_rounds(void *arg, game_team *t, int member)
             all &= x->done[o];
         for (int d = member; d < x->owners; d += size)
             apply_one(x, d);
-        game_team_sync(t);
+        util_team_sync(t);
         if (all)
             return;
     }
@@ -113,5 +114,5 @@ void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbo
     x->ctx = ctx;
     for (int o = 0; o < x->owners; o++)
         x->done[o] = 0;
-    game_team_run(x->owners, owner_rounds, x);
+    util_team_run(x->owners, owner_rounds, x);
 }

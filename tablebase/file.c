@@ -1,6 +1,7 @@
 /* tablebase/file.c - table files: checksummed header and entries, written
  * to a temporary name and renamed, read back through mmap. */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <sodium.h>
@@ -88,8 +89,8 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     }
     h.entry_bytes = h.max_distance <= 127 ? 1 : 2;
 
-    game_file out;
-    if (game_file_create(&out, path, "wb", err, errlen) != 0)
+    util_file out;
+    if (util_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
     FILE *f = out.f;
     encoder *enc = malloc(sizeof *enc);
@@ -114,30 +115,30 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     ok = ok && fseek(f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, f) == 1;
     if (!ok) {
         int saved = errno ? errno : EIO;
-        game_file_commit(&out, 0, NULL, 0);
-        return game_error(err, errlen, "%s: cannot write table: %s", path, strerror(saved));
+        util_file_commit(&out, 0, NULL, 0);
+        return util_error(err, errlen, "%s: cannot write table: %s", path, strerror(saved));
     }
     char why[512];
-    if (game_file_commit(&out, 1, why, sizeof why) != 0)
-        return game_error(err, errlen, "cannot write table %s", why);
+    if (util_file_commit(&out, 1, why, sizeof why) != 0)
+        return util_error(err, errlen, "cannot write table %s", why);
     return 0;
 }
 
 int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
-    int fd = game_open_regular(path, O_RDONLY);
+    int fd = util_open_regular(path, O_RDONLY);
     if (fd < 0)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, game_open_why(errno));
+        return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(tb_header)) {
         close(fd);
-        return game_error(err, errlen, "%s: truncated table (no header)", path);
+        return util_error(err, errlen, "%s: truncated table (no header)", path);
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
-        return game_error(err, errlen, "%s: cannot map: %s", path, strerror(errno));
+        return util_error(err, errlen, "%s: cannot map: %s", path, strerror(errno));
     memcpy(&f->h, map, sizeof f->h);
     f->map = map;
     f->map_len = (size_t)st.st_size;
@@ -171,12 +172,12 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
     if (why) {
         int known = h->version == TB_VERSION_RAW || h->version == TB_VERSION_BLOCKS;
         if (!known && memcmp(h->magic, TB_MAGIC, 8) == 0)
-            game_error(err, errlen, "%s: %s %u (this program reads %d and %d)", path, why, h->version, TB_VERSION_RAW,
+            util_error(err, errlen, "%s: %s %u (this program reads %d and %d)", path, why, h->version, TB_VERSION_RAW,
                        TB_VERSION_BLOCKS);
         else if (strncmp(h->game, g->name, sizeof h->game) != 0 && !memcmp(h->magic, TB_MAGIC, 8) && known)
-            game_error(err, errlen, "%s: %s ('%.63s', expected '%s')", path, why, h->game, g->name);
+            util_error(err, errlen, "%s: %s ('%.63s', expected '%s')", path, why, h->game, g->name);
         else
-            game_error(err, errlen, "%s: %s", path, why);
+            util_error(err, errlen, "%s: %s", path, why);
         tb_file_close(f);
         return -1;
     }
@@ -265,10 +266,10 @@ int tb_dir_lock(const char *dir, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/.pnsolve-build.lock", dir);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
-        return game_error(err, errlen, "%s: %s", path, strerror(errno));
+        return util_error(err, errlen, "%s: %s", path, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         close(fd);
-        return game_error(err, errlen, "another build is running in %s (it holds %s)", dir, path);
+        return util_error(err, errlen, "another build is running in %s (it holds %s)", dir, path);
     }
     return fd;
 }

@@ -1,5 +1,6 @@
 /* tablebase/probe.c - the probing API: tables mapped on first use. */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -119,9 +120,9 @@ int tb_load(tb_set *t, int mat, char *err, size_t errlen)
         return 0;
     slot *s = get_slot(t, mat);
     if (!s)
-        return game_error(err, errlen, "out of memory");
+        return util_error(err, errlen, "out of memory");
     if (s->state == 3)
-        return game_error(err, errlen, "%s", s->err);
+        return util_error(err, errlen, "%s", s->err);
     return s->state == 1;
 }
 
@@ -140,12 +141,12 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     uint64_t i = ops->index(t->g, s);
     if (i >= t->slots[mat]->f.h.entries) {
         ops->material_name(t->g, mat, name, sizeof name);
-        return game_error(err, errlen, "table %s has no entry for this state: the rules cannot produce it", name);
+        return util_error(err, errlen, "table %s has no entry for this state: the rules cannot produce it", name);
     }
     tb_entry e = tb_file_entry(&t->slots[mat]->f, i);
     if (e == TB_ENTRY_BAD) {
         ops->material_name(t->g, mat, name, sizeof name);
-        return game_error(err, errlen, "table %s: a compressed block fails its checksum or does not decode (damaged file?)", name);
+        return util_error(err, errlen, "table %s: a compressed block fails its checksum or does not decode (damaged file?)", name);
     }
     *v = tb_decode(e);
     return 1;
@@ -178,7 +179,7 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
     for (int j = 0; j < m; j++) {
         const tb_file *f = &t->slots[mat[j]]->f;
         if (at[j] >= f->h.entries)  /* tb_probe says which table */
-            return tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0 ? -1 : game_error(err, errlen, "a state has no table entry");
+            return tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0 ? -1 : util_error(err, errlen, "a state has no table entry");
         if (f->data)
             __builtin_prefetch(f->data + at[j] * f->data_bytes);
     }
@@ -187,7 +188,7 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
         if (e == TB_ENTRY_BAD) {  /* tb_probe says which table */
             if (tb_probe(t, &with[j], &v[from[j]], err, errlen) < 0)
                 return -1;
-            return game_error(err, errlen, "a table entry does not decode");
+            return util_error(err, errlen, "a table entry does not decode");
         }
         v[from[j]] = tb_decode(e);
         found[from[j]] = 1;
@@ -229,7 +230,7 @@ int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, c
             return 1;
         }
     }
-    return game_error(err, errlen, "the tables disagree with themselves: no move keeps the value of a state");
+    return util_error(err, errlen, "the tables disagree with themselves: no move keeps the value of a state");
 }
 
 int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen)
@@ -262,7 +263,7 @@ int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
     }
     pthread_mutex_unlock(&t->lock);
     if (bad)
-        return game_error(err, errlen, "table %s: a compressed block does not decode", s->f.h.material);
+        return util_error(err, errlen, "table %s: a compressed block does not decode", s->f.h.material);
     memcpy(hex, s->hash, TB_HASH_HEX);
     return 1;
 }

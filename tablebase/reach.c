@@ -10,6 +10,7 @@
  * not at all, and expanding one again would change nothing.
  */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -220,8 +221,8 @@ static int save(const reach_run *r, const game_state *start, tb_reach_result *re
     h.expanded = r->expanded;
     h.seconds = seconds;
     int n = pieces(r, res, mats, p, len);
-    game_file out;
-    if (game_file_create(&out, path, "wb", err, errlen) != 0)
+    util_file out;
+    if (util_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
     /* the header goes first with its checksum still 0, then again at the end */
     uint64_t sum = TB_CHECKSUM_SEED;
@@ -230,8 +231,8 @@ static int save(const reach_run *r, const game_state *start, tb_reach_result *re
         ok = tb_stream_put(out.f, p[i], len[i], &sum) == 0;
     h.checksum = sum;
     ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
-    if (game_file_commit(&out, ok, err, errlen) != 0 || !ok)
-        return game_error(err, errlen, "cannot write checkpoint '%s'", path);
+    if (util_file_commit(&out, ok, err, errlen) != 0 || !ok)
+        return util_error(err, errlen, "cannot write checkpoint '%s'", path);
     return 0;
 }
 
@@ -239,9 +240,9 @@ static int save(const reach_run *r, const game_state *start, tb_reach_result *re
 static int load(reach_run *r, const game_state *start, tb_reach_result *res, reach_header *got, const char *path,
                 char *err, size_t errlen)
 {
-    FILE *f = game_fopen_regular(path);
+    FILE *f = util_fopen_regular(path);
     if (!f)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, game_open_why(errno));
+        return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));
     reach_header want;
     uint64_t mats[2 * TB_REACH_MATERIALS], want_mats[2 * TB_REACH_MATERIALS];
     void *p[2 + 3 * TB_REACH_MATERIALS];
@@ -250,12 +251,12 @@ static int load(reach_run *r, const game_state *start, tb_reach_result *res, rea
     int ok = fread(got, sizeof *got, 1, f) == 1;
     if (!ok || memcmp(got->magic, REACH_MAGIC, 8) != 0 || got->version != REACH_VERSION) {
         fclose(f);
-        return game_error(err, errlen, "'%s' is not a pnsolve reachability checkpoint", path);
+        return util_error(err, errlen, "'%s' is not a pnsolve reachability checkpoint", path);
     }
     if (strcmp(got->game, want.game) != 0 || got->start_lo != want.start_lo || got->start_hi != want.start_hi ||
         got->materials != want.materials) {
         fclose(f);
-        return game_error(err, errlen, "checkpoint '%s' is for another game or start", path);
+        return util_error(err, errlen, "checkpoint '%s' is for another game or start", path);
     }
     int n = pieces(r, res, mats, p, len);
     uint64_t sum = TB_CHECKSUM_SEED;
@@ -264,13 +265,13 @@ static int load(reach_run *r, const game_state *start, tb_reach_result *res, rea
     ok = ok && fgetc(f) == EOF;
     fclose(f);
     if (!ok)
-        return game_error(err, errlen, "checkpoint '%s' is truncated", path);
+        return util_error(err, errlen, "checkpoint '%s' is truncated", path);
     if (sum != got->checksum)
-        return game_error(err, errlen, "checkpoint '%s' is damaged (checksum)", path);
+        return util_error(err, errlen, "checkpoint '%s' is damaged (checksum)", path);
     if (memcmp(mats, want_mats, 2 * sizeof(uint64_t) * (size_t)r->n) != 0)
-        return game_error(err, errlen, "checkpoint '%s' is for other tables", path);
+        return util_error(err, errlen, "checkpoint '%s' is for other tables", path);
     if (got->level >= TB_REACH_LEVELS || got->at_material > (uint64_t)r->n)
-        return game_error(err, errlen, "checkpoint '%s' is damaged (its level)", path);
+        return util_error(err, errlen, "checkpoint '%s' is damaged (its level)", path);
     return 1;
 }
 
@@ -334,16 +335,16 @@ static void free_run(reach_run *r)
 {
     for (int k = 0; k < r->n; k++) {
         size_t b = r->t[k].words * sizeof(uint64_t);
-        game_free_big(r->t[k].seen, b);
-        game_free_big(r->t[k].cur, b);
-        game_free_big(r->t[k].next, b);
+        util_free_big(r->t[k].seen, b);
+        util_free_big(r->t[k].cur, b);
+        util_free_big(r->t[k].next, b);
     }
 }
 
 static int run_levels(reach_run *r, const game_state *start, const tb_reach_options *o, tb_reach_result *res,
                       const reach_header *from, char *err, size_t errlen)
 {
-    double t0 = game_clock() - (from ? from->seconds : 0), last_save = game_clock();
+    double t0 = util_clock() - (from ? from->seconds : 0), last_save = util_clock();
     uint64_t d = from ? from->level : 0, at_m = from ? from->at_material : 0, at_w = from ? from->at_word : 0;
     r->found = from ? from->found : 0;
     r->expanded = from ? from->expanded : 0;
@@ -353,11 +354,11 @@ static int run_levels(reach_run *r, const game_state *start, const tb_reach_opti
                 r->at = (int)m;
                 r->base = w;
                 uint64_t seg = r->t[m].words - w < SEGMENT_WORDS ? r->t[m].words - w : SEGMENT_WORDS;
-                game_parallel(o->threads, seg, CHUNK_WORDS, expand_words, r);
+                util_parallel(o->threads, seg, CHUNK_WORDS, expand_words, r);
                 if (r->lost_mat >= 0)
-                    return game_error(err, errlen, "a move leads to material %d, which the start does not lead to",
+                    return util_error(err, errlen, "a move leads to material %d, which the start does not lead to",
                                       r->lost_mat);
-                double now = game_clock();
+                double now = util_clock();
                 if (o->progress) {
                     tb_reach_progress p = { (int)d, res->at_level[d], r->expanded, r->found, now - t0 };
                     for (uint64_t l = 0; l <= d; l++)
@@ -371,7 +372,7 @@ static int run_levels(reach_run *r, const game_state *start, const tb_reach_opti
                         nm++, nw = 0;
                     if (save(r, start, res, d, nm, nw, now - t0, o->checkpoint, err, errlen) != 0)
                         return -1;
-                    last_save = game_clock();
+                    last_save = util_clock();
                     if (o->log)  /* a log without the progress line still shows the run going */
                         fprintf(o->log, "level %llu: %llu of %llu states expanded, %.0f s, saved\n", (unsigned long long)d,
                                 (unsigned long long)r->expanded, (unsigned long long)res->at_level[d], now - t0);
@@ -382,7 +383,7 @@ static int run_levels(reach_run *r, const game_state *start, const tb_reach_opti
         if (!r->found)
             break;  /* level d was the last: its states stay in cur */
         if (d + 1 >= TB_REACH_LEVELS)
-            return game_error(err, errlen, "more than %d levels", TB_REACH_LEVELS - 1);
+            return util_error(err, errlen, "more than %d levels", TB_REACH_LEVELS - 1);
         res->at_level[++d] = r->found;
         for (int k = 0; k < r->n; k++) {
             uint64_t *c = r->t[k].cur;
@@ -394,10 +395,10 @@ static int run_levels(reach_run *r, const game_state *start, const tb_reach_opti
         at_m = at_w = 0;
         if (o->log)
             fprintf(o->log, "level %llu: %llu states, %.0f s\n", (unsigned long long)d,
-                    (unsigned long long)res->at_level[d], game_clock() - t0);
+                    (unsigned long long)res->at_level[d], util_clock() - t0);
     }
     res->levels = (int)d;
-    res->seconds = game_clock() - t0;
+    res->seconds = util_clock() - t0;
     return 0;
 }
 
@@ -407,17 +408,17 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
     const game_tb_ops *ops = game_tables(g);
     memset(res, 0, sizeof *res);
     if (!ops)
-        return game_error(err, errlen, "%s has no tables", g->name);
+        return util_error(err, errlen, "%s has no tables", g->name);
     int start_mat = game_result_of(g, start) == GAME_ONGOING ? ops->material_of(g, start) : -1;
     if (start_mat < 0)
-        return game_error(err, errlen, "the start is not a state of any table");
+        return util_error(err, errlen, "the start is not a state of any table");
     char prefix[4200];
     tb_file_prefix(g, dir, prefix, sizeof prefix);
     tb_sindex_files(g, prefix, TB_INDEX_FILE_MIN);
     static reach_run zero;
     reach_run *r = malloc(sizeof *r);
     if (!r)
-        return game_error(err, errlen, "out of memory");
+        return util_error(err, errlen, "out of memory");
     *r = zero;
     r->g = g;
     r->ops = ops;
@@ -431,11 +432,11 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
         t->size = ops->size(g, mats[k]);
         t->words = (t->size + 63) / 64;
         size_t b = t->words * sizeof(uint64_t);
-        t->seen = game_alloc_big(b);
-        t->cur = game_alloc_big(b);
-        t->next = game_alloc_big(b);
+        t->seen = util_alloc_big(b);
+        t->cur = util_alloc_big(b);
+        t->next = util_alloc_big(b);
         if (!t->seen || !t->cur || !t->next)
-            rc = game_error(err, errlen, "out of memory for the bitmaps of %llu states", (unsigned long long)t->size);
+            rc = util_error(err, errlen, "out of memory for the bitmaps of %llu states", (unsigned long long)t->size);
     }
     reach_header from;
     int resumed = rc == 0 && o->checkpoint ? load(r, start, res, &from, o->checkpoint, err, errlen) : 0;

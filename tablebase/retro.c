@@ -33,6 +33,7 @@
  * index is another) are skipped and get their twin's value at the end.
  */
 #include "retro.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static void report(tb_builder *b, uint64_t add)
     uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
     if (!b->opt->progress)
         return;
-    double t = game_clock();
+    double t = util_clock();
     if (t - b->last_report < 0.5 || pthread_mutex_trylock(&b->lock) != 0)
         return;
     if (t - b->last_report >= 0.5) {
@@ -625,7 +626,7 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
     b->in = wins;
     b->out = losses;
     b->resolved = 0;
-    game_parallel(b->threads, b->words, 0, scan_pending, b);
+    util_parallel(b->threads, b->words, 0, scan_pending, b);
     return b->resolved;
 }
 
@@ -634,50 +635,50 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
  * the chance to resume: the build goes on, and says so. */
 static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses)
 {
-    double now = game_clock();
+    double now = util_clock();
     if (!b->save_path || b->opt->save_every <= 0 || stopped(b) || now - b->last_save < b->opt->save_every)
         return;
     char err[600];
     if (tb_retro_save(b, wins, losses, b->save_path, err, sizeof err) == 0) {
         b->saved_ply = b->ply;
         if (b->opt->log) {
-            fprintf(b->opt->log, "%s: saved after ply %d in %.0f s\n", b->prog.material, b->ply, game_clock() - now);
+            fprintf(b->opt->log, "%s: saved after ply %d in %.0f s\n", b->prog.material, b->ply, util_clock() - now);
             fflush(b->opt->log);
         }
     } else if (b->opt->log) {
         fprintf(b->opt->log, "%s: not saved after ply %d: %s\n", b->prog.material, b->ply, err);
         fflush(b->opt->log);
     }
-    b->last_save = game_clock();
+    b->last_save = util_clock();
 }
 
 int tb_retro_build(tb_builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n;
     b->words = (n + 63) / 64;
-    b->c = game_alloc_big(n);
+    b->c = util_alloc_big(n);
     b->pending = calloc(TB_MAX_DISTANCE + 1, 1);
     b->max_pending = 0;
     if (b->short_max <= 0 || b->short_max > SHORT_MAX)
         b->short_max = SHORT_MAX;
     /* Three frontiers: the wins and losses of the last ply and the new
      * wins; the new losses go where the last losses were read. */
-    uint64_t *wins = game_alloc_big(b->words * 8), *losses = game_alloc_big(b->words * 8);
-    uint64_t *new_wins = game_alloc_big(b->words * 8);
+    uint64_t *wins = util_alloc_big(b->words * 8), *losses = util_alloc_big(b->words * 8);
+    uint64_t *new_wins = util_alloc_big(b->words * 8);
     b->owners = b->threads < TB_MAX_OWNERS ? b->threads : TB_MAX_OWNERS;
     int own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
     b->ex = tb_exchange_new(b->owners, own_shift, n, GAME_MAX_PREDECESSORS);
     int rc = -1;
     if (!b->c || !b->pending || !wins || !losses || !new_wins || !b->ex) {
-        game_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
+        util_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
     b->saved_ply = -1;
-    b->last_save = game_clock();
+    b->last_save = util_clock();
     int loaded = b->save_path ? tb_retro_load(b, wins, losses, b->save_path, err, errlen) : 0;
     if (loaded < 0)
         goto out;
-    double t = game_clock();
+    double t = util_clock();
     if (loaded) {
         b->saved_ply = b->ply;
         t -= b->t_plies;
@@ -688,9 +689,9 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
     } else {
         b->prog.phase = "init";
         b->ply = 0;
-        game_parallel(b->threads, n, 0, init_range, b);
-        b->t_init = game_clock() - t;
-        t = game_clock();
+        util_parallel(b->threads, n, 0, init_range, b);
+        b->t_init = util_clock() - t;
+        t = util_clock();
         b->t_plies = 0;
         b->done = 0;
         save_if_due(b, wins, losses);
@@ -709,24 +710,24 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         new_wins = last;  /* cleared by the pass that read it */
         if (!won && !lost && !known && b->ply >= b->max_pending)
             break;
-        b->t_plies = game_clock() - t;
+        b->t_plies = util_clock() - t;
         save_if_due(b, wins, losses);
     }
     if (b->failed) {
-        game_error(err, errlen, "%s: %s", b->prog.material, b->err);
+        util_error(err, errlen, "%s: %s", b->prog.material, b->err);
         goto out;
     }
     if (stopped(b)) {
         rc = 1;  /* interrupted: nothing is written */
         goto out;
     }
-    game_parallel(b->threads, n, 0, copy_twins, b);
-    b->t_plies = game_clock() - t;
-    rc = b->failed ? game_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
+    util_parallel(b->threads, n, 0, copy_twins, b);
+    b->t_plies = util_clock() - t;
+    rc = b->failed ? util_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
 out:
-    game_free_big(wins, b->words * 8);
-    game_free_big(losses, b->words * 8);
-    game_free_big(new_wins, b->words * 8);
+    util_free_big(wins, b->words * 8);
+    util_free_big(losses, b->words * 8);
+    util_free_big(new_wins, b->words * 8);
     tb_exchange_free(b->ex);
     b->ex = NULL;
     free(b->pending);
@@ -737,6 +738,6 @@ out:
 void tb_retro_free(tb_builder *b)
 {
     JudyLFreeArray(&b->val_long, PJE0);
-    game_free_big(b->c, b->n);
+    util_free_big(b->c, b->n);
     b->c = NULL;
 }

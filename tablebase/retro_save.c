@@ -12,6 +12,7 @@
  * is written through a temporary name and renamed.
  */
 #include "retro.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,8 +43,8 @@ static void describe(const tb_builder *b, save_header *h)
 int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const char *path, char *err,
                   size_t errlen)
 {
-    game_file out;
-    if (game_file_create(&out, path, "wb", err, errlen) != 0)
+    util_file out;
+    if (util_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
     save_header h;
     describe(b, &h);
@@ -69,30 +70,30 @@ int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *los
     free(pairs);
     h.checksum = sum;
     ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
-    if (game_file_commit(&out, ok, err, errlen) != 0)
+    if (util_file_commit(&out, ok, err, errlen) != 0)
         return -1;
-    return ok ? 0 : game_error(err, errlen, "cannot write '%s'", path);
+    return ok ? 0 : util_error(err, errlen, "cannot write '%s'", path);
 }
 
 int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *path, char *err, size_t errlen)
 {
-    FILE *f = game_fopen_regular(path);
+    FILE *f = util_fopen_regular(path);
     if (!f)
-        return errno == ENOENT ? 0 : game_error(err, errlen, "%s: %s", path, game_open_why(errno));
+        return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));
     save_header h, want;
     describe(b, &want);
     int rc = -1;
     if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, SAVE_MAGIC, 8) != 0) {
-        game_error(err, errlen, "'%s' is not a saved build (remove it to build afresh)", path);
+        util_error(err, errlen, "'%s' is not a saved build (remove it to build afresh)", path);
         goto out;
     }
     if (strcmp(h.game, want.game) != 0 || strcmp(h.material, want.material) != 0 || h.n != want.n ||
         h.short_max != want.short_max) {
-        game_error(err, errlen, "'%s' is a saved build of another table (remove it to build afresh)", path);
+        util_error(err, errlen, "'%s' is a saved build of another table (remove it to build afresh)", path);
         goto out;
     }
     if (h.deps_id != want.deps_id) {
-        game_error(err, errlen, "'%s' was saved with other smaller tables (remove it to build afresh)", path);
+        util_error(err, errlen, "'%s' was saved with other smaller tables (remove it to build afresh)", path);
         goto out;
     }
     uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
@@ -109,7 +110,7 @@ int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *p
     }
     free(pairs);
     if (!ok || sum != h.checksum || fgetc(f) != EOF) {
-        game_error(err, errlen, "'%s' is damaged (truncated or checksum; remove it to build afresh)", path);
+        util_error(err, errlen, "'%s' is damaged (truncated or checksum; remove it to build afresh)", path);
         goto out;
     }
     b->ply = h.ply;

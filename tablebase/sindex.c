@@ -15,6 +15,7 @@
  * private copy of its pages, from the base the chunk table gives it.
  */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -147,7 +148,7 @@ static void chunk_check(game_sindex *ix, uint64_t c)
 /* Maps mat's index from its file: NULL if it is not there or does not check. */
 static game_sindex *index_read(const game *g, int mat, const char *path, uint64_t positions)
 {
-    int fd = game_open_regular(path, O_RDONLY);
+    int fd = util_open_regular(path, O_RDONLY);
     if (fd < 0)
         return NULL;
     index_header h, want = header_of(g, mat, positions);
@@ -219,8 +220,8 @@ static game_sindex *index_read(const game *g, int mat, const char *path, uint64_
  * there is no file, which costs only the pass next time. */
 static void index_write(const game *g, int mat, const char *path, const game_sindex *ix)
 {
-    game_file out;
-    if (game_file_create(&out, path, "wb", NULL, 0) != 0)
+    util_file out;
+    if (util_file_create(&out, path, "wb", NULL, 0) != 0)
         return;
     size_t lines = ix->lines * sizeof(game_sindex_line), hints = ix->hints * sizeof(uint32_t);
     index_header h = header_of(g, mat, ix->positions);
@@ -229,7 +230,7 @@ static void index_write(const game *g, int mat, const char *path, const game_sin
     uint64_t chunks = chunks_of(ix->lines);
     uint64_t *chunk = malloc(chunks * 16);
     if (!chunk) {
-        game_file_commit(&out, 0, NULL, 0);
+        util_file_commit(&out, 0, NULL, 0);
         return;
     }
     for (uint64_t c = 0; c < chunks; c++) {
@@ -247,7 +248,7 @@ static void index_write(const game *g, int mat, const char *path, const game_sin
     int ok = fwrite(&h, sizeof h, 1, out.f) == 1 && fwrite(ix->line, 1, lines, out.f) == lines &&
              fwrite(chunk, 16, chunks, out.f) == chunks && fwrite(ix->hint, 1, hints, out.f) == hints;
     free(chunk);
-    game_file_commit(&out, ok, NULL, 0);
+    util_file_commit(&out, ok, NULL, 0);
 }
 
 /* The game_sindex_source of a directory: the file when it checks, else made

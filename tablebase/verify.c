@@ -1,6 +1,7 @@
 /* tablebase/verify.c - independent re-derivation of every stored value from
  * one ply of look-ahead, and per-table statistics. */
 #include "tb_internal.h"
+#include "../util/util.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -141,11 +142,11 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     c.tables = tables;
     pthread_mutex_init(&c.lock, NULL);
     uint64_t entries = f.h.entries;
-    game_parallel(threads, entries, 0, check_range, &c);
+    util_parallel(threads, entries, 0, check_range, &c);
     pthread_mutex_destroy(&c.lock);
     tb_file_close(&f);
     if (c.failed)
-        return game_error(err, errlen, "%s: %s", name, c.err);
+        return util_error(err, errlen, "%s: %s", name, c.err);
     if (!report) {
         /* nothing to say */
     } else if (c.wrong) {
@@ -166,12 +167,12 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
 {
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
-        return game_error(err, errlen, "%s has no endgame tables", g->name);
+        return util_error(err, errlen, "%s has no endgame tables", g->name);
     int mats[4096], count = ops->materials(g, 64, mats, 4096), found = 0;
     long total = 0;
     tb_set *tables = tb_open(g, dir);
     if (!tables)
-        return game_error(err, errlen, "out of memory");
+        return util_error(err, errlen, "out of memory");
     tb_set_resident(tables);
     for (int i = 0; i < count; i++) {
         int here;
@@ -185,7 +186,7 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     }
     tb_close(tables);
     if (!found && !total)
-        return game_error(err, errlen, "no tables of %s in %s", g->name, dir);
+        return util_error(err, errlen, "no tables of %s in %s", g->name, dir);
     return total;
 }
 
@@ -193,7 +194,7 @@ long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE 
 {
     tb_set *tables = tb_open(g, dir);
     if (!tables)
-        return game_error(err, errlen, "out of memory");
+        return util_error(err, errlen, "out of memory");
     tb_set_resident(tables);
     int found;
     long wrong = verify_one(g, dir, mat, threads, tables, report, &found, err, errlen);
@@ -201,7 +202,7 @@ long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE 
     if (wrong >= 0 && !found) {
         char path[4200];
         tb_path(g, dir, mat, path, sizeof path);
-        return game_error(err, errlen, "%s: no such table", path);
+        return util_error(err, errlen, "%s: no such table", path);
     }
     return wrong;
 }
@@ -211,13 +212,13 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
 {
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
-        return game_error(err, errlen, "%s has no endgame tables", g->name);
+        return util_error(err, errlen, "%s has no endgame tables", g->name);
     /* checked deepest first */
     enum { CAP = 4096 };
     int want[CAP], n = tb_materials_with_deps(g, mats, n_mats, want, CAP);
     tb_set *tables = tb_open_fresh(g, dir);
     if (!tables)
-        return game_error(err, errlen, "out of memory");
+        return util_error(err, errlen, "out of memory");
     tb_set_resident(tables);
     long total = 0;
     for (int i = n - 1; i >= 0 && total >= 0; i--) {
@@ -226,7 +227,7 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
         if (wrong >= 0 && !found) {
             char name[32];
             ops->material_name(g, want[i], name, sizeof name);
-            wrong = game_error(err, errlen, "table %s is missing", name);
+            wrong = util_error(err, errlen, "table %s is missing", name);
         }
         total = wrong < 0 ? -1 : total + wrong;
     }
@@ -250,7 +251,7 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
     if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0)
         return -1;
     if (!f.map)
-        return game_error(err, errlen, "%s: no such table", path);
+        return util_error(err, errlen, "%s: no such table", path);
     memset(st, 0, sizeof *st);
     snprintf(st->material, sizeof st->material, "%s", f.h.material);
     st->positions = f.h.entries;
@@ -263,7 +264,7 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
         tb_entry e = tb_file_entry(&f, i);
         if (e == TB_ENTRY_BAD) {
             tb_file_close(&f);
-            return game_error(err, errlen, "%s: a compressed block does not decode", path);
+            return util_error(err, errlen, "%s: a compressed block does not decode", path);
         }
         tb_value v = tb_decode(e);
         int d = v.distance > 255 ? 255 : v.distance;

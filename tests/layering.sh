@@ -7,7 +7,7 @@
 B=${1:-build}
 fail=0
 
-edges=$(for o in $(find "$B/games" "$B/ranking" "$B/tablebase" "$B/pns" "$B/cli" -name '*.o' | sort); do
+edges=$(for o in $(find "$B/util" "$B/games" "$B/ranking" "$B/tablebase" "$B/pns" "$B/cli" -name '*.o' | sort); do
     f=${o#"$B"/}
     nm "$o" | awk -v f="${f%.o}" '$2 ~ /^[TDRBV]$/ { print "D", f, $3 } $1 == "U" { print "U", f, $2 }'
 done | awk '
@@ -29,7 +29,7 @@ if [ -n "$circles" ]; then
 fi
 
 leaked=$(nm -g --defined-only "$B/libpnsolve.a" | awk 'NF == 3 { print $3 }' |
-    grep -v "^__" | grep -vE "^(game|jungle|ostle|othello|graph|tictactoe|rank|tb|pns)_" | sort -u | tr '\n' ' ')
+    grep -v "^__" | grep -vE "^(util|game|jungle|ostle|othello|graph|tictactoe|rank|tb|pns)_" | sort -u | tr '\n' ' ')
 if [ -n "$leaked" ]; then
     echo "FAIL: libpnsolve.a exports names without a module prefix: $leaked"
     fail=1
