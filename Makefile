@@ -9,7 +9,7 @@ ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD 
 LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
 
 MODULES := util games ranking tablebase pns
-LIB_SRC := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+LIB_SRC := $(sort $(shell find $(MODULES) -name "*.c"))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 BENCH_SRC := $(wildcard bench/*.c)
@@ -36,7 +36,7 @@ $(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 $(BUILD)/run-bench: $(call obj,$(BENCH_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
-# The fitter of the Othello move-order evaluation (games/othello_weights.c).
+# The fitter of the Othello move-order evaluation (games/othello/othello_weights.c).
 $(BUILD)/fit-othello-eval: $(call obj,$(FIT_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 

@@ -3,7 +3,7 @@
 #include "suites.h"
 #include "../pns/pns.h"
 #include "../pns/dfpn.h"  /* the threshold rule, tested directly */
-#include "../games/othello_eval.h"
+#include "../games/othello/othello_eval.h"
 #include "../pns/proof.h"  /* the closed-set writer's sets, checked naively */
 #include "../pns/proof_exact.h"  /* the checker's own search, against the naive one */
 #include "../pns/tt.h"  /* the keep of evicted solved entries, tested directly */  /* the solver's move order, replaced by noise */

@@ -2,9 +2,9 @@
  * easy to get wrong: rule 8, Othello passes and ends, the Jungle variants,
  * graph files. */
 #include "ref.h"
-#include "../games/ostle_impl.h"
-#include "../games/othello_bits.h"
-#include "../games/othello_eval.h"
+#include "../games/ostle/ostle_impl.h"
+#include "../games/othello/othello_bits.h"
+#include "../games/othello/othello_eval.h"
 #include "suites.h"
 
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* bench/fit/othello_eval.c - fits the weights of the evaluation that orders
- * the Othello endgame solver's moves (games/othello_eval.h) from exact
- * scores our own solver finds, and writes them as games/othello_weights.c.
+ * the Othello endgame solver's moves (games/othello/othello_eval.h) from exact
+ * scores our own solver finds, and writes them as games/othello/othello_weights.c.
  *
  *   build/fit-othello-eval [--boards 8x8,6x6] [--per-stage N] [--min E]
- *                          [--max E] [--seed S] > games/othello_weights.c
+ *                          [--max E] [--seed S] > games/othello/othello_weights.c
  *
  * Positions: games played from each board's start, each move the one that
  * leaves the opponent fewest replies or (one time in three) a random one,
@@ -12,20 +12,20 @@
  * positions of stages E-1..E+1 of every board; stages beyond --max use the
  * last fitted one.  Everything is deterministic for one seed.
  *
- * The pattern fit (games/othello_pattern.c) needs far more positions than
+ * The pattern fit (games/othello/othello_pattern.c) needs far more positions than
  * the features, so they are solved once and kept:
  *
  *   build/fit-othello-eval --boards 8x8 --per-stage 8000 --min 14 --max 18
  *                          --seed S --dump POSITIONS > /dev/null  (S: 11, 13)
  *   build/fit-othello-eval --patterns POSITIONS[,POSITIONS of another board]
- *                          [--from 14] [--ridge 32] > games/othello_pattern_weights.c
+ *                          [--from 14] [--ridge 32] > games/othello/othello_pattern_weights.c
  *
  * (POSITIONS: lines "W H empties p o score", p and o the mover's and the
  * other's discs in hex.)  Build the tool with an empty pattern file first
  * when the file in place does not compile. */
 #include "../../games/game.h"
-#include "../../games/othello_bits.h"
-#include "../../games/othello_eval.h"
+#include "../../games/othello/othello_bits.h"
+#include "../../games/othello/othello_eval.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -281,7 +281,7 @@ static void fit_patterns(const position *v, long n, int from, double ridge, int 
     for (int c = 0; c < P.classes; c++)
         memcpy(w[c], best_w[c], (size_t)P.weights_per_class[c] * sizeof *w[c]);
     if (*first)
-        printf("/* games/othello_pattern_weights.c - written by bench/fit/othello_eval.c\n"
+        printf("/* games/othello/othello_pattern_weights.c - written by bench/fit/othello_eval.c\n"
                " * --patterns (do not edit): per board, the weights of each pattern class\n"
                " * by canonical index and of the features beside them, in 1/%d of a disc. */\n"
                "#include \"othello_eval.h\"\n",
@@ -402,7 +402,7 @@ int main(int argc, char **argv)
         game_solver_free(g, x);
         game_close(g);
     }
-    printf("/* games/othello_weights.c - written by bench/fit/othello_eval.c (do not edit):\n"
+    printf("/* games/othello/othello_weights.c - written by bench/fit/othello_eval.c (do not edit):\n"
            " * fit-othello-eval --boards %s --per-stage %d --min %d --max %d, %zu positions.\n"
            " * Per stage (empty squares), the weights of othello_eval.h's features in\n"
            " * 1/%d of a disc, and the fit's root mean square error in discs. */\n"

@@ -1,4 +1,4 @@
-/* games/jungle_board.c - Jungle Checkers' move generator, for the rules
+/* games/jungle/jungle_board.c - Jungle Checkers' move generator, for the rules
  * and for the tables' first pass alike. */
 #include "jungle_impl.h"
 

@@ -1,4 +1,4 @@
-/* games/othello_weights.c - written by bench/fit/othello_eval.c (do not edit):
+/* games/othello/othello_weights.c - written by bench/fit/othello_eval.c (do not edit):
  * fit-othello-eval --boards 8x8,6x6 --per-stage 100 --min 6 --max 18, 2600 positions.
  * Per stage (empty squares), the weights of othello_eval.h's features in
  * 1/256 of a disc, and the fit's root mean square error in discs. */

@@ -1,12 +1,12 @@
-/* games/ostle_impl.h - private to games/: Ostle's state layout, shared by
+/* games/ostle/ostle_impl.h - private to games/: Ostle's state layout, shared by
  * the rules (ostle.c), the rules backwards (ostle_unmove.c) and the tables'
  * state index (ostle_tb.c).  The parser (ostle.c) accepts a forbidden move
  * only where ostle_forbiddable names it, which is the index's space. */
 #ifndef PNSOLVE_OSTLE_IMPL_H
 #define PNSOLVE_OSTLE_IMPL_H
 
-#include "game_impl.h"
-#include "../ranking/ranking.h"
+#include "../game_impl.h"
+#include "../../ranking/ranking.h"
 
 #include <pthread.h>
 

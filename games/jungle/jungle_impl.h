@@ -1,11 +1,11 @@
-/* games/jungle_impl.h - private to games/: Jungle Checkers' state layout
+/* games/jungle/jungle_impl.h - private to games/: Jungle Checkers' state layout
  * and board, shared by the rules (jungle.c), the tables' support
  * (jungle_tb.c) and the move generator both use (jungle_board.c), which
  * depend on each other in that order. */
 #ifndef PNSOLVE_JUNGLE_IMPL_H
 #define PNSOLVE_JUNGLE_IMPL_H
 
-#include "game_impl.h"
+#include "../game_impl.h"
 
 #define JUNGLE_ABSENT 0xFFu
 #define BOARD_MASK ((1ULL << 49) - 1)

@@ -1,4 +1,4 @@
-/* games/othello_solve.c - the exact Othello endgame solver that the
+/* games/othello/othello_solve.c - the exact Othello endgame solver that the
  * proof-number search calls below its --exact-empties line, the way Jungle
  * Checkers probes its tables.
  *
@@ -19,10 +19,10 @@
  * bitboards, no hash-only identity) and keeps the deeper entry on a
  * collision.  It lives in the solver object, so the bounds carry over from one
  * question (window) to the next. */
-#include "game_impl.h"
+#include "../game_impl.h"
 #include "othello_bits.h"
 #include "othello_eval.h"
-#include "../util/util.h"
+#include "../../util/util.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -5,9 +5,9 @@
  * squares off the board are never occupied, which stops every line there.
  * State words: w[0] Black (player 0), w[1] White, w[2] the side to move.
  */
-#include "game_impl.h"
+#include "../game_impl.h"
 #include "othello_bits.h"
-#include "../util/util.h"
+#include "../../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * square (rounded down), and a side loses when it is down to W-2 pieces.
  */
 #include "ostle_impl.h"
-#include "../util/util.h"
+#include "../../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* games/jungle_tb.c - Jungle Checkers' endgame-table support through
+/* games/jungle/jungle_tb.c - Jungle Checkers' endgame-table support through
  * ranking/: materials, indices, un-moves, and the first pass's moves out. */
 #include "jungle_impl.h"
-#include "../ranking/ranking.h"
+#include "../../ranking/ranking.h"
 
 #include <string.h>
 

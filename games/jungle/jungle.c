@@ -6,7 +6,7 @@
  * piece, its square or JUNGLE_ABSENT; w[3] the side to move.
  */
 #include "jungle_impl.h"
-#include "../util/util.h"
+#include "../../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* games/othello_pattern_weights.c - written by bench/fit/othello_eval.c
+/* games/othello/othello_pattern_weights.c - written by bench/fit/othello_eval.c
  * --patterns (do not edit): per board, the weights of each pattern class
  * by canonical index and of the features beside them, in 1/256 of a disc. */
 #include "othello_eval.h"

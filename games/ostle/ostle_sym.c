@@ -1,4 +1,4 @@
-/* games/ostle_sym.c - Ostle's positions under the board's symmetries,
+/* games/ostle/ostle_sym.c - Ostle's positions under the board's symmetries,
  * for the tables (ostle_tb.c) and their census (ostle_census.c): the board
  * of a position index, move images and symmetry-class keys. */
 #include "ostle_impl.h"

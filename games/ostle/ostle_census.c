@@ -1,4 +1,4 @@
-/* games/ostle_census.c - Ostle's states counted the way the Ostle paper
+/* games/ostle/ostle_census.c - Ostle's states counted the way the Ostle paper
  * counts its non-trivial states (its Algorithm 6), class by class, so that
  * the tables' size reconciles exactly with its 11,148,725,918.
  *

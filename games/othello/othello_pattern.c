@@ -1,4 +1,4 @@
-/* games/othello_pattern.c - the pattern part of the evaluation that orders
+/* games/othello/othello_pattern.c - the pattern part of the evaluation that orders
  * the endgame solver's moves (othello_eval.h): the discs of a few groups of
  * squares (an edge with its two X-squares, a corner's 3x3 block) read as
  * one base-3 number that indexes a fitted weight.

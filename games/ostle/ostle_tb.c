@@ -1,4 +1,4 @@
-/* games/ostle_tb.c - Ostle's tables: a state index for the generic builder.
+/* games/ostle/ostle_tb.c - Ostle's tables: a state index for the generic builder.
  *
  * Rule 8 makes a state's value depend on its forbidden move, so the tables
  * index states, not positions: per canonical position of ranking/'s index
@@ -15,8 +15,8 @@
  * twins (the builder's contract).
  */
 #include "ostle_impl.h"
-#include "../ranking/ranking.h"
-#include "../util/util.h"
+#include "../../ranking/ranking.h"
+#include "../../util/util.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* games/othello_bits.h - private to games/: Othello bitboard primitives
+/* games/othello/othello_bits.h - private to games/: Othello bitboard primitives
  * shared by the rules (othello.c) and the exact endgame solver
  * (othello_solve.c).
  *

@@ -1,4 +1,4 @@
-/* games/othello_eval.c - the board's shape, its stable discs and the fitted
+/* games/othello/othello_eval.c - the board's shape, its stable discs and the fitted
  * evaluation that orders the endgame solver's moves (othello_eval.h). */
 #include "othello_eval.h"
 #include "othello_bits.h"

@@ -1,4 +1,4 @@
-/* games/othello_eval.h - private to games/: the shape of an Othello board
+/* games/othello/othello_eval.h - private to games/: the shape of an Othello board
  * (the masks the endgame solver and the evaluation need, for any size up to
  * 8x8) and a fitted linear evaluation that orders the solver's moves.
  *
@@ -8,7 +8,7 @@
 #ifndef PNSOLVE_OTHELLO_EVAL_H
 #define PNSOLVE_OTHELLO_EVAL_H
 
-#include "game.h"
+#include "../game.h"
 
 #include <stdint.h>
 
@@ -88,7 +88,7 @@ enum {
     OTHELLO_FEATURES
 };
 
-/* A pattern fit of one board (games/othello_pattern_weights.c, written by
+/* A pattern fit of one board (games/othello/othello_pattern_weights.c, written by
  * bench/fit/othello_eval.c --patterns): used from min_empties empty squares
  * up, with its own weights of the features beside the patterns'. */
 typedef struct othello_pattern_fit {
@@ -105,7 +105,7 @@ void othello_features(const othello_shape *s, uint64_t p, uint64_t o, int f[OTHE
 
 /* Weights per number of empty squares (the stage), in 1/OTHELLO_EVAL_ONE
  * of a disc; stages beyond the last fitted one use the last
- * (games/othello_weights.c, written by bench/fit/othello_eval.c). */
+ * (games/othello/othello_weights.c, written by bench/fit/othello_eval.c). */
 #define OTHELLO_EVAL_ONE 256
 #define OTHELLO_STAGES 33
 extern const int32_t othello_weights[OTHELLO_STAGES][OTHELLO_FEATURES];
