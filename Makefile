@@ -8,7 +8,7 @@ SAN     ?=
 ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -pthread
 LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
 
-MODULES := util games ranking tablebase pns
+MODULES := util games ranking tablebase proof pns puzzle
 LIB_SRC := $(sort $(shell find $(MODULES) -name "*.c"))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)

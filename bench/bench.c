@@ -10,6 +10,7 @@
 #include "../tablebase/tablebase.h"
 #include "../pns/pns.h"
 #include "../util/util.h"
+#include "../puzzle/puzzle.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -568,7 +569,7 @@ static void bench_threads(int jungle, int othello)
     }
 }
 
-static int count_puzzle(const game_state *s, const pns_puzzle *p, void *ctx)
+static int count_puzzle(const game_state *s, const puzzle_problem *p, void *ctx)
 {
     (void)s; (void)p;
     ++*(int *)ctx;
@@ -595,10 +596,10 @@ static void bench_puzzles(void)
     tb_set *tb = tb_open(g, env ? env : dir);
     pns_mate *m = pns_mate_new(g, tb, 64 << 20);
     int found = 0;
-    pns_puzzle_search q = { .n = 9, .side = -1, .pieces = pieces, .material = -1, .count = 100, .seed = 1,
+    puzzle_search q = { .n = 9, .side = -1, .pieces = pieces, .material = -1, .count = 100, .seed = 1,
                             .found = count_puzzle, .ctx = &found };
     double t0 = util_clock();
-    int64_t looked = pns_puzzles_find(m, tb, &q, err, sizeof err);
+    int64_t looked = puzzle_find(m, tb, &q, err, sizeof err);
     double t = util_clock() - t0;
     printf("puzzles jungle mate-in-9, %d pieces (%s): %d sound in %.2f s, %lld positions looked at\n", pieces,
            env ? env : "scratch tables", found, t, (long long)looked);
@@ -614,10 +615,10 @@ static void bench_puzzles(void)
     g = game_open("ostle", NULL, err, sizeof err);
     m = pns_mate_new(g, NULL, 64 << 20);
     found = 0;
-    q = (pns_puzzle_search){ .n = 7, .side = -1, .material = -1, .count = 10, .seed = 1, .playout_plies = 60,
+    q = (puzzle_search){ .n = 7, .side = -1, .material = -1, .count = 10, .seed = 1, .playout_plies = 60,
                              .found = count_puzzle, .ctx = &found };
     t0 = util_clock();
-    looked = pns_puzzles_find(m, NULL, &q, err, sizeof err);
+    looked = puzzle_find(m, NULL, &q, err, sizeof err);
     t = util_clock() - t0;
     printf("puzzles ostle mate-in-7 (random games): %d sound in %.2f s, %lld positions looked at, %.2f M nodes/s\n", found,
            t, (long long)looked, (double)pns_mate_nodes(m) / t / 1e6);

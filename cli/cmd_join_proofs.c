@@ -59,8 +59,8 @@ int cmd_join_proofs(int argc, char **argv)
     if (!rc && util_file_create(&out, out_path, "w", err, sizeof err) != 0)
         rc = cli_fail(1, "join-proofs: cannot write: %s", err);
     if (!rc) {
-        pns_join_info info;
-        int joined = pns_join_proofs(g, &root, child, n, out.f, &info, err, sizeof err);
+        proof_join_info info;
+        int joined = proof_join(g, &root, child, n, out.f, &info, err, sizeof err);
         if (joined != 0)
             util_file_commit(&out, 0, NULL, 0);
         if (joined == 0 && util_file_commit(&out, 1, err, sizeof err) == 0) {

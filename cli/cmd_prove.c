@@ -184,7 +184,7 @@ static int on_option(int opt, const char *arg, void *ctx)
         return cli_int(arg, 0, 64, &p->o.exact_empties);
     case OPT_PROOF_EXACT:
         p->proof_exact_set = 1;
-        return cli_int(arg, 0, PNS_PROOF_EXACT_MAX, &p->o.proof_exact_empties);
+        return cli_int(arg, 0, PROOF_EXACT_MAX, &p->o.proof_exact_empties);
     case OPT_SUM:
         if (strcmp(arg, "plain") == 0) p->o.weak = 0;
         else if (strcmp(arg, "weak") == 0) p->o.weak = 1;

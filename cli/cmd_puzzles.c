@@ -2,6 +2,7 @@
  * `pnsolve solve-puzzle GAME` checks one. */
 #include "cli.h"
 #include "../pns/pns.h"
+#include "../puzzle/puzzle.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static const char solve_help[] =
 
 typedef struct {
     int n, json, no_tb, side_set, count_set;
-    pns_unique unique;
+    puzzle_unique unique;
     unsigned motifs;
     uint64_t count, seed, samples;
     int plies;
@@ -74,9 +75,9 @@ static const struct option puzzle_long[] = {
 };
 
 static const struct { const char *name; unsigned flag; } motif_names[] = {
-    { "sacrifice", PNS_MOTIF_SACRIFICE }, { "quiet", PNS_MOTIF_QUIET }, { "retreat", GAME_MOTIF_RETREAT },
+    { "sacrifice", PUZZLE_MOTIF_SACRIFICE }, { "quiet", PUZZLE_MOTIF_QUIET }, { "retreat", GAME_MOTIF_RETREAT },
     { "capture", GAME_MOTIF_CAPTURE }, { "approach", GAME_MOTIF_APPROACH }, { "hole", GAME_MOTIF_HOLE },
-    { "self-push", GAME_MOTIF_SELF_PUSH }, { "ko", PNS_MOTIF_KO },
+    { "self-push", GAME_MOTIF_SELF_PUSH }, { "ko", PUZZLE_MOTIF_KO },
 };
 
 static int parse_motifs(const char *arg, unsigned *out)
@@ -102,8 +103,8 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_MATE:
         return cli_int(arg, 1, 99, &p->n) != 0 || p->n % 2 == 0 ? -1 : 0;
     case OPT_UNIQUE:
-        if (strcmp(arg, "shortest") == 0) p->unique = PNS_UNIQUE_SHORTEST;
-        else if (strcmp(arg, "strict") == 0) p->unique = PNS_UNIQUE_STRICT;
+        if (strcmp(arg, "shortest") == 0) p->unique = PUZZLE_UNIQUE_SHORTEST;
+        else if (strcmp(arg, "strict") == 0) p->unique = PUZZLE_UNIQUE_STRICT;
         else return -1;
         return 0;
     case OPT_MOTIF: return parse_motifs(arg, &p->motifs);
@@ -132,13 +133,13 @@ static int on_option(int opt, const char *arg, void *ctx)
 
 /* --- printing --------------------------------------------------------------- */
 
-static void stipulation(const game *g, const game_state *s, const pns_puzzle *p, char *buf, size_t len)
+static void stipulation(const game *g, const game_state *s, const puzzle_problem *p, char *buf, size_t len)
 {
     snprintf(buf, len, "%s to move wins in %d", g->ops->player[game_to_move(g, s)], p->n);
 }
 
 /* "1. c2c3 d6d5 2. e2e3 ..." with the attacker's moves numbered. */
-static void line_text(const game *g, const game_state *s, const pns_puzzle *p, char *buf, size_t len)
+static void line_text(const game *g, const game_state *s, const puzzle_problem *p, char *buf, size_t len)
 {
     game_state t = *s;
     size_t used = 0;
@@ -156,7 +157,7 @@ static void line_text(const game *g, const game_state *s, const pns_puzzle *p, c
 }
 
 /* The state before ply `ply` of the main line. */
-static game_state line_state(const game *g, const game_state *s, const pns_puzzle *p, int ply)
+static game_state line_state(const game *g, const game_state *s, const puzzle_problem *p, int ply)
 {
     game_state t = *s;
     for (int i = 0; i < ply; i++)
@@ -164,9 +165,9 @@ static game_state line_state(const game *g, const game_state *s, const pns_puzzl
     return t;
 }
 
-static const char *try_outcome(pns_try_outcome o)
+static const char *try_outcome(puzzle_try_outcome o)
 {
-    return o == PNS_TRY_LOSS ? "loses" : o == PNS_TRY_DRAW ? "draws" : o == PNS_TRY_SLOWER ? "wins only later"
+    return o == PUZZLE_TRY_LOSS ? "loses" : o == PUZZLE_TRY_DRAW ? "draws" : o == PUZZLE_TRY_SLOWER ? "wins only later"
                                                                                               : "no win in time";
 }
 
@@ -179,7 +180,7 @@ static void motif_list(unsigned f, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", motif_names[i].name);
 }
 
-static void print_text(const game *g, const game_state *s, const pns_puzzle *p, int number)
+static void print_text(const game *g, const game_state *s, const puzzle_problem *p, int number)
 {
     char text[GAME_TEXT_MAX], stip[128], line[4096], motifs[256], mv[GAME_TEXT_MAX], rf[GAME_TEXT_MAX];
     game_format(g, s, text, sizeof text);
@@ -203,13 +204,13 @@ static void print_text(const game *g, const game_state *s, const pns_puzzle *p, 
     }
     printf("tries: %d\n", p->ntries);
     for (int i = 0; i < p->ntries; i++) {
-        const pns_try *t = &p->tries[i];
+        const puzzle_try *t = &p->tries[i];
         game_state a = *s;
         game_format_move(g, &a, t->move, mv, sizeof mv);
         game_play(g, &a, t->move);
         if (t->has_refutation) {
             game_format_move(g, &a, t->refutation, rf, sizeof rf);
-            if (t->outcome == PNS_TRY_SLOWER)
+            if (t->outcome == PUZZLE_TRY_SLOWER)
                 printf("  try %s? %s! (%s: in %d)\n", mv, rf, try_outcome(t->outcome), t->distance);
             else
                 printf("  try %s? %s! (%s)\n", mv, rf, try_outcome(t->outcome));
@@ -220,7 +221,7 @@ static void print_text(const game *g, const game_state *s, const pns_puzzle *p, 
     putchar('\n');
 }
 
-static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
+static void print_json(const game *g, const game_state *s, const puzzle_problem *p)
 {
     char text[GAME_TEXT_MAX], stip[128], mv[GAME_TEXT_MAX];
     game_format(g, s, text, sizeof text);
@@ -257,14 +258,14 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
     }
     printf("],\"tries\":[");
     for (int i = 0; i < p->ntries; i++) {
-        const pns_try *tr = &p->tries[i];
+        const puzzle_try *tr = &p->tries[i];
         game_state a = *s;
         game_format_move(g, &a, tr->move, mv, sizeof mv);
         printf("%s{\"move\":", i ? "," : "");
         cli_json_string(stdout, mv);
         game_play(g, &a, tr->move);
         printf(",\"outcome\":\"%s\"", try_outcome(tr->outcome));
-        if (tr->outcome == PNS_TRY_SLOWER)
+        if (tr->outcome == PUZZLE_TRY_SLOWER)
             printf(",\"distance\":%d", tr->distance);
         if (tr->has_refutation) {
             game_format_move(g, &a, tr->refutation, mv, sizeof mv);
@@ -281,7 +282,7 @@ static void print_json(const game *g, const game_state *s, const pns_puzzle *p)
     printf("],\"score\":%.0f}\n", p->score);
 }
 
-static int write_svg(const game *g, const game_state *s, const pns_puzzle *p, const char *dir, int number)
+static int write_svg(const game *g, const game_state *s, const puzzle_problem *p, const char *dir, int number)
 {
     char path[4200], stip[128], line[4096], caption[4096 + 2 * GAME_TEXT_MAX + 32], mv[GAME_TEXT_MAX],
         text[GAME_TEXT_MAX];
@@ -324,7 +325,7 @@ static int most_pieces(const game *g, const char *dir)
 
 typedef struct {
     game_state s;
-    pns_puzzle p;
+    puzzle_problem p;
     uint64_t order;
 } found_puzzle;
 
@@ -333,7 +334,7 @@ typedef struct {
     size_t n, cap;
 } found_list;
 
-static int on_found(const game_state *s, const pns_puzzle *p, void *ctx)
+static int on_found(const game_state *s, const puzzle_problem *p, void *ctx)
 {
     found_list *l = ctx;
     if (l->n == l->cap) {
@@ -400,7 +401,7 @@ int cmd_puzzles(int argc, char **argv)
     game_state s;
     if ((rc = cli_open_game(argv[first], go.variant, NULL, &g, &s)) != 0)
         return rc;
-    pns_puzzle_search q = { .n = p.n, .unique = p.unique, .motifs = p.motifs, .side = -1, .material = -1,
+    puzzle_search q = { .n = p.n, .unique = p.unique, .motifs = p.motifs, .side = -1, .material = -1,
                             .count = p.count, .max_samples = p.samples, .seed = p.seed, .playout_plies = p.plies,
                             .stop = &cli_stop };
     if (p.side) {
@@ -451,7 +452,7 @@ int cmd_puzzles(int argc, char **argv)
     uint64_t exhausted = 0;
     q.exhausted = &exhausted;
     char err[512];
-    int64_t samples = pns_puzzles_find(m, tb, &q, err, sizeof err);
+    int64_t samples = puzzle_find(m, tb, &q, err, sizeof err);
     if (samples < 0 && !cli_stop)
         rc = cli_fail(1, "puzzles: %s", err);
     if (found.n)  /* qsort of NULL is undefined even for none */
@@ -517,9 +518,9 @@ int cmd_solve_puzzle(int argc, char **argv)
     }
     pns_mate_set_stop(m, &cli_stop);
     cli_catch_interrupt();
-    pns_puzzle pz;
+    puzzle_problem pz;
     char err[512];
-    if (pns_puzzle_check(m, &s, p.n, p.unique, &o, &pz, err, sizeof err) != 0) {
+    if (puzzle_check(m, &s, p.n, p.unique, &o, &pz, err, sizeof err) != 0) {
         rc = cli_fail(cli_stop ? EXIT_INTERRUPTED : 1, "solve-puzzle: %s", err);
     } else if (p.json) {
         print_json(g, &s, &pz);

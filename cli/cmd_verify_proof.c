@@ -35,7 +35,7 @@ static const struct option verify_long[] = {
 
 static int on_option(int opt, const char *arg, void *ctx)
 {
-    pns_check_options *co = ctx;
+    proof_check_options *co = ctx;
     switch (opt) {
     case OPT_TBDIR: co->tb_dir = arg; return *arg ? 0 : -1;
     case OPT_VERIFY_TABLES: co->verify_tables = 1; return 0;
@@ -47,7 +47,7 @@ static int on_option(int opt, const char *arg, void *ctx)
 int cmd_verify_proof(int argc, char **argv)
 {
     cli_game_opts go;
-    pns_check_options co = { 0 };
+    proof_check_options co = { 0 };
     int first;
     if (cli_parse(argc, argv, &go, verify_long, on_option, &co, &first) != 0)
         return EXIT_USAGE;
@@ -67,7 +67,7 @@ int cmd_verify_proof(int argc, char **argv)
     if (co.verify_tables)
         co.report = stderr;
     char summary[8192], err[512];
-    int rc = pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err);
+    int rc = proof_verify(in, &co, summary, sizeof summary, err, sizeof err);
     util_close_input(in);
     if (rc != 0)
         return cli_fail(1, "verify-proof: %s: %s", path, err);

@@ -18,10 +18,10 @@
 
 #include "../games/game.h"
 #include "../tablebase/tablebase.h"
+#include "../proof/proof.h"
 
 #define PNS_INF 0x3fffffffu   /* proof or disproof number of a solved node */
 #define PNS_MAX_PV 256
-#define PNS_PROOF_EXACT_MAX 14  /* the most empty squares of an 'exact' proof leaf */
 
 typedef enum { PNS_DFPN, PNS_BEST_FIRST } pns_algo;
 /* PNS_SCORE: "can the prover finish at least score_target ahead?" (the
@@ -191,104 +191,7 @@ const game *pns_mate_game(const pns_mate *m);
 /* Why the last call answered -1, or NULL. */
 const char *pns_mate_error(const pns_mate *m);
 
-/* --- puzzles: mate-in-N problems ------------------------------------------ */
-
-#define PNS_PUZZLE_MAX_TRIES 16
-#define PNS_PUZZLE_MAX_DUALS 64
-#define PNS_PUZZLE_MAX_COOKS 16
-
-typedef enum { PNS_UNIQUE_SHORTEST, PNS_UNIQUE_STRICT } pns_unique;
-
-/* Motifs of a puzzle beyond the key's own GAME_MOTIF_* flags. */
-enum {
-    PNS_MOTIF_KO = 1u << 16,        /* a defence the forbidden move bars would last longer */
-    PNS_MOTIF_QUIET = 1u << 17,     /* the key neither captures nor approaches the den */
-    PNS_MOTIF_SACRIFICE = 1u << 18  /* the key offers a piece or pushes out its own */
-};
-
-typedef enum {
-    PNS_TRY_NO_WIN_IN_TIME, /* the attacker wins in no way within the stipulation */
-    PNS_TRY_SLOWER,         /* a win, but only in `distance` plies */
-    PNS_TRY_DRAW,
-    PNS_TRY_LOSS            /* the attacker loses */
-} pns_try_outcome;
-
-typedef struct {
-    game_move move;         /* the try: a natural first move that is not the key */
-    unsigned motifs;
-    game_move refutation;   /* the defence that beats it (when has_refutation) */
-    int has_refutation;
-    pns_try_outcome outcome;
-    int distance;           /* PNS_TRY_SLOWER: plies of the attacker's win from the start */
-} pns_try;
-
-typedef struct {
-    int ply;                /* 0-based ply of the main line it could replace */
-    game_move move;
-} pns_dual;
-
-typedef struct {
-    int n;                  /* the stipulation: win within n plies */
-    int distance;           /* the attacker's shortest win, 0 if none within n */
-    pns_unique unique;
-    int sound;              /* 1 sound, 0 not (cooks or no win in exactly n), -1 undecided */
-    game_move key;
-    int ncooks;             /* other first moves that win (in time, or at all if strict) */
-    game_move cooks[PNS_PUZZLE_MAX_COOKS];
-    int line_len;           /* main line: longest defence, shortest attack */
-    game_move line[PNS_MAX_PV];
-    int nduals;
-    pns_dual duals[PNS_PUZZLE_MAX_DUALS];
-    int ntries;
-    pns_try tries[PNS_PUZZLE_MAX_TRIES];
-    unsigned motifs;        /* the key's GAME_MOTIF_* flags, PNS_MOTIF_* */
-    double score;           /* interestingness (docs/puzzles.md) */
-} pns_puzzle;
-
-/* Checks "the side to move in s wins in n plies" as a problem: the exact
- * distance, the key and its uniqueness, cooks, the main line and its duals,
- * tries with their refutations, motifs and the score.  Strict uniqueness of
- * a first move that the tables do not decide asks df-pn with options o
- * (NULL: undecided).  0, or -1 with err on a table error or a stop. */
-int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique, const pns_options *o,
-                     pns_puzzle *p, char *err, size_t errlen);
-
-#define PNS_PUZZLE_TRACK 1000000  /* distinct drawn positions remembered to tell a seen space */
-
-/* What pns_puzzles_find looks for. */
-typedef struct {
-    int n;                  /* the stipulation: wins in exactly n plies (odd) */
-    pns_unique unique;
-    unsigned motifs;        /* every one of these flags on the puzzle (0: any) */
-    int side;               /* the player to move, -1 either */
-    int pieces;             /* tables: pieces on the board (0: any the tables have) */
-    int material;           /* tables: this material only (-1: any with `pieces`) */
-    uint64_t count;         /* stop after this many puzzles */
-    uint64_t max_samples;   /* stop after this many positions looked at (0: 1e9) */
-    uint64_t seed;
-    int playout_plies;      /* without tables: random games of up to this many plies */
-    const pns_options *o;   /* for strict uniqueness beyond the tables (NULL ok) */
-    volatile int *stop;
-    /* called for each sound, new puzzle; return non-zero to stop */
-    int (*found)(const game_state *s, const pns_puzzle *p, void *ctx);
-    void *ctx;
-    /* NULL, or set to the number of distinct positions drawn when the
-     * search stopped because its draws no longer found new ones */
-    uint64_t *exhausted;
-} pns_puzzle_search;
-
-/* Draws random positions (seeded, reproducible) - from the tables of
- * m's tb set when the game has them for the material asked, else from random
- * games from the start - keeps those the side to move wins in exactly n,
- * checks them (pns_puzzle_check), and passes each sound one whose symmetric
- * and colour-swapped images were not passed before to q->found.  Stops
- * when the space is seen: 20 D draws in a row found no position among the
- * D distinct ones drawn so far (the chance that one was never drawn is
- * then below D e^-20), tracked up to PNS_PUZZLE_TRACK distinct positions.
- * Returns the number of positions looked at, or -1 with err. */
-int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, char *err, size_t errlen);
-
-/* --- proofs ------------------------------------------------------------- */
+/* --- proofs (the format and its checker: proof/proof.h) ----------------- */
 
 /* Searches o->question and, if it is solved, writes the solution tree to out
  * in the format of docs/puzzles.md (every defence of the losing side, one winning
@@ -296,44 +199,5 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
  * when the question stayed open or the tree was not written (r->status is
  * the search's answer either way). */
 int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r);
-
-/* What pns_join_proofs wrote where the children were score proofs: the
- * bounds of the root mover's final score it proved (at least lower, less
- * than upper). */
-typedef struct {
-    int has_lower, has_upper;
-    long lower, upper;
-} pns_join_info;
-
-/* Joins proofs of root's children (each from the position after one root
- * move, all of the same claim: 'win' or 'advantage' proofs, or files of
- * score proofs as `prove --score --proof` writes them) into one proof of
- * root on out: the claim's side needs one child, the other side one per
- * legal move; of score proofs, the root's two bounds (info, may be NULL).
- * The files are read more than once (seekable).  Returns 0, or -1 with a
- * one-line reason in err; the result is for pns_verify_proof to check. */
-int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, pns_join_info *info,
-                    char *err, size_t errlen);
-
-/* The version of the proof format (docs/proof-format.md) that
- * pns_write_proof writes; pns_verify_proof also reads PNS_PROOF_VERSION_OLDEST
- * and on, but for what each version cannot bind (a graph's content before 3). */
-#define PNS_PROOF_VERSION 3
-#define PNS_PROOF_VERSION_OLDEST 2
-
-typedef struct {
-    const char *tb_dir;        /* the tables 'tb' leaves read; NULL: a proof with one is refused */
-    int verify_tables;         /* also re-derive every table the proof rests on, and those below
-                                * it, from their children (tb_verify_materials) */
-    int threads;               /* for verify_tables; <= 0: all cores */
-    FILE *report;              /* verify_tables' lines per table (NULL: none) */
-} pns_check_options;
-
-/* Checks a proof file from the rules (and the tables in co->tb_dir, whose
- * hashes must be those the file names) alone; returns 0 when it is sound,
- * else -1 with a one-line reason naming the line in err.  summary gets
- * "GAME POSITION: 'can White force a win?' proven (N nodes), given tables
- * ..." (may be NULL).  co may be NULL (no tables). */
-int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_t slen, char *err, size_t errlen);
 
 #endif

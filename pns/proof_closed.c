@@ -26,7 +26,7 @@
  * the tree is as shallow as the strategy allows); every other line of it is
  * a 'ref' to that expansion, earlier or later in the file. */
 #include "proof.h"
-#include "proof_format.h"
+#include "../proof/proof.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -930,7 +930,7 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     proof_tables *t = malloc(sizeof *t);
     if (t)
         leaf_tables(&P, t);
-    rc = !t || pns_proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
+    rc = !t || proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
              ? -1 : 0;
     free(t);
     D->closed_read = P.n;

@@ -21,7 +21,7 @@
  * the other claims and the fallback.  The format is in
  * docs/proof-format.md. */
 #include "proof.h"
-#include "proof_format.h"
+#include "../proof/proof.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -415,7 +415,7 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
             }
             refs_t refs;
             if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom &&
-                pns_proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
+                proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
                 rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         }
         if (rc != 0 && ferror(out) && !S->error[0])

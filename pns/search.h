@@ -186,17 +186,4 @@ static inline void pn_fold_end(const pn_fold *f, int or_node, int weak, uint32_t
     *dn = or_node ? sum : f->mn;
 }
 
-/* splitmix64: a reproducible stream of random numbers from any seed. */
-static inline uint64_t next_random(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A random live position of table material mat that is its own canonical
- * entry (not a symmetric twin); 0, or -1 after 1000 draws found none. */
-int pns_draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s);
-
 #endif

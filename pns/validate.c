@@ -4,19 +4,6 @@
 
 #include <string.h>
 
-int pns_draw_canonical(const game *g, int mat, uint64_t *rng, game_state *s)
-{
-    const game_tb_ops *ops = game_tables(g);
-    uint64_t size = ops->size(g, mat);
-    for (int tries = 0; tries < 1000; tries++) {
-        uint64_t i = next_random(rng) % size;
-        ops->unindex(g, mat, i, s);
-        if (game_result_of(g, s) == GAME_ONGOING && ops->index(g, s) == i && ops->material_of(g, s) == mat)
-            return 0;
-    }
-    return -1;
-}
-
 static void report(const game *g, FILE *log, const char *what, const game_state *s, const tb_value *tv, const char *found)
 {
     if (!log)
@@ -143,7 +130,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         int failed = 0;
         for (uint64_t j = 0; j < share && !failed && !(o->stop && *o->stop); j++) {
             game_state s;
-            if (pns_draw_canonical(g, mats[k], &rng, &s) != 0)
+            if (tb_draw_position(g, mats[k], &rng, &s) != 0)
                 break;
             tb_value tv;
             if (tb_probe(full, &s, &tv, err, errlen) != 1) {

@@ -71,6 +71,11 @@ int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
 /* Unmaps every table and frees t; NULL is allowed. */
 void tb_close(tb_set *t);
 
+/* A random live position of table material mat that is its own canonical
+ * entry (not a symmetric twin), drawn with the stream *rng (util_random);
+ * 0, or -1 after 1000 draws found none. */
+int tb_draw_position(const game *g, int mat, uint64_t *rng, game_state *s);
+
 /* --- building ------------------------------------------------------------ */
 
 typedef struct {

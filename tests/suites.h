@@ -38,7 +38,7 @@ long test_each_mismatches(const game *g, int mat);
 /* The first lines of a proof header of g as the writer puts them (the
  * format version, the game, the graph file's hash): a static buffer. */
 const char *test_proof_head(const game *g);
-/* pns_verify_proof of a proof held in a string, with the tables in tb_dir
+/* proof_verify of a proof held in a string, with the tables in tb_dir
  * (NULL: none): 0 sound, else -1 with the reason in err. */
 int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen);
 /* pns_write_proof into a string (the caller frees it), NULL when no proof

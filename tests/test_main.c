@@ -94,7 +94,7 @@ int test_slow(void) { return getenv("PNSOLVE_SLOW") != NULL; }
 const char *test_proof_head(const game *g)
 {
     static char head[GAME_NAME_MAX + 128];
-    int n = snprintf(head, sizeof head, "pnsolve-proof %d\ngame %s\n", PNS_PROOF_VERSION, g->name);
+    int n = snprintf(head, sizeof head, "pnsolve-proof %d\ngame %s\n", PROOF_VERSION, g->name);
     if (g->content[0])
         snprintf(head + n, sizeof head - (size_t)n, "game-blake2b %s\n", g->content);
     return head;
@@ -103,8 +103,8 @@ const char *test_proof_head(const game *g)
 int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen)
 {
     FILE *f = fmemopen((void *)text, strlen(text), "r");
-    pns_check_options co = { .tb_dir = tb_dir };
-    int rc = pns_verify_proof(f, &co, NULL, 0, err, errlen);
+    proof_check_options co = { .tb_dir = tb_dir };
+    int rc = proof_verify(f, &co, NULL, 0, err, errlen);
     fclose(f);
     return rc;
 }

@@ -5,7 +5,7 @@
 #include "../pns/dfpn.h"  /* the threshold rule, tested directly */
 #include "../games/othello/othello_eval.h"
 #include "../pns/proof.h"  /* the closed-set writer's sets, checked naively */
-#include "../pns/proof_exact.h"  /* the checker's own search, against the naive one */
+#include "../proof/exact.h"  /* the checker's own search, against the naive one */
 #include "../pns/tt.h"  /* the keep of evicted solved entries, tested directly */  /* the solver's move order, replaced by noise */
 #include "ref.h"
 #include "graphs.h"
@@ -478,7 +478,7 @@ static int header_claim(const char *text, int *draw_counts)
     return proven ? prover : 1 - prover;
 }
 
-/* Joins texts[order[0..n)] with pns_join_proofs; the joined text (caller
+/* Joins texts[order[0..n)] with proof_join; the joined text (caller
  * frees) or NULL with err. */
 static char *join_texts(const game *g, const game_state *root, char **texts, const int *order, int n, char *err,
                         size_t errlen)
@@ -489,7 +489,7 @@ static char *join_texts(const game *g, const game_state *root, char **texts, con
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    int rc = pns_join_proofs(g, root, in, n, f, NULL, err, errlen);
+    int rc = proof_join(g, root, in, n, f, NULL, err, errlen);
     fclose(f);
     for (int k = 0; k < n; k++)
         fclose(in[k]);
@@ -1324,7 +1324,7 @@ static void test_othello_scores(void)
         CU_ASSERT_EQUAL(with_endgame, score);
         rewind(proof);
         char summary[2048], err[512];
-        CU_ASSERT_EQUAL(pns_verify_proof(proof, NULL, summary, sizeof summary, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(proof_verify(proof, NULL, summary, sizeof summary, err, sizeof err), 0);
         char want[64];
         snprintf(want, sizeof want, "at least %d ahead?' proven", score);
         CU_ASSERT_PTR_NOT_NULL(strstr(summary, want));
@@ -1410,8 +1410,8 @@ static void test_exact_checker(void)
             game_format(g, &s, text, sizeof text);
             int want = ref_negamax(text, -1000, 1000), mover = game_to_move(g, &s);  /* for the side to move */
             for (int d = -2; d <= 2; d += 2) {
-                CU_ASSERT_EQUAL(pns_exact_at_least(g, &s, mover, want + d), want >= want + d);
-                CU_ASSERT_EQUAL(pns_exact_at_least(g, &s, !mover, -want + d), -want >= -want + d);
+                CU_ASSERT_EQUAL(proof_exact_at_least(g, &s, mover, want + d), want >= want + d);
+                CU_ASSERT_EQUAL(proof_exact_at_least(g, &s, !mover, -want + d), -want >= -want + d);
                 asked += 2;
             }
         }
@@ -1454,7 +1454,7 @@ static void test_othello_score_reuse(void)
             if (proof) {
                 char summary[2048], err[512];
                 rewind(proof);
-                CU_ASSERT_EQUAL(pns_verify_proof(proof, NULL, summary, sizeof summary, err, sizeof err), 0);
+                CU_ASSERT_EQUAL(proof_verify(proof, NULL, summary, sizeof summary, err, sizeof err), 0);
                 proofs++;
                 fclose(proof);
             }

@@ -320,14 +320,14 @@ static void test_forged_table(void)
              forged_hash);
     char summary[1024];
     FILE *in = fmemopen(forged, strlen(forged), "r");
-    pns_check_options co = { .tb_dir = dir };
-    CU_ASSERT_EQUAL(pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err), 0);
+    proof_check_options co = { .tb_dir = dir };
+    CU_ASSERT_EQUAL(proof_verify(in, &co, summary, sizeof summary, err, sizeof err), 0);
     fclose(in);
     CU_ASSERT_PTR_NOT_NULL(strstr(summary, forged_hash));
     in = fmemopen(forged, strlen(forged), "r");
     co.verify_tables = 1;
     co.threads = 1;
-    CU_ASSERT_NOT_EQUAL(pns_verify_proof(in, &co, summary, sizeof summary, err, sizeof err), 0);
+    CU_ASSERT_NOT_EQUAL(proof_verify(in, &co, summary, sizeof summary, err, sizeof err), 0);
     fclose(in);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "fails its verification"));
     game_close(g);

@@ -2,6 +2,7 @@
  * puzzles re-checked from scratch, unsound problems caught. */
 #include "suites.h"
 #include "../pns/pns.h"
+#include "../puzzle/puzzle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,11 +133,11 @@ static void test_mate_vs_minimax(void)
 
 typedef struct {
     game_state s[64];
-    pns_puzzle p[64];
+    puzzle_problem p[64];
     int n;
 } collected;
 
-static int collect(const game_state *s, const pns_puzzle *p, void *ctx)
+static int collect(const game_state *s, const puzzle_problem *p, void *ctx)
 {
     collected *c = ctx;
     c->s[c->n] = *s;
@@ -146,7 +147,7 @@ static int collect(const game_state *s, const pns_puzzle *p, void *ctx)
 
 /* Every move of the main line is legal, the attacker's last move wins, and
  * the line is the claimed length. */
-static void check_line(const game *g, const game_state *s, const pns_puzzle *p)
+static void check_line(const game *g, const game_state *s, const puzzle_problem *p)
 {
     game_state t = *s;
     int attacker = game_to_move(g, s);
@@ -179,16 +180,16 @@ static void test_puzzles_from_tables(void)
     pns_mate *with = pns_mate_new(g, tb, 1 << 20), *without = pns_mate_new(g, NULL, 4 << 20);
     for (int n = 3; n <= 9; n += 2) {
         collected *c = calloc(1, sizeof *c);
-        pns_puzzle_search q = { .n = n, .side = -1, .pieces = 3, .material = -1, .count = 6, .max_samples = 200000, .seed = (uint64_t)n,
+        puzzle_search q = { .n = n, .side = -1, .pieces = 3, .material = -1, .count = 6, .max_samples = 200000, .seed = (uint64_t)n,
                                 .found = collect, .ctx = c };
-        int64_t looked = pns_puzzles_find(with, tb, &q, err, sizeof err);
+        int64_t looked = puzzle_find(with, tb, &q, err, sizeof err);
         CU_ASSERT(looked > 0);
         CU_ASSERT_EQUAL(c->n, 6);
         for (int i = 0; i < c->n; i++) {
-            pns_puzzle again;
+            puzzle_problem again;
             CU_ASSERT_EQUAL(c->p[i].distance, n);
             CU_ASSERT_EQUAL(c->p[i].sound, 1);
-            CU_ASSERT_EQUAL(pns_puzzle_check(without, &c->s[i], n, PNS_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
+            CU_ASSERT_EQUAL(puzzle_check(without, &c->s[i], n, PUZZLE_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
             CU_ASSERT_EQUAL(again.distance, n);
             CU_ASSERT_EQUAL(again.sound, 1);
             CU_ASSERT_EQUAL(again.key, c->p[i].key);
@@ -218,21 +219,21 @@ static void test_ostle_puzzles(void)
     game *g = test_open("ostle", NULL);
     pns_mate *m = pns_mate_new(g, NULL, 8 << 20), *fresh = pns_mate_new(g, NULL, 8 << 20);
     collected *c = calloc(1, sizeof *c);
-    pns_puzzle_search q = { .n = 5, .side = -1, .material = -1, .count = 5, .max_samples = 20000, .seed = 7, .playout_plies = 60,
+    puzzle_search q = { .n = 5, .side = -1, .material = -1, .count = 5, .max_samples = 20000, .seed = 7, .playout_plies = 60,
                             .found = collect, .ctx = c };
-    CU_ASSERT(pns_puzzles_find(m, NULL, &q, err, sizeof err) > 0);
+    CU_ASSERT(puzzle_find(m, NULL, &q, err, sizeof err) > 0);
     CU_ASSERT_EQUAL(c->n, 5);
     for (int i = 0; i < c->n; i++) {
-        pns_puzzle again;
-        CU_ASSERT_EQUAL(pns_puzzle_check(fresh, &c->s[i], 5, PNS_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
+        puzzle_problem again;
+        CU_ASSERT_EQUAL(puzzle_check(fresh, &c->s[i], 5, PUZZLE_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
         CU_ASSERT_EQUAL(again.sound, 1);
         CU_ASSERT_EQUAL(again.key, c->p[i].key);
         CU_ASSERT_EQUAL(naive_distance(g, &c->s[i], 5), 5);
         check_line(g, &c->s[i], &c->p[i]);
-        CU_ASSERT_EQUAL(pns_puzzle_check(fresh, &c->s[i], 7, PNS_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(puzzle_check(fresh, &c->s[i], 7, PUZZLE_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
         CU_ASSERT_EQUAL(again.sound, 0);  /* the win is shorter than claimed */
         CU_ASSERT_EQUAL(again.distance, 5);
-        CU_ASSERT_EQUAL(pns_puzzle_check(fresh, &c->s[i], 3, PNS_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(puzzle_check(fresh, &c->s[i], 3, PUZZLE_UNIQUE_SHORTEST, NULL, &again, err, sizeof err), 0);
         CU_ASSERT_EQUAL(again.sound, 0);  /* no win that fast */
         CU_ASSERT_EQUAL(again.distance, 0);
     }
@@ -257,8 +258,8 @@ static void test_cooked(void)
         int d = pns_mate_distance(m, &s, 5);
         if (d < 3)
             continue;
-        pns_puzzle p;
-        CU_ASSERT_EQUAL_FATAL(pns_puzzle_check(m, &s, d, PNS_UNIQUE_SHORTEST, NULL, &p, err, sizeof err), 0);
+        puzzle_problem p;
+        CU_ASSERT_EQUAL_FATAL(puzzle_check(m, &s, d, PUZZLE_UNIQUE_SHORTEST, NULL, &p, err, sizeof err), 0);
         if (p.ncooks == 0)
             continue;
         cooked++;

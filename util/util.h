@@ -14,6 +14,16 @@
  * Shared by every parser and loader of the project. */
 int util_error(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* splitmix64: the next of a reproducible stream of random numbers from any
+ * seed *x (which it advances). */
+static inline uint64_t util_random(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 /* Seconds on a monotonic clock, for measuring intervals. */
 double util_clock(void);
 /* A zeroed block of bytes for a big table probed at random, on huge pages

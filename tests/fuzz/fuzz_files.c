@@ -114,12 +114,12 @@ static void fuzz_join(const uint8_t *data, size_t size)
         char *out = NULL, summary[512];
         size_t len = 0;
         FILE *o = open_memstream(&out, &len);
-        if (child[0] && child[1] && o && pns_join_proofs(g, &root, child, 2, o, NULL, err, sizeof err) == 0) {
+        if (child[0] && child[1] && o && proof_join(g, &root, child, 2, o, NULL, err, sizeof err) == 0) {
             fflush(o);
             FILE *in = fmemopen(out, len ? len : 1, "r");
             /* the join of two sound children must check; of others, either */
             if (in) {
-                pns_verify_proof(in, NULL, summary, sizeof summary, err, sizeof err);
+                proof_verify(in, NULL, summary, sizeof summary, err, sizeof err);
                 fclose(in);
             }
         }

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *f = size > 1 ? fmemopen(text, size - 1, "r") : NULL;
         if (f) {
             char summary[512];
-            pns_verify_proof(f, NULL, summary, sizeof summary, err, sizeof err);
+            proof_verify(f, NULL, summary, sizeof summary, err, sizeof err);
             fclose(f);
         }
         free(text);
@@ -42,11 +42,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char *out = NULL, summary[512];
             size_t len = 0;
             FILE *o = open_memstream(&out, &len);
-            int rc = pns_join_proofs(g, &root, &f, 1, o, NULL, err, sizeof err);
+            int rc = proof_join(g, &root, &f, 1, o, NULL, err, sizeof err);
             fclose(o);
             FILE *in = rc == 0 ? fmemopen(out, len, "r") : NULL;
             if (in) {
-                pns_verify_proof(in, NULL, summary, sizeof summary, err, sizeof err);
+                proof_verify(in, NULL, summary, sizeof summary, err, sizeof err);
                 fclose(in);
             }
             free(out);

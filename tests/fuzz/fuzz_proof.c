@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(L.line);
         char err[512];
         FILE *in = fmemopen(mutant, strlen(mutant), "r");
-        if (in && pns_verify_proof(in, NULL, NULL, 0, err, sizeof err) == 0 && !proof_claims_hold(mutant, truth)) {
+        if (in && proof_verify(in, NULL, NULL, 0, err, sizeof err) == 0 && !proof_claims_hold(mutant, truth)) {
             fprintf(stderr, "accepted a false claim (truth %d for player 0):\n%s\n", truth, mutant);
             abort();
         }

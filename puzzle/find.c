@@ -1,4 +1,4 @@
-/* pns/puzzle_find.c - composing: random positions, kept when the side to
+/* puzzle/find.c - composing: random positions, kept when the side to
  * move wins in exactly n and the problem is sound.
  *
  * With tables, positions are drawn from them (an index is already reduced by
@@ -7,7 +7,7 @@
  * games from the start and the depth-bounded search decides; the game's
  * symmetric key (if any) merges images.
  */
-#include "search.h"
+#include "puzzle.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -47,7 +47,7 @@ typedef struct {
 } table_pool;
 
 /* The materials asked for whose tables are in tb; 0, or -1 with err. */
-static int pool_open(const game *g, tb_set *tb, const pns_puzzle_search *q, table_pool *pool, char *err, size_t errlen)
+static int pool_open(const game *g, tb_set *tb, const puzzle_search *q, table_pool *pool, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
     int all[4096], m = 0;
@@ -82,11 +82,11 @@ static int pool_open(const game *g, tb_set *tb, const pns_puzzle_search *q, tabl
 static int draw_from_tables(pns_mate *m, const table_pool *pool, int n, uint64_t *rng, game_state *s, game_key *id)
 {
     const game *g = pns_mate_game(m);
-    double x = (double)(next_random(rng) >> 11) / 9007199254740992.0;
+    double x = (double)(util_random(rng) >> 11) / 9007199254740992.0;
     int k = 0;
     while (k + 1 < pool->n && pool->weight[k] < x)
         k++;
-    if (pns_draw_canonical(g, pool->mats[k], rng, s) != 0)
+    if (tb_draw_position(g, pool->mats[k], rng, s) != 0)
         return 0;
     *id = (game_key){ game_tables(g)->index(g, s), (uint64_t)pool->mats[k] };
     tb_value v;
@@ -108,13 +108,13 @@ static game_move sensible_move(const game *g, const game_state *s, const game_mo
         if (r == GAME_ONGOING || game_outcome_for(r, me) >= 0)
             keep[k++] = i;
     }
-    return k ? mv[keep[next_random(rng) % (uint64_t)k]] : mv[next_random(rng) % (uint64_t)n];
+    return k ? mv[keep[util_random(rng) % (uint64_t)k]] : mv[util_random(rng) % (uint64_t)n];
 }
 
 /* A position of a random game from the start - a few plies before its end,
  * where short wins are, or after q->playout_plies if it lasts longer -
  * whose side to move wins in exactly n. */
-static int draw_from_playouts(pns_mate *m, const pns_puzzle_search *q, uint64_t *rng, game_state *s, game_key *id)
+static int draw_from_playouts(pns_mate *m, const puzzle_search *q, uint64_t *rng, game_state *s, game_key *id)
 {
     const game *g = pns_mate_game(m);
     game_state line[64];  /* the last plies of the game, as a ring */
@@ -128,7 +128,7 @@ static int draw_from_playouts(pns_mate *m, const pns_puzzle_search *q, uint64_t 
         game_play(g, &next, sensible_move(g, cur, mv, n, rng));
         line[++len % 64] = next;
     }
-    int back = 1 + (int)(next_random(rng) % (uint64_t)(q->n + 2 < 63 ? q->n + 2 : 63));
+    int back = 1 + (int)(util_random(rng) % (uint64_t)(q->n + 2 < 63 ? q->n + 2 : 63));
     if (back > len)
         back = len;
     *s = line[(len - back) % 64];
@@ -143,7 +143,7 @@ static int draw_from_playouts(pns_mate *m, const pns_puzzle_search *q, uint64_t 
     return 1;
 }
 
-int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, char *err, size_t errlen)
+int64_t puzzle_find(pns_mate *m, tb_set *tb, const puzzle_search *q, char *err, size_t errlen)
 {
     const game *g = pns_mate_game(m);
     int tables = tb && game_has_tables(g) && (q->pieces > 0 || q->material >= 0);
@@ -171,7 +171,7 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
             break;
         }
         /* a small space is drawn again and again: stop once it is seen */
-        if (distinct < PNS_PUZZLE_TRACK && !(id.lo == UINT64_MAX && id.hi == UINT64_MAX)) {
+        if (distinct < PUZZLE_TRACK && !(id.lo == UINT64_MAX && id.hi == UINT64_MAX)) {
             int fresh = first_time(&drawn, id);
             if (fresh < 0) {
                 rc = util_error(err, errlen, "out of memory");
@@ -194,8 +194,8 @@ int64_t pns_puzzles_find(pns_mate *m, tb_set *tb, const pns_puzzle_search *q, ch
         }
         if (!fresh)
             continue;
-        pns_puzzle p;
-        if (pns_puzzle_check(m, &s, q->n, q->unique, q->o, &p, err, errlen) != 0) {
+        puzzle_problem p;
+        if (puzzle_check(m, &s, q->n, q->unique, q->o, &p, err, errlen) != 0) {
             rc = -1;
             break;
         }

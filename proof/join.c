@@ -1,4 +1,4 @@
-/* pns/proof_join.c - one proof from proofs of a position's children, so that
+/* proof/join.c - one proof from proofs of a position's children, so that
  * a question split by its first move (each child searched on its own
  * machine or core) ends in a single file the checker reads whole.
  *
@@ -7,7 +7,7 @@
  * two: at least the best child's lower bound (that child's proof alone) and
  * below the greatest of the children's upper bounds (every child's).  A
  * frontier several moves deep joins level by level. */
-#include "proof_format.h"
+#include "proof.h"
 #include "../util/util.h"
 
 #include <stdarg.h>
@@ -71,9 +71,9 @@ static int add_table(char **all, const char *line, int k, char *err, size_t errl
  * line) for a join into game g: 0, or -1 with err. */
 static int header_done(const proof_header *h, int k, const game *g, const char *line, char *err, size_t errlen)
 {
-    if (h->version < PNS_PROOF_VERSION_OLDEST || h->version > PNS_PROOF_VERSION)
+    if (h->version < PROOF_VERSION_OLDEST || h->version > PROOF_VERSION)
         return join_fail(err, errlen, "proof %d is of format version %ld (this program reads %d to %d)", k + 1,
-                         h->version, PNS_PROOF_VERSION_OLDEST, PNS_PROOF_VERSION);
+                         h->version, PROOF_VERSION_OLDEST, PROOF_VERSION);
     if (!*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
         return join_fail(err, errlen, "proof %d: incomplete or unknown header", k + 1);
     if (strcmp(h->spec, g->name) != 0)
@@ -120,7 +120,7 @@ static int read_child(const game *g, int mover, const game_key *move_key, int n,
     proof_header *h = malloc(sizeof *h);
     if (!h)
         return join_fail(err, errlen, "out of memory");
-    pns_proof_header_clear(h);
+    proof_header_clear(h);
     ci->lines = 0;
     ci->move = -1;
     long at = 0, got;
@@ -136,7 +136,7 @@ static int read_child(const game *g, int mover, const game_key *move_key, int n,
             goto out;
         }
         if (ci->lines == 0) {
-            int hr = pns_proof_header_read(h, line, why, sizeof why);
+            int hr = proof_header_read(h, line, why, sizeof why);
             if (hr < 0) {
                 join_fail(err, errlen, "proof %d: %s", k + 1, why);
                 goto out;
@@ -317,7 +317,7 @@ static int join_claim(const game *g, const game_state *root, FILE **child, const
     char question[32];
     snprintf(question, sizeof question, "score %ld", c.bound);
     proof_claim claim = { g, text, mover, c.score ? question : advantage ? "advantage" : "win", proven };
-    if (pns_proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
+    if (proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
         goto out;
     fprintf(out, "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n", n_child);
     uint64_t offset = 1;
@@ -392,7 +392,7 @@ static int peek_claim(const game *g, FILE *f, int mover, int k, claim *c, char *
     int rc = -1;
     if (!h)
         return join_fail(err, errlen, "out of memory");
-    pns_proof_header_clear(h);
+    proof_header_clear(h);
     rewind(f);
     long at = 0, got;
     while ((got = util_read_line(f, &line, &cap, &at, why, sizeof why)) != -1) {
@@ -402,7 +402,7 @@ static int peek_claim(const game *g, FILE *f, int mover, int k, claim *c, char *
         }
         if (line[0] == '#' || line[0] == 0)
             continue;
-        int hr = pns_proof_header_read(h, line, why, sizeof why);
+        int hr = proof_header_read(h, line, why, sizeof why);
         if (hr < 0) {
             join_fail(err, errlen, "proof %d: %s", k + 1, why);
             goto out;
@@ -423,10 +423,10 @@ out:
     return rc;
 }
 
-int pns_join_proofs(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, pns_join_info *info,
+int proof_join(const game *g, const game_state *root, FILE **child, int n_child, FILE *out, proof_join_info *info,
                     char *err, size_t errlen)
 {
-    pns_join_info none;
+    proof_join_info none;
     info = info ? info : &none;
     memset(info, 0, sizeof *info);
     if (n_child < 1)

@@ -1,8 +1,8 @@
-/* pns/proof_check.c - checks a proof file from the rules and the tables
+/* proof/check.c - checks a proof file from the rules and the tables
  * alone: no search code is used here.  The format, and why each rule below
  * makes the claim true, are in docs/proof-format.md. */
-#include "proof_exact.h"
-#include "proof_format.h"
+#include "exact.h"
+#include "proof.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -57,7 +57,7 @@ typedef struct {
 
 typedef struct {
     const game *g;
-    const pns_check_options *co;
+    const proof_check_options *co;
     tb_set *tb;
     int prover, proven, advantage;
     int score_mode, target;  /* question score: "at least target ahead?" */
@@ -175,7 +175,7 @@ static int leaf_exact(checker *C, const game_state *s)
 {
     if (!C->score_mode || !game_has_solver(C->g))
         return fail(C, "'exact' leaves belong to score questions of games that cannot cycle%s", "");
-    if (game_empties(C->g, s) > PNS_PROOF_EXACT_MAX)
+    if (game_empties(C->g, s) > PROOF_EXACT_MAX)
         return fail(C, "an 'exact' leaf has more empty squares than a checker searches%s", "");
     if (!C->pool_tried && C->co->threads != 1) {
         /* the leaves are independent: other threads search them while this
@@ -183,13 +183,13 @@ static int leaf_exact(checker *C, const game_state *s)
         C->pool_tried = 1;
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         int n = C->co->threads > 0 ? C->co->threads : cores > 0 ? (int)cores : 1;
-        C->pool = n > 1 ? pns_exact_pool_new(C->g, n, C->prover, C->target, C->proven) : NULL;
+        C->pool = n > 1 ? proof_exact_pool_new(C->g, n, C->prover, C->target, C->proven) : NULL;
     }
     if (C->pool) {
-        long bad = pns_exact_pool_add(C->pool, s, C->line);
+        long bad = proof_exact_pool_add(C->pool, s, C->line);
         return bad ? exact_failed(C, bad) : 0;
     }
-    if (pns_exact_at_least(C->g, s, C->prover, C->target) != C->proven)
+    if (proof_exact_at_least(C->g, s, C->prover, C->target) != C->proven)
         return fail(C, "the exact score does not support the claim%s", "");
     return 0;
 }
@@ -448,7 +448,7 @@ static int check_line(checker *C, char *text, const game_state *root)
  * and appends its summary, naming the tables it rests on. */
 static int finish_proof(checker *C, const game_state *root, const char *result, char *summary, size_t slen)
 {
-    long bad = C->pool ? pns_exact_pool_wait(C->pool) : 0;
+    long bad = C->pool ? proof_exact_pool_wait(C->pool) : 0;
     if (bad)
         return exact_failed(C, bad);
     while (C->top > 0)
@@ -510,7 +510,7 @@ static int verify_tables(checker *C)
 
 static void reset(checker *C, game **g)
 {
-    pns_exact_pool_free(C->pool);
+    proof_exact_pool_free(C->pool);
     free(C->stack);
     free(C->moves);
     free(C->info);
@@ -521,7 +521,7 @@ static void reset(checker *C, game **g)
     char *err = C->err;
     size_t errlen = C->errlen;
     long line = C->line;
-    const pns_check_options *co = C->co;
+    const proof_check_options *co = C->co;
     memset(C, 0, sizeof *C);
     C->err = err;
     C->errlen = errlen;
@@ -533,12 +533,12 @@ static void reset(checker *C, game **g)
 static int header_line(checker *C, proof_header *h, const char *line)
 {
     char why[256];
-    int rc = pns_proof_header_read(h, line, why, sizeof why);
+    int rc = proof_header_read(h, line, why, sizeof why);
     if (rc < 0)
         return fail(C, "%s", why);
-    if (rc > 0 && h->version >= 0 && (h->version < PNS_PROOF_VERSION_OLDEST || h->version > PNS_PROOF_VERSION)) {
+    if (rc > 0 && h->version >= 0 && (h->version < PROOF_VERSION_OLDEST || h->version > PROOF_VERSION)) {
         char v[64];
-        snprintf(v, sizeof v, "%ld (this checker reads %d to %d)", h->version, PNS_PROOF_VERSION_OLDEST, PNS_PROOF_VERSION);
+        snprintf(v, sizeof v, "%ld (this checker reads %d to %d)", h->version, PROOF_VERSION_OLDEST, PROOF_VERSION);
         return fail(C, "proof format version %s: write the proof again", v);
     }
     return rc;
@@ -550,7 +550,7 @@ static int header_open(checker *C, const proof_header *h, game **g, game_state *
     if (h->version < 0 || !*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
         return fail(C, "incomplete header before the tree%s", "");
     char why[256];
-    if (pns_proof_header_game(h, g, why, sizeof why) != 0 || game_parse(*g, h->pos, root, why, sizeof why) != 0)
+    if (proof_header_game(h, g, why, sizeof why) != 0 || game_parse(*g, h->pos, root, why, sizeof why) != 0)
         return fail(C, "%s", why);
     C->g = *g;
     C->prover = (int)h->prover;
@@ -576,9 +576,9 @@ static int header_open(checker *C, const proof_header *h, game **g, game_state *
     return 0;
 }
 
-int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_t slen, char *err, size_t errlen)
+int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t slen, char *err, size_t errlen)
 {
-    pns_check_options none = { 0 };
+    proof_check_options none = { 0 };
     checker C;
     memset(&C, 0, sizeof C);
     C.err = err;
@@ -596,7 +596,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
         fail(&C, "out of memory%s", "");
         goto out;
     }
-    pns_proof_header_clear(h);
+    proof_header_clear(h);
     long got;
     char why[256];
     while ((got = util_read_line(in, &line, &cap, &C.line, why, sizeof why)) != -1) {
@@ -613,7 +613,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
                 (C.co->verify_tables && verify_tables(&C) != 0))
                 goto out;
             reset(&C, &g);
-            pns_proof_header_clear(h);
+            proof_header_clear(h);
         }
         if (!g) {
             int hr = header_line(&C, h, line);
@@ -641,7 +641,7 @@ int pns_verify_proof(FILE *in, const pns_check_options *co, char *summary, size_
 out:
     if (rc != 0 && C.pool) {
         /* a leaf above the failure met may fail too: report the first */
-        long bad = pns_exact_pool_wait(C.pool);
+        long bad = proof_exact_pool_wait(C.pool);
         if (bad && bad < C.fail_line)
             exact_failed(&C, bad);
     }

@@ -1,5 +1,5 @@
-/* pns/proof_format.c - the proof header, printed and read. */
-#include "proof_format.h"
+/* proof/format.c - the proof header, printed and read. */
+#include "proof.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -14,13 +14,13 @@ static int has_control(const char *text)
     return 0;
 }
 
-int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
+int proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const proof_tables *t, const char *extra_tables,
                        char *err, size_t errlen)
 {
     const game *g = c->g;
     if (has_control(g->name))
         return util_error(err, errlen, "the game's name holds a control byte: no proof header can name it");
-    if (fprintf(out, "pnsolve-proof %d\ngame %s\n", PNS_PROOF_VERSION, g->name) < 0 ||
+    if (fprintf(out, "pnsolve-proof %d\ngame %s\n", PROOF_VERSION, g->name) < 0 ||
         (g->content[0] && fprintf(out, "game-blake2b %s\n", g->content) < 0) ||
         fprintf(out, "position %s\nprover %d\nquestion %s\nresult %s\n", c->position, c->prover, c->question,
                 c->proven ? "proven" : "disproven") < 0)
@@ -45,14 +45,14 @@ int pns_proof_header_write(FILE *out, const proof_claim *c, tb_set *tb, const pr
     return 0;
 }
 
-void pns_proof_header_clear(proof_header *h)
+void proof_header_clear(proof_header *h)
 {
     memset(h, 0, sizeof *h);
     h->prover = -1;
     h->version = -1;
 }
 
-int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t errlen)
+int proof_header_read(proof_header *h, const char *line, char *err, size_t errlen)
 {
     const char *sp = strchr(line, ' ');
     if (!sp)
@@ -119,7 +119,7 @@ int pns_proof_header_read(proof_header *h, const char *line, char *err, size_t e
     return 1;
 }
 
-int pns_proof_header_game(const proof_header *h, game **g, char *err, size_t errlen)
+int proof_header_game(const proof_header *h, game **g, char *err, size_t errlen)
 {
     char why[512];
     if (!(*g = game_open(h->spec, NULL, why, sizeof why)))

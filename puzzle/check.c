@@ -1,10 +1,10 @@
-/* pns/puzzle.c - a mate-in-N problem, checked as a composer would: the key,
+/* puzzle/check.c - a mate-in-N problem, checked as a composer would: the key,
  * its uniqueness, the main line with the longest defence, the duals of the
  * attacker's later moves, the tries and what refutes them, the motifs and
  * a score.  Every value comes from pns_mate (tables where they reach, the
  * depth-bounded search elsewhere) or, for strict uniqueness beyond the
  * tables, from df-pn. */
-#include "pns.h"
+#include "puzzle.h"
 #include "../util/util.h"
 
 #include <string.h>
@@ -60,13 +60,13 @@ static int wins_at_all(checker *c, const game_state *s, game_move mv, const pns_
 
 /* How good a defence is for the defender, higher better: the attacker
  * loses, draws, fails in time, or wins slowly (later is better). */
-static long defence_rank(pns_try_outcome o, int distance)
+static long defence_rank(puzzle_try_outcome o, int distance)
 {
-    return o == PNS_TRY_LOSS ? 4000 : o == PNS_TRY_DRAW ? 3000 : o == PNS_TRY_NO_WIN_IN_TIME ? 2000 : distance;
+    return o == PUZZLE_TRY_LOSS ? 4000 : o == PUZZLE_TRY_DRAW ? 3000 : o == PUZZLE_TRY_NO_WIN_IN_TIME ? 2000 : distance;
 }
 
 /* Fills t->outcome and the refutation of try t from s within n plies. */
-static int refute(checker *c, const game_state *s, int n, pns_try *t)
+static int refute(checker *c, const game_state *s, int n, puzzle_try *t)
 {
     const game *g = c->g;
     int attacker = game_to_move(g, s);
@@ -74,7 +74,7 @@ static int refute(checker *c, const game_state *s, int n, pns_try *t)
     game_play(g, &a, t->move);
     game_result r = game_result_of(g, &a);
     if (r != GAME_ONGOING) {
-        t->outcome = game_outcome_for(r, attacker) < 0 ? PNS_TRY_LOSS : PNS_TRY_DRAW;
+        t->outcome = game_outcome_for(r, attacker) < 0 ? PUZZLE_TRY_LOSS : PUZZLE_TRY_DRAW;
         return 0;
     }
     game_move reply[GAME_MAX_MOVES];
@@ -83,7 +83,7 @@ static int refute(checker *c, const game_state *s, int n, pns_try *t)
     for (int i = 0; i < nr; i++) {
         game_state b = a;
         game_play(g, &b, reply[i]);
-        pns_try_outcome o;
+        puzzle_try_outcome o;
         int dist = 0;
         tb_value v;
         int known = pns_mate_value(c->m, &b, &v);
@@ -92,11 +92,11 @@ static int refute(checker *c, const game_state *s, int n, pns_try *t)
         if (known) {
             int for_attacker = game_to_move(g, &b) == attacker ? (int)v.wdl : -(int)v.wdl;
             if (for_attacker < 0)
-                o = PNS_TRY_LOSS;
+                o = PUZZLE_TRY_LOSS;
             else if (for_attacker == 0)
-                o = PNS_TRY_DRAW;
+                o = PUZZLE_TRY_DRAW;
             else if ((dist = 2 + v.distance) > n)
-                o = PNS_TRY_SLOWER;
+                o = PUZZLE_TRY_SLOWER;
             else
                 continue;  /* the attacker still wins in time */
         } else {
@@ -105,7 +105,7 @@ static int refute(checker *c, const game_state *s, int n, pns_try *t)
                 return failed(c);
             if (w)
                 continue;
-            o = PNS_TRY_NO_WIN_IN_TIME;
+            o = PUZZLE_TRY_NO_WIN_IN_TIME;
         }
         long rank = defence_rank(o, dist);
         if (rank > best) {
@@ -131,7 +131,7 @@ static int same_as_earlier(const game_key *after, int i, int key)
 /* The main line from the key: the defender picks the longest resistance,
  * the attacker the shortest win; every other attacking move that also wins
  * in time is a dual. */
-static int main_line(checker *c, const game_state *s, pns_puzzle *p)
+static int main_line(checker *c, const game_state *s, puzzle_problem *p)
 {
     const game *g = c->g;
     game_state t = *s;
@@ -175,8 +175,8 @@ static int main_line(checker *c, const game_state *s, pns_puzzle *p)
         }
         for (int i = 0; i < n; i++)
             if (dist[i] > 0 && i != best - 1 && !same_as_earlier(after, i, best - 1) &&
-                p->nduals < PNS_PUZZLE_MAX_DUALS)
-                p->duals[p->nduals++] = (pns_dual){ p->line_len, mv[i] };
+                p->nduals < PUZZLE_MAX_DUALS)
+                p->duals[p->nduals++] = (puzzle_dual){ p->line_len, mv[i] };
         game_play(g, &t, mv[best - 1]);
         p->line[p->line_len++] = mv[best - 1];
         rem = dist[best - 1] - 1;
@@ -186,7 +186,7 @@ static int main_line(checker *c, const game_state *s, pns_puzzle *p)
 
 /* Rule 8 matters when a defender on the main line, freed of its forbidden
  * move, would no longer lose in the plies that are left. */
-static int depends_on_ko(checker *c, const game_state *s, const pns_puzzle *p)
+static int depends_on_ko(checker *c, const game_state *s, const puzzle_problem *p)
 {
     const game *g = c->g;
     game_state t = *s;
@@ -207,8 +207,8 @@ static int depends_on_ko(checker *c, const game_state *s, const pns_puzzle *p)
 static int min_int(int a, int b) { return a < b ? a : b; }
 
 
-int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique, const pns_options *o,
-                     pns_puzzle *p, char *err, size_t errlen)
+int puzzle_check(pns_mate *m, const game_state *s, int n, puzzle_unique unique, const pns_options *o,
+                     puzzle_problem *p, char *err, size_t errlen)
 {
     checker c = { m, pns_mate_game(m), err, errlen };
     const game *g = c.g;
@@ -242,14 +242,14 @@ int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique,
         if (i == best || same_as_earlier(after, i, best))
             continue;
         int cook = dist[i] > 0;
-        if (!cook && unique == PNS_UNIQUE_STRICT) {
+        if (!cook && unique == PUZZLE_UNIQUE_STRICT) {
             int w = wins_at_all(&c, s, mv[i], o);
             if (w < 0)
                 return failed(&c);
             undecided |= w == 2;
             cook = w == 1;
         }
-        if (cook && p->ncooks < PNS_PUZZLE_MAX_COOKS)
+        if (cook && p->ncooks < PUZZLE_MAX_COOKS)
             p->cooks[p->ncooks++] = mv[i];
     }
     p->sound = p->distance == n && p->ncooks == 0 ? (undecided ? -1 : 1) : 0;
@@ -257,13 +257,13 @@ int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique,
         return -1;
     /* Tries: natural first moves (captures, den approaches) that do not win
      * in time, with what beats each. */
-    for (int i = 0; i < nm && p->ntries < PNS_PUZZLE_MAX_TRIES; i++) {
+    for (int i = 0; i < nm && p->ntries < PUZZLE_MAX_TRIES; i++) {
         if (i == best || dist[i] > 0 || same_as_earlier(after, i, best))
             continue;
         unsigned f = game_has_motifs(g) ? game_move_motifs(g, s, mv[i]) : GAME_MOTIF_CAPTURE;
         if (!(f & (GAME_MOTIF_CAPTURE | GAME_MOTIF_APPROACH)))
             continue;
-        pns_try *t_ = &p->tries[p->ntries++];
+        puzzle_try *t_ = &p->tries[p->ntries++];
         t_->move = mv[i];
         t_->motifs = f;
         if (refute(&c, s, n, t_) != 0)
@@ -274,17 +274,17 @@ int pns_puzzle_check(pns_mate *m, const game_state *s, int n, pns_unique unique,
     if (ko < 0)
         return -1;
     if (ko)
-        p->motifs |= PNS_MOTIF_KO;
+        p->motifs |= PUZZLE_MOTIF_KO;
     if (p->motifs & (GAME_MOTIF_OFFER | GAME_MOTIF_SELF_PUSH))
-        p->motifs |= PNS_MOTIF_SACRIFICE;
+        p->motifs |= PUZZLE_MOTIF_SACRIFICE;
     if (!(p->motifs & (GAME_MOTIF_CAPTURE | GAME_MOTIF_APPROACH)))
-        p->motifs |= PNS_MOTIF_QUIET;
+        p->motifs |= PUZZLE_MOTIF_QUIET;
     /* The score of docs/puzzles.md: length, then a sacrifice, a quiet or a
      * retreating key, a hole move and a rule-8 point add; tries add (a few);
      * duals take away. */
     unsigned f = p->motifs;
-    p->score = p->distance + 4 * !!(f & PNS_MOTIF_SACRIFICE) + 3 * !!(f & PNS_MOTIF_QUIET)
-             + 2 * !!(f & GAME_MOTIF_RETREAT) + 2 * !!(f & GAME_MOTIF_HOLE) + 4 * !!(f & PNS_MOTIF_KO)
+    p->score = p->distance + 4 * !!(f & PUZZLE_MOTIF_SACRIFICE) + 3 * !!(f & PUZZLE_MOTIF_QUIET)
+             + 2 * !!(f & GAME_MOTIF_RETREAT) + 2 * !!(f & GAME_MOTIF_HOLE) + 4 * !!(f & PUZZLE_MOTIF_KO)
              + min_int(p->ntries, 4) - min_int(p->nduals, 6);
     return 0;
 }

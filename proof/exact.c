@@ -1,7 +1,7 @@
-/* pns/proof_exact.c - 'exact' leaves checked by the checker's own search,
+/* proof/exact.c - 'exact' leaves checked by the checker's own search,
  * on a pool of threads: the leaves of a score proof are independent, and on
  * Othello they are nearly all of the checking time. */
-#include "proof_exact.h"
+#include "exact.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ static int exact_score(const game *g, const game_state *s, int alpha, int beta)
     return alpha;
 }
 
-int pns_exact_at_least(const game *g, const game_state *s, int prover, int target)
+int proof_exact_at_least(const game *g, const game_state *s, int prover, int target)
 {
     /* a null window at the target, from the prover's side */
     int v = game_to_move(g, s) == prover ? exact_score(g, s, target - 1, target)
@@ -87,7 +87,7 @@ static void *worker(void *arg)
         /* a leaf after a known failure cannot change the line reported */
         int skip = p->failed && j.line > p->failed;
         pthread_mutex_unlock(&p->lock);
-        int bad = !skip && pns_exact_at_least(p->g, &j.s, p->prover, p->target) != p->proven;
+        int bad = !skip && proof_exact_at_least(p->g, &j.s, p->prover, p->target) != p->proven;
         pthread_mutex_lock(&p->lock);
         if (bad && (!p->failed || j.line < p->failed))
             p->failed = j.line;
@@ -98,7 +98,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-exact_pool *pns_exact_pool_new(const game *g, int n, int prover, int target, int proven)
+exact_pool *proof_exact_pool_new(const game *g, int n, int prover, int target, int proven)
 {
     exact_pool *p = calloc(1, sizeof *p + sizeof(pthread_t) * (size_t)n);
     if (!p)
@@ -112,13 +112,13 @@ exact_pool *pns_exact_pool_new(const game *g, int n, int prover, int target, int
         if (pthread_create(&p->tid[p->n], NULL, worker, p) != 0)
             break;
     if (p->n == 0) {
-        pns_exact_pool_free(p);
+        proof_exact_pool_free(p);
         return NULL;
     }
     return p;
 }
 
-long pns_exact_pool_add(exact_pool *p, const game_state *s, long line)
+long proof_exact_pool_add(exact_pool *p, const game_state *s, long line)
 {
     pthread_mutex_lock(&p->lock);
     while (p->count == QUEUE && !p->failed)
@@ -133,7 +133,7 @@ long pns_exact_pool_add(exact_pool *p, const game_state *s, long line)
     return failed;
 }
 
-long pns_exact_pool_wait(exact_pool *p)
+long proof_exact_pool_wait(exact_pool *p)
 {
     pthread_mutex_lock(&p->lock);
     while (p->count || p->busy)
@@ -143,7 +143,7 @@ long pns_exact_pool_wait(exact_pool *p)
     return failed;
 }
 
-void pns_exact_pool_free(exact_pool *p)
+void proof_exact_pool_free(exact_pool *p)
 {
     if (!p)
         return;
