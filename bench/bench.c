@@ -67,6 +67,16 @@ static void bench_perft(const char *spec, int depth)
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
+/* The entries of g's table of mat (its state index made in memory). */
+static uint64_t table_size(const game *g, int mat)
+{
+    tb_index *x = tb_index_open(g, NULL);
+    const game_tb_index *ix = x ? tb_index_need(x, mat) : NULL;
+    uint64_t n = ix ? game_tables(g)->size(g, ix, mat) : 0;
+    tb_index_close(x);
+    return n;
+}
+
 static uint64_t next_random(void)
 {
     rng ^= rng << 13;
@@ -152,8 +162,8 @@ static void bench_compressed_probe(game *g, const char *dir, const game_state *s
     static game_state first[MAX_BLOCKS];
     int mats[64], nm = game_tables(g)->materials(g, 3, mats, 64), nb = 0;
     for (int m = 0; m < nm; m++)
-        for (uint64_t i = 0; i < game_tables(g)->size(g, mats[m]) && nb < MAX_BLOCKS; i += 1 << 14)
-            game_tables(g)->unindex(g, mats[m], i, &first[nb++]);
+        for (uint64_t i = 0; i < table_size(g, mats[m]) && nb < MAX_BLOCKS; i += 1 << 14)
+            game_tables(g)->unindex(g, tb_index_need(tb_set_index(t), mats[m]), mats[m], i, &first[nb++]);
     ops = 0;
     t0 = util_clock();
     do {
@@ -284,9 +294,9 @@ static void bench_build_tables(void)
         printf("tb build jungle to four pieces failed\n");
     } else {
         int mat = game_tables(g)->material_parse(g, "RrDdT"), deps[16], nd = game_tables(g)->material_deps(g, mat, deps);
-        uint64_t mapped = 0, size = game_tables(g)->size(g, mat);
+        uint64_t mapped = 0, size = table_size(g, mat);
         for (int i = 0; i < nd; i++)
-            mapped += game_tables(g)->size(g, deps[i]);
+            mapped += table_size(g, deps[i]);
         bench_build("jungle", 5, "RrDdT", dir, size, size, mapped);
     }
     game_close(g);
@@ -297,7 +307,7 @@ static void bench_build_tables(void)
         int mats[8], n = game_tables(g)->materials(g, 8, mats, 8);
         uint64_t total = 0, largest = 0;
         for (int i = 0; i < n; i++) {
-            uint64_t size = game_tables(g)->size(g, mats[i]);
+            uint64_t size = table_size(g, mats[i]);
             total += size;
             largest = size > largest ? size : largest;
         }

@@ -210,15 +210,24 @@ static int tb_probe_cmd(game *g, const tb_opts *o, const char *position)
     return rc;
 }
 
-/* The state of index i of material mat in the game's notation (a static
- * buffer: one at a time). */
-static const char *state_text(const game *g, int mat, uint64_t i)
+/* State s in the game's notation (a static buffer: one at a time). */
+static const char *state_text(const game *g, const game_state *s)
 {
     static char text[GAME_TEXT_MAX];
-    game_state s;
-    game_tables(g)->unindex(g, mat, i, &s);
-    game_format(g, &s, text, sizeof text);
+    game_format(g, s, text, sizeof text);
     return text;
+}
+
+/* The same of the state of index i of material mat (x's index: the one the
+ * run that named i made, mapped again or remade). */
+static const char *index_text(const game *g, tb_index *x, int mat, uint64_t i)
+{
+    const game_tb_index *ix = tb_index_need(x, mat);
+    if (!ix)
+        return "(out of memory)";
+    game_state s;
+    game_tables(g)->unindex(g, ix, mat, i, &s);
+    return state_text(g, &s);
 }
 
 /* The census of one material (or the total) as a line of text or JSON;
@@ -309,7 +318,7 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                 printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
             printf("], \"longest_wins\": %llu, \"longest_win_states\": [", (unsigned long long)st.longest_wins);
             for (int k = 0; k < st.n_longest; k++)
-                printf("%s\"%s\"", k ? ", " : "", state_text(g, mats[i], st.longest[k]));
+                printf("%s\"%s\"", k ? ", " : "", state_text(g, &st.longest_state[k]));
             printf("]");
             if (o->census)
                 print_census(g, cn, 1);
@@ -326,7 +335,7 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                 printf("         longest win, %llu state%s (twins aside)%s\n", (unsigned long long)st.longest_wins,
                        st.longest_wins == 1 ? "" : "s", st.longest_wins > (uint64_t)st.n_longest ? ", the first:" : ":");
             for (int k = 0; k < st.n_longest; k++)
-                printf("           %s\n", state_text(g, mats[i], st.longest[k]));
+                printf("           %s\n", state_text(g, &st.longest_state[k]));
             if (o->census)
                 print_census(g, cn, 0);
         }
@@ -409,6 +418,9 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     }
     uint64_t reached = 0, unreached = 0;
     char name[32];
+    tb_index *x = tb_index_open(g, o->dir);
+    if (!x)
+        return cli_fail(1, "tb reach: out of memory");
     if (o->json)
         printf("{\"levels\": %d, \"per_level\": [", r.levels);
     else
@@ -418,11 +430,11 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     if (o->json)
     {
         printf("], \"farthest\": ");
-        cli_json_string(stdout, state_text(g, r.far_mat, r.far_index));
+        cli_json_string(stdout, index_text(g, x, r.far_mat, r.far_index));
         printf(", \"materials\": [");
     }
     else
-        printf("\nfarthest, %d plies from the start: %s\n", r.levels, state_text(g, r.far_mat, r.far_index));
+        printf("\nfarthest, %d plies from the start: %s\n", r.levels, index_text(g, x, r.far_mat, r.far_index));
     for (int k = 0; k < r.materials; k++) {
         const tb_reach_material *m = &r.mat[k];
         ops->material_name(g, m->mat, name, sizeof name);
@@ -434,7 +446,7 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
                    (unsigned long long)m->fed);
             for (int i = 0; i < m->n_witness; i++) {
                 printf("%s", i ? ", " : "");
-                cli_json_string(stdout, state_text(g, m->mat, m->witness[i]));
+                cli_json_string(stdout, index_text(g, x, m->mat, m->witness[i]));
             }
             printf("]}");
             continue;
@@ -444,7 +456,7 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
                name, (unsigned long long)m->reached, (unsigned long long)m->unreached, (unsigned long long)m->fed,
                m->n_witness ? "; the first:" : "");
         for (int i = 0; i < m->n_witness; i++)
-            printf("           %s\n", state_text(g, m->mat, m->witness[i]));
+            printf("           %s\n", index_text(g, x, m->mat, m->witness[i]));
     }
     if (o->json)
         printf("], \"reached\": %llu, \"unreached\": %llu, \"seconds\": %.1f}\n", (unsigned long long)reached,
@@ -452,6 +464,7 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     else
         printf("%-8s %14llu states reached, %llu not reached; %.1f s\n", "total", (unsigned long long)reached,
                (unsigned long long)unreached, r.seconds);
+    tb_index_close(x);
     return 0;
 }
 

@@ -54,91 +54,16 @@ typedef struct {
 typedef struct game game;
 typedef struct game_solver game_solver;  /* a game's exact endgame solver */
 
-/* A sparse state index, for a game whose positions have several states each
- * (Ostle: rule 8 forbids one move): position p of a material has count(p)
- * states (0 for a position that is not its own least image), numbered
- * first(p) .. first(p) + count(p) - 1 in position order.  Lines of 56
- * positions, each one cache line (a 64-bit base and 56 counts), so that
- * placing a position costs one miss (a separate base array made it two: 9%
- * of the 5x5 nine-piece Ostle plies): 1.14 bytes per position, where a
- * 64-bit offset each would take 8.  games/sindex.c
- * makes one in memory; tablebase/ keeps them in files beside the tables
- * (game_tb_ops.index_source). */
-#define GAME_SINDEX_LINE 56
-#define GAME_SINDEX_HINT_SHIFT 8
-typedef struct {
-    uint64_t base;                     /* the first state of the line's first position */
-    uint8_t count[GAME_SINDEX_LINE];   /* states of each position */
-} game_sindex_line;
-_Static_assert(sizeof(game_sindex_line) == 64, "an index line is a cache line");
-typedef struct game_sindex {
-    const game_sindex_line *line;      /* positions / 56 + 1 lines, the last padded with zero counts */
-    const uint32_t *hint;              /* the line of state h << GAME_SINDEX_HINT_SHIFT, for each h */
-    uint64_t positions, lines, states, hints;
-    void (*drop)(struct game_sindex *ix);  /* frees it, whoever made it */
-    void *mem;                         /* the maker's, for drop (e.g. a mapped file) */
-    size_t mem_len;
-    /* A file's lines are checked a chunk of 2^GAME_SINDEX_CHUNK_LOG2 at a
-     * time when first read, so that a probe reads and checks kilobytes of a
-     * 3.5 GB index, not all of it: checked[c] is nonzero once chunk c is
-     * (NULL: every line is trusted already); check(ix, c) checks chunk c,
-     * repairs it from the game's counts if it does not match, and sets
-     * checked[c]. */
-    unsigned char *checked;
-    void (*check)(struct game_sindex *ix, uint64_t chunk);
-} game_sindex;
-#define GAME_SINDEX_CHUNK_LOG2 12
-
-/* Makes line l of ix safe to read (see game_sindex.checked). */
-static inline void game_sindex_use(const game_sindex *ix, uint64_t l)
-{
-    const unsigned char *c = ix->checked;
-    if (__builtin_expect(c != NULL, 0) && !__atomic_load_n(&c[l >> GAME_SINDEX_CHUNK_LOG2], __ATOMIC_ACQUIRE))
-        ix->check((game_sindex *)ix, l >> GAME_SINDEX_CHUNK_LOG2);
-}
-
-/* The sum of the first n counts of c (a word at a time: each count is below
- * 256, so 16-bit lanes hold the pair sums). */
-static inline uint64_t game_sindex_sum(const uint8_t *c, unsigned n)
-{
-    uint64_t sum = 0;
-    unsigned at = 0;
-    for (; at + 8 <= n; at += 8) {
-        uint64_t x;
-        __builtin_memcpy(&x, c + at, 8);
-        x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
-        sum += (x * 0x0001000100010001ULL) >> 48;
-    }
-    for (; at < n; at++)
-        sum += c[at];
-    return sum;
-}
-/* The number of states of position p. */
-static inline unsigned game_sindex_count(const game_sindex *ix, uint64_t p)
-{
-    game_sindex_use(ix, p / GAME_SINDEX_LINE);
-    return ix->line[p / GAME_SINDEX_LINE].count[p % GAME_SINDEX_LINE];
-}
-/* The first state of position p. */
-static inline uint64_t game_sindex_first(const game_sindex *ix, uint64_t p)
-{
-    game_sindex_use(ix, p / GAME_SINDEX_LINE);
-    const game_sindex_line *l = &ix->line[p / GAME_SINDEX_LINE];
-    return l->base + game_sindex_sum(l->count, (unsigned)(p % GAME_SINDEX_LINE));
-}
-/* The position whose states hold state (< ix->states), and its first state. */
-uint64_t game_sindex_position(const game_sindex *ix, uint64_t state, uint64_t *first);
-/* Material mat's index of g, counted over every position on every core
- * (game_tb_ops.position_states); NULL when out of memory. */
-game_sindex *game_sindex_make(const game *g, int mat);
-
-/* Where a game gets each material's state index when it first needs one. */
-typedef struct {
-    /* the index of mat for g, or NULL when out of memory */
-    game_sindex *(*make)(const game *g, int mat, void *ctx);
-    void *ctx;
-    void (*drop_ctx)(void *ctx);  /* when the source is replaced or the game closed; NULL ok */
-} game_sindex_source;
+/* The state indices of a game whose positions have several states each
+ * (game_tb_ops.positions; Ostle: rule 8 forbids one move): of[mat] numbers
+ * material mat's states, position by position (util_sindex).  tablebase/
+ * makes and owns them (tb_index) and passes them to every operation that
+ * numbers states; an operation is asked only about materials whose index
+ * its caller has made.  A game of one state per position gets NULL. */
+typedef struct game_tb_index {
+    const struct util_sindex *const *of;  /* by material id, n of them (util/util.h) */
+    int n;
+} game_tb_index;
 
 /* A class of states in a census (game_tb_ops.census): how a published
  * count of states relates to the table's.  The sum of sign x count over
@@ -172,35 +97,36 @@ typedef struct game_tb_ops {
     void (*material_name)(const game *g, int mat, char *buf, size_t len);
     /* material by name, -1 if there is none */
     int (*material_parse)(const game *g, const char *name);
-    uint64_t (*size)(const game *g, int mat);
+    uint64_t (*size)(const game *g, const game_tb_index *ix, int mat);
     /* GAME_TB_NO_INDEX for a state the rules cannot produce (never another
      * state's entry) */
-    uint64_t (*index)(const game *g, const game_state *s);
+    uint64_t (*index)(const game *g, const game_tb_index *ix, const game_state *s);
     /* Optional, for speed: out[k] = index(s[k]) for k < n (n at most
      * GAME_MAX_MOVES), the n lookups' memory reads overlapped. */
-    void (*index_many)(const game *g, const game_state *s, int n, uint64_t *out);
-    void (*unindex)(const game *g, int mat, uint64_t index, game_state *s);
+    void (*index_many)(const game *g, const game_tb_index *ix, const game_state *s, int n, uint64_t *out);
+    void (*unindex)(const game *g, const game_tb_index *ix, int mat, uint64_t index, game_state *s);
     /* Optional, for speed: [*first, *end), the indices of the states of
      * index's position.  They differ only in the one move each forbids (the
      * first state forbids none), so a state's children are the first
      * state's by the moves it allows; NULL: each state is its own. */
-    void (*state_group)(const game *g, int mat, uint64_t index, uint64_t *first, uint64_t *end);
+    void (*state_group)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *first,
+                        uint64_t *end);
     /* Optional, for speed: calls fn for each index of [first, end) in order
      * with its state (as unindex gives it) and whether it is a twin (index()
      * of the state is another); NULL: the builder unindexes every index. */
-    void (*each)(const game *g, int mat, uint64_t first, uint64_t end,
+    void (*each)(const game *g, const game_tb_index *ix, int mat, uint64_t first, uint64_t end,
                  void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx);
     /* distinct indices of the states from which a move that removes nothing
      * leads to s (same material); returns the count, at most
      * GAME_MAX_PREDECESSORS */
-    int (*unmoves)(const game *g, const game_state *s, uint64_t *pred);
+    int (*unmoves)(const game *g, const game_tb_index *ix, const game_state *s, uint64_t *pred);
     /* distinct indices of the states that a move removing nothing leads to
      * from s (same material); returns the count, at most GAME_MAX_MOVES */
-    int (*successors)(const game *g, const game_state *s, uint64_t *succ);
+    int (*successors)(const game *g, const game_tb_index *ix, const game_state *s, uint64_t *succ);
     /* Optional, for speed: unmoves / successors of the state of an index of
      * mat, without unindexing it to a state first; NULL: the builder does. */
-    int (*unmoves_index)(const game *g, int mat, uint64_t index, uint64_t *pred);
-    int (*successors_index)(const game *g, int mat, uint64_t index, uint64_t *succ);
+    int (*unmoves_index)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *pred);
+    int (*successors_index)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *succ);
     /* Optional, for speed: how many indices successors() gives, without
      * making them; NULL: the builder makes them. */
     int (*count_successors)(const game *g, const game_state *s);
@@ -217,15 +143,12 @@ typedef struct game_tb_ops {
      * table instead of building it when the directory has it. */
     const char *(*same_table_as)(const game *g, int mat);
     /* For a game whose positions have several states each (NULL for the
-     * others): its indices number states through a game_sindex per
-     * material, over positions(mat) positions of position_states(mat, p)
-     * states each (0 for a position that is not its own least image). */
+     * others): its indices number states through a game_tb_index, one
+     * util_sindex per material over positions(mat) positions of
+     * position_states(mat, p) states each (0 for a position that is not its
+     * own least image), which tablebase/ makes from these two. */
     uint64_t (*positions)(const game *g, int mat);
     int (*position_states)(const game *g, int mat, uint64_t p);
-    /* From now on the game asks src (copied) for a material's index that it
-     * does not hold yet, instead of game_sindex_make (tablebase/ keeps them
-     * in files). */
-    void (*index_source)(const game *g, const game_sindex_source *src);
     /* Optional: adds into counts[k] the states of positions [first, end)
      * of positions(mat) in class k of census_classes (a game whose tables
      * are compared with a published count of states); safe to run at once

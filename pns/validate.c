@@ -130,7 +130,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         int failed = 0;
         for (uint64_t j = 0; j < share && !failed && !(o->stop && *o->stop); j++) {
             game_state s;
-            if (tb_draw_position(g, mats[k], &rng, &s) != 0)
+            if (tb_draw_position(full, g, mats[k], &rng, &s) != 0)
                 break;
             tb_value tv;
             if (tb_probe(full, &s, &tv, err, errlen) != 1) {

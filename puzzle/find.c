@@ -42,6 +42,7 @@ static void forget_all(seen_entry **seen)
 }
 
 typedef struct {
+    tb_set *tb;
     int mats[4096], n;
     double weight[4096];  /* cumulative share of the positions */
 } table_pool;
@@ -60,6 +61,7 @@ static int pool_open(const game *g, tb_set *tb, const puzzle_search *q, table_po
                 all[m++] = all[i];
     }
     double total = 0;
+    pool->tb = tb;
     pool->n = 0;
     for (int i = 0; i < m; i++) {
         int rc = tb_load(tb, all[i], err, errlen);
@@ -67,7 +69,7 @@ static int pool_open(const game *g, tb_set *tb, const puzzle_search *q, table_po
             return -1;
         if (rc == 0)
             continue;
-        total += (double)ops->size(g, all[i]);
+        total += (double)ops->size(g, tb_index_need(tb_set_index(tb), all[i]), all[i]);  /* made by tb_load */
         pool->mats[pool->n] = all[i];
         pool->weight[pool->n++] = total;
     }
@@ -86,9 +88,10 @@ static int draw_from_tables(pns_mate *m, const table_pool *pool, int n, uint64_t
     int k = 0;
     while (k + 1 < pool->n && pool->weight[k] < x)
         k++;
-    if (tb_draw_position(g, pool->mats[k], rng, s) != 0)
+    if (tb_draw_position(pool->tb, g, pool->mats[k], rng, s) != 0)
         return 0;
-    *id = (game_key){ game_tables(g)->index(g, s), (uint64_t)pool->mats[k] };
+    const game_tb_index *ix = tb_index_need(tb_set_index(pool->tb), pool->mats[k]);
+    *id = (game_key){ game_tables(g)->index(g, ix, s), (uint64_t)pool->mats[k] };
     tb_value v;
     int rc = pns_mate_value(m, s, &v);
     if (rc <= 0)

@@ -52,11 +52,13 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     char from[4200];
     tb_file f;
     tb_path(other, dir, mat, from, sizeof from);
-    int rc = tb_file_open(other, from, mat, 1, &f, err, errlen);
+    tb_index *ox = tb_index_open(other, NULL);
+    int rc = ox ? tb_file_open(other, ox, from, mat, 1, &f, err, errlen) : util_error(err, errlen, "out of memory");
     if (rc == 0 && f.map) {
         rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, f.h.version == TB_VERSION_BLOCKS, err, errlen) == 0 ? 1 : -1;
         tb_file_close(&f);
     }
+    tb_index_close(ox);
     game_close(other);
     return rc;
 }
@@ -91,7 +93,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     b->ops->material_name(g, mat, name, sizeof name);
     tb_path(g, dir, mat, path, sizeof path);
     b->mat = mat;
-    b->n = b->ops->size(g, mat);
+    b->n = b->ops->size(g, b->ix, mat);
     b->done = 0;
     b->prog = (tb_progress){ .material = name, .table_no = no, .tables = tables, .size = b->n };
     double t = util_clock(), t_write = 0;
@@ -186,7 +188,7 @@ static int make_group(tb_builder *b, const char *dir, const int *todo, int first
     util_parallel(b->threads, (uint64_t)(end - first), 1, group_tables, &gr);
     pthread_mutex_destroy(&gr.lock);
     for (int i = first; i < end; i++)
-        b->run_before += (double)b->ops->size(b->g, todo[i]);
+        b->run_before += (double)b->ops->size(b->g, b->ix, todo[i]);
     if (gr.rc < 0)
         snprintf(err, errlen, "%s", gr.err);
     return gr.rc;
@@ -233,8 +235,6 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
                         size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
-    /* Opened first: it tells the game where its index files go, and the
-     * sizes below make the indices. */
     tb_set *smaller = tb_open(g, dir);
     if (!smaller)
         return util_error(err, errlen, "out of memory");
@@ -245,6 +245,12 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
         tb_close(smaller);
         return -1;
     }
+    /* every table's state index, made or mapped now: the sizes need them */
+    const game_tb_index *ix = tb_index_needs(tb_set_index(smaller), mats, count);
+    if (!ix) {
+        tb_close(smaller);
+        return util_error(err, errlen, "out of memory for the state indices");
+    }
     /* Work out what is missing first, so progress can count it. */
     int todo[4096], ntodo = 0;
     double total = 0;
@@ -253,7 +259,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
         tb_file f;
         tb_path(g, dir, mats[i], path, sizeof path);
         /* a table kept is checked whole: the ones built next read it */
-        int rc = tb_file_open(g, path, mats[i], 1, &f, err, errlen);
+        int rc = tb_file_open(g, tb_set_index(smaller), path, mats[i], 1, &f, err, errlen);
         if (rc < 0) {
             tb_close(smaller);
             size_t at = strlen(err);
@@ -264,7 +270,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
             tb_file_close(&f);
             continue;
         }
-        uint64_t size = ops->size(g, mats[i]);
+        uint64_t size = ops->size(g, ix, mats[i]);
         if (size == 0) {
             char name[32];
             ops->material_name(g, mats[i], name, sizeof name);
@@ -278,6 +284,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     memset(&b, 0, sizeof b);
     b.g = g;
     b.ops = ops;
+    b.ix = ix;
     b.threads = o->threads > 0 ? o->threads : util_default_threads();
     b.smaller = smaller;
     b.opt = o;
@@ -291,8 +298,8 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
          * built side by side, one per thread (no thread waits at a ply's
          * barrier on a short frontier, no write contends). */
         int j = i + 1;
-        if (b.threads > 1 && ops->size(g, todo[i]) <= SMALL_TABLE)
-            while (j < ntodo && ops->size(g, todo[j]) <= SMALL_TABLE &&
+        if (b.threads > 1 && ops->size(g, ix, todo[i]) <= SMALL_TABLE)
+            while (j < ntodo && ops->size(g, ix, todo[j]) <= SMALL_TABLE &&
                    ops->material_pieces(g, todo[j]) == ops->material_pieces(g, todo[i]))
                 j++;
         /* Tables read only those their captures lead to; one decoded for

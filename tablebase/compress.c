@@ -19,12 +19,12 @@ static uint64_t first_difference(const tb_file *a, const tb_file *b)
 }
 
 /* Compresses the table of mat: 1 done, 0 nothing to do, -1 with err. */
-static int compress_one(const game *g, const char *dir, int mat, FILE *log, char *err, size_t errlen)
+static int compress_one(const game *g, tb_index *x, const char *dir, int mat, FILE *log, char *err, size_t errlen)
 {
     char path[4200], tmp[4300];
     tb_file raw, packed;
     tb_path(g, dir, mat, path, sizeof path);
-    if (tb_file_open(g, path, mat, 1, &raw, err, errlen) < 0)
+    if (tb_file_open(g, x, path, mat, 1, &raw, err, errlen) < 0)
         return -1;
     if (!raw.map || raw.h.version != TB_VERSION_RAW) {
         tb_file_close(&raw);
@@ -34,7 +34,7 @@ static int compress_one(const game *g, const char *dir, int mat, FILE *log, char
     snprintf(tmp, sizeof tmp, "%s.packed", path);
     double t = util_clock();
     int rc = tb_file_write(g, tmp, mat, file_entry, &raw, raw.h.entries, 1, err, errlen);
-    if (rc == 0 && (rc = tb_file_open(g, tmp, mat, 1, &packed, err, errlen)) == 0) {
+    if (rc == 0 && (rc = tb_file_open(g, x, tmp, mat, 1, &packed, err, errlen)) == 0) {
         uint64_t at = first_difference(&raw, &packed);
         if (at != raw.h.entries)
             rc = util_error(err, errlen, "%s: the compressed copy differs at index %llu", path, (unsigned long long)at);
@@ -65,16 +65,22 @@ long tb_compress(const game *g, const char *dir, volatile int *stop, FILE *log, 
     int lock = tb_dir_lock(dir, err, errlen);
     if (lock < 0)
         return -1;
+    tb_index *x = tb_index_open(g, dir);
+    if (!x) {
+        close(lock);
+        return util_error(err, errlen, "out of memory");
+    }
     int mats[4096], n = ops->materials(g, 64, mats, 4096);
     long done = 0;
     for (int i = 0; i < n && !(stop && *stop); i++) {
-        int rc = compress_one(g, dir, mats[i], log, err, errlen);
+        int rc = compress_one(g, x, dir, mats[i], log, err, errlen);
         if (rc < 0) {
             done = -1;
             break;
         }
         done += rc;
     }
+    tb_index_close(x);
     close(lock);
     return done;
 }

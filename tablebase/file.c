@@ -19,24 +19,6 @@ static uint64_t header_checksum(tb_header h)
     return tb_checksum(&h, sizeof h);
 }
 
-void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%.63s", g->name);
-    for (char *c = name; *c; c++)
-        if (*c == ':')
-            *c = '-';
-    snprintf(buf, len, "%s/%s", dir, name);
-}
-
-void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len)
-{
-    char prefix[4200], material[32];
-    tb_file_prefix(g, dir, prefix, sizeof prefix);
-    game_tables(g)->material_name(g, mat, material, sizeof material);
-    snprintf(buf, len, "%s-%s.pntb", prefix, material);
-}
-
 /* Encodes the entries of one block for the file. */
 typedef struct {
     tb_entry (*entry_at)(const void *ctx, uint64_t i);
@@ -124,7 +106,8 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     return 0;
 }
 
-int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen)
+int tb_file_open(const game *g, tb_index *x, const char *path, int mat, int check_data, tb_file *f,
+                 char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
     int fd = util_open_regular(path, O_RDONLY);
@@ -149,6 +132,7 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
         f->data_bytes = h->entry_bytes;
     }
     const char *why = NULL;
+    const game_tb_index *ix = NULL;
     char want[32];
     game_tables(g)->material_name(g, mat, want, sizeof want);
     if (memcmp(h->magic, TB_MAGIC, 8) != 0)
@@ -161,7 +145,9 @@ int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_fi
         why = "table of another game or variant";
     else if (h->material_id != (uint32_t)mat || strncmp(h->material, want, sizeof h->material) != 0)
         why = "table of another material";
-    else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != game_tables(g)->size(g, mat))
+    else if (!(ix = tb_index_need(x, mat)))
+        why = "out of memory for its state index";
+    else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != game_tables(g)->size(g, ix, mat))
         why = "wrong number of entries";
     else if (h->version == TB_VERSION_BLOCKS)
         why = tb_blocks_open(f, check_data);

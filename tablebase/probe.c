@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TB_MAX_MATERIALS 65536  /* material ids of every game fit below this */
-
 typedef struct {
     int state;  /* 0 not tried, 1 loaded, 2 absent, 3 bad */
     tb_file f;
@@ -17,6 +15,7 @@ typedef struct {
 
 struct tb_set {
     const game *g;
+    tb_index *index;  /* the state indices its tables are read through */
     char dir[4096];
     pthread_mutex_t lock;
     int resident;  /* compressed tables are decoded whole when loaded: 1 into memory, 2 through a shared file */
@@ -29,12 +28,11 @@ static tb_set *open_set(const game *g, const char *dir, int index_files)
     if (!t)
         return NULL;
     t->g = g;
-    snprintf(t->dir, sizeof t->dir, "%s", dir);
-    if (index_files && game_has_tables(g)) {
-        char prefix[4200];
-        tb_file_prefix(g, dir, prefix, sizeof prefix);
-        tb_sindex_files(g, prefix, TB_INDEX_FILE_MIN);
+    if (!(t->index = tb_index_open(g, index_files ? dir : NULL))) {
+        free(t);
+        return NULL;
     }
+    snprintf(t->dir, sizeof t->dir, "%s", dir);
     pthread_mutex_init(&t->lock, NULL);
     return t;
 }
@@ -42,6 +40,8 @@ static tb_set *open_set(const game *g, const char *dir, int index_files)
 tb_set *tb_open(const game *g, const char *dir) { return open_set(g, dir, 1); }
 
 tb_set *tb_open_fresh(const game *g, const char *dir) { return open_set(g, dir, 0); }
+
+tb_index *tb_set_index(tb_set *t) { return t->index; }
 
 void tb_set_resident(tb_set *t) { t->resident = 1; }
 
@@ -56,6 +56,7 @@ void tb_close(tb_set *t)
             tb_file_close(&t->slots[i]->f);
             free(t->slots[i]);
         }
+    tb_index_close(t->index);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -85,7 +86,7 @@ static slot *get_slot(tb_set *t, int mat)
     if (!s && (s = calloc(1, sizeof *s)) != NULL) {
         char path[4200];
         tb_path(t->g, t->dir, mat, path, sizeof path);
-        int rc = tb_file_open(t->g, path, mat, 0, &s->f, s->err, sizeof s->err);
+        int rc = tb_file_open(t->g, t->index, path, mat, 0, &s->f, s->err, sizeof s->err);
         if (rc == 0 && s->f.map && t->resident &&
             (t->resident != 2 || tb_file_decode_shared(&s->f, path) != 0) && tb_file_decode_all(&s->f) != 0) {
             char name[32];
@@ -138,7 +139,7 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
     if (rc <= 0)
         return rc;
     char name[32];
-    uint64_t i = ops->index(t->g, s);
+    uint64_t i = ops->index(t->g, tb_index_need(t->index, mat), s);
     if (i >= t->slots[mat]->f.h.entries) {
         ops->material_name(t->g, mat, name, sizeof name);
         return util_error(err, errlen, "table %s has no entry for this state: the rules cannot produce it", name);
@@ -175,7 +176,7 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
         return 0;
     }
     uint64_t at[GAME_MAX_MOVES];
-    ops->index_many(t->g, with, m, at);
+    ops->index_many(t->g, tb_index_need(t->index, mat[0]), with, m, at);  /* every loaded table's index is made */
     for (int j = 0; j < m; j++) {
         const tb_file *f = &t->slots[mat[j]]->f;
         if (at[j] >= f->h.entries)  /* tb_probe says which table */

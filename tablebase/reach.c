@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
     const game *g;
     const game_tb_ops *ops;
+    const game_tb_index *ix;  /* the state indices of every table it reaches */
     int n;
     reach_table t[TB_REACH_MATERIALS];
     int at;          /* the material being expanded */
@@ -98,10 +99,10 @@ static uint64_t expand_state(reach_run *r, const game_state *s, const game_state
         k++;
     }
     if (r->ops->index_many)
-        r->ops->index_many(g, kid, k, ix);
+        r->ops->index_many(g, r->ix, kid, k, ix);
     else
         for (int j = 0; j < k; j++)
-            ix[j] = r->ops->index(g, &kid[j]);
+            ix[j] = r->ops->index(g, r->ix, &kid[j]);
     for (int j = 0; j < k; j++)
         __builtin_prefetch(&r->t[slot[j]].seen[ix[j] >> 6]);
     for (int j = 0; j < k; j++)
@@ -120,7 +121,7 @@ static uint64_t expand_group(reach_run *r, const reach_table *t, uint64_t i, uin
 {
     const game *g = r->g;
     uint64_t first, end, at = i, before = 0, n_before = 0;
-    r->ops->state_group(g, t->mat, i, &first, &end);
+    r->ops->state_group(g, r->ix, t->mat, i, &first, &end);
     int several = i == first;
     for (uint64_t j = i + 1; j < end && !several; j++)
         several = bit_of(t->cur, j);
@@ -132,9 +133,9 @@ static uint64_t expand_group(reach_run *r, const reach_table *t, uint64_t i, uin
     if (n_before == 2 || (n_before == 1 && before == first))
         return 0;  /* every move of the position was expanded before */
     game_state s, known;
-    r->ops->unindex(g, t->mat, at, &s);
+    r->ops->unindex(g, r->ix, t->mat, at, &s);
     if (n_before)
-        r->ops->unindex(g, t->mat, before, &known);
+        r->ops->unindex(g, r->ix, t->mat, before, &known);
     return expand_state(r, &s, n_before ? &known : NULL);
 }
 
@@ -154,7 +155,7 @@ static void expand_words(void *ctx, uint64_t first, uint64_t end)
                 continue;
             }
             game_state s;
-            r->ops->unindex(r->g, t->mat, i, &s);
+            r->ops->unindex(r->g, r->ix, t->mat, i, &s);
             found += expand_state(r, &s, NULL);
         }
     __atomic_add_fetch(&r->found, found, __ATOMIC_RELAXED);
@@ -305,13 +306,13 @@ static void summarise(const reach_run *r, FILE *list, tb_reach_result *res)
                 continue;
             }
             game_state s;
-            r->ops->unindex(r->g, t->mat, i, &s);
-            if (r->ops->index(r->g, &s) != i)
+            r->ops->unindex(r->g, r->ix, t->mat, i, &s);
+            if (r->ops->index(r->g, r->ix, &s) != i)
                 continue;  /* a twin: its state is another index's */
             if (m->n_witness < TB_REACH_WITNESSES)
                 m->witness[m->n_witness++] = i;
             m->unreached++;
-            int n = pred && r->ops->unmoves ? r->ops->unmoves(r->g, &s, pred) : 0, fed = 0;
+            int n = pred && r->ops->unmoves ? r->ops->unmoves(r->g, r->ix, &s, pred) : 0, fed = 0;
             for (int j = 0; j < n && !fed; j++)
                 fed = bit_of(t->seen, pred[j]);
             m->fed += (uint64_t)fed;
@@ -412,24 +413,26 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
     int start_mat = game_result_of(g, start) == GAME_ONGOING ? ops->material_of(g, start) : -1;
     if (start_mat < 0)
         return util_error(err, errlen, "the start is not a state of any table");
-    char prefix[4200];
-    tb_file_prefix(g, dir, prefix, sizeof prefix);
-    tb_sindex_files(g, prefix, TB_INDEX_FILE_MIN);
     static reach_run zero;
     reach_run *r = malloc(sizeof *r);
-    if (!r)
+    tb_index *x = tb_index_open(g, dir);
+    if (!r || !x) {
+        free(r);
+        tb_index_close(x);
         return util_error(err, errlen, "out of memory");
+    }
     *r = zero;
     r->g = g;
     r->ops = ops;
     r->lost_mat = -1;
     int mats[TB_REACH_MATERIALS];
     r->n = tb_materials_with_deps(g, &start_mat, 1, mats, TB_REACH_MATERIALS);
-    int rc = 0;
+    r->ix = tb_index_needs(x, mats, r->n);
+    int rc = r->ix ? 0 : util_error(err, errlen, "out of memory for the state indices");
     for (int k = 0; k < r->n && rc == 0; k++) {
         reach_table *t = &r->t[k];
         t->mat = mats[k];
-        t->size = ops->size(g, mats[k]);
+        t->size = ops->size(g, r->ix, mats[k]);
         t->words = (t->size + 63) / 64;
         size_t b = t->words * sizeof(uint64_t);
         t->seen = util_alloc_big(b);
@@ -444,7 +447,7 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
         rc = -1;
     if (rc == 0 && !resumed) {
         reach_table *t = &r->t[slot_of(r, start_mat)];
-        uint64_t i = ops->index(g, start);
+        uint64_t i = ops->index(g, r->ix, start);
         t->seen[i >> 6] |= 1ULL << (i & 63);
         t->cur[i >> 6] |= 1ULL << (i & 63);
         res->at_level[0] = 1;
@@ -455,5 +458,6 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
         summarise(r, o->unreached, res);
     free_run(r);
     free(r);
+    tb_index_close(x);
     return rc;
 }

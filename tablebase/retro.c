@@ -320,12 +320,12 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
     }
     ic->b = b;
     if (b->ops->each) {
-        b->ops->each(b->g, b->mat, first, end, init_position, ic);
+        b->ops->each(b->g, b->ix, b->mat, first, end, init_position, ic);
     } else {
         for (uint64_t i = first; i < end; i++) {
             game_state s;
-            b->ops->unindex(b->g, b->mat, i, &s);
-            init_position(ic, i, &s, b->ops->index(b->g, &s) != i);
+            b->ops->unindex(b->g, b->ix, b->mat, i, &s);
+            init_position(ic, i, &s, b->ops->index(b->g, b->ix, &s) != i);
         }
     }
     for (int d = 0; d <= ic->local_max; d++)
@@ -372,10 +372,10 @@ static int claim_win(tb_builder *b, uint64_t i, int k)
 static int predecessors(tb_builder *b, uint64_t j, uint64_t *pred)
 {
     if (b->ops->unmoves_index)
-        return b->ops->unmoves_index(b->g, b->mat, j, pred);
+        return b->ops->unmoves_index(b->g, b->ix, b->mat, j, pred);
     game_state s;
-    b->ops->unindex(b->g, b->mat, j, &s);
-    return b->ops->unmoves(b->g, &s, pred);
+    b->ops->unindex(b->g, b->ix, b->mat, j, &s);
+    return b->ops->unmoves(b->g, b->ix, &s, pred);
 }
 
 /* The send half of a pass for sender o: the predecessors of the frontier
@@ -445,10 +445,10 @@ static int count_children(tb_builder *b, uint64_t i)
 {
     uint64_t child[GAME_MAX_MOVES];
     if (b->ops->successors_index)
-        return b->ops->successors_index(b->g, b->mat, i, child);
+        return b->ops->successors_index(b->g, b->ix, b->mat, i, child);
     game_state s;
-    b->ops->unindex(b->g, b->mat, i, &s);
-    return b->ops->count_successors ? b->ops->count_successors(b->g, &s) : b->ops->successors(b->g, &s, child);
+    b->ops->unindex(b->g, b->ix, b->mat, i, &s);
+    return b->ops->count_successors ? b->ops->count_successors(b->g, &s) : b->ops->successors(b->g, b->ix, &s, child);
 }
 
 /* The loss distance of position i, every child won by ply k-1: k, or
@@ -457,7 +457,7 @@ static int loss_distance(tb_builder *b, uint64_t i, int k)
 {
     game_state s;
     int nc;
-    b->ops->unindex(b->g, b->mat, i, &s);
+    b->ops->unindex(b->g, b->ix, b->mat, i, &s);
     long best = outside_value(b, &s, &nc, NULL);
     int d = best > 0 && best != EXT_DRAW && !(best & 1) ? (int)(best >> 1) : 0;
     return d > k ? d : k;
@@ -572,8 +572,8 @@ static void copy_twins(void *ctx, uint64_t first, uint64_t end)
     for (uint64_t i = first; i < end; i++)
         if (b->c[i] == TWIN) {
             game_state s;
-            b->ops->unindex(b->g, b->mat, i, &s);
-            uint64_t j = b->ops->index(b->g, &s);
+            b->ops->unindex(b->g, b->ix, b->mat, i, &s);
+            uint64_t j = b->ops->index(b->g, b->ix, &s);
             uint8_t x = b->c[j];
             if (x == LONG_WIN || x == LONG_LOSS) {
                 pthread_mutex_lock(&b->lock);

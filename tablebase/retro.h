@@ -12,6 +12,7 @@
 typedef struct tb_builder {
     const game *g;
     const game_tb_ops *ops;
+    const game_tb_index *ix;  /* the state indices of every table of the run (tb_index_need) */
     int mat, threads, ply;
     uint64_t n, words;
     int short_max;           /* longest distance in a cell's byte (<= 0: the most it holds); longer ones in val_long */

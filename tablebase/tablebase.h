@@ -21,6 +21,29 @@ typedef struct {
     int distance;  /* 0 for a draw */
 } tb_value;
 
+/* --- state indices --------------------------------------------------------
+ * A game whose positions have several states each (Ostle: rule 8 forbids
+ * one move) numbers each material's states through an index of its
+ * positions' counts (game_tb_index), which tablebase/ makes, keeps and
+ * passes to every game_tb_ops operation that numbers states.  For other
+ * games the view is empty and making it costs nothing. */
+
+typedef struct tb_index tb_index;
+
+/* g's indices, kept in files beside the tables of dir when large (NULL:
+ * made in memory only); NULL when out of memory. */
+tb_index *tb_index_open(const game *g, const char *dir);
+/* Frees x and every index it made (NULL: nothing). */
+void tb_index_close(tb_index *x);
+/* Makes material mat's index if x has none, and returns the view to pass to
+ * g's table operations (NULL when out of memory).  May take minutes: it maps
+ * the index file when it checks, else counts every position of mat on every
+ * core (the nine-piece 5x5 Ostle table: about 4 minutes on two cores) and
+ * writes the file.  Thread-safe. */
+const game_tb_index *tb_index_need(tb_index *x, int mat);
+/* tb_index_need of each of mats[0..n): the view, or NULL. */
+const game_tb_index *tb_index_needs(tb_index *x, const int *mats, int n);
+
 /* --- probing ------------------------------------------------------------- */
 
 typedef struct tb_set tb_set;
@@ -28,10 +51,12 @@ typedef struct tb_set tb_set;
 /* Opens the tables of g in dir; files are mapped on first use.  NULL only
  * when out of memory. */
 tb_set *tb_open(const game *g, const char *dir);
-/* As tb_open, but the game's indices are made from its rules, never read
+/* As tb_open, but the state indices are made from the rules, never read
  * from the index files beside the tables (a check that trusts nothing on
- * disk but the values; the game g must not have been given to tb_open). */
+ * disk but the values). */
 tb_set *tb_open_fresh(const game *g, const char *dir);
+/* The state indices t's tables are read through (tb_index_need). */
+tb_index *tb_set_index(tb_set *t);
 /* Value of live state s: 1 found, 0 no table for its material, -1 a table
  * file is missing its pieces or corrupt (err names the file).  Thread-safe. */
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
@@ -71,10 +96,10 @@ int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
 /* Unmaps every table and frees t; NULL is allowed. */
 void tb_close(tb_set *t);
 
-/* A random live position of table material mat that is its own canonical
- * entry (not a symmetric twin), drawn with the stream *rng (util_random);
- * 0, or -1 after 1000 draws found none. */
-int tb_draw_position(const game *g, int mat, uint64_t *rng, game_state *s);
+/* A random live position of table material mat of t's game g that is its
+ * own canonical entry (not a symmetric twin), drawn with the stream *rng
+ * (util_random); 0, or -1 after 1000 draws found none. */
+int tb_draw_position(tb_set *t, const game *g, int mat, uint64_t *rng, game_state *s);
 
 /* --- building ------------------------------------------------------------ */
 
@@ -133,6 +158,7 @@ typedef struct {
     /* The first TB_STATS_LONGEST entries (in index order, twins left out)
      * whose value is the table's longest win, and how many there are. */
     uint64_t longest[TB_STATS_LONGEST];
+    game_state longest_state[TB_STATS_LONGEST];  /* the state of each */
     int n_longest;
     uint64_t longest_wins;
 } tb_stats;

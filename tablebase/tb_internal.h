@@ -82,11 +82,10 @@ void tb_file_prefix(const game *g, const char *dir, char *buf, size_t len);
 /* Materials from this many positions on keep their state index in a file
  * beside the tables: below it the index is made in moments. */
 #define TB_INDEX_FILE_MIN ((uint64_t)1 << 24)
-/* Makes g (a game with state indices; others are left alone) read the
- * index of each material of at least min_positions positions from
- * "<prefix>-<material>.pnidx" when it checks, else make it and write that
- * file (sindex.c). */
-void tb_sindex_files(const game *g, const char *prefix, uint64_t min_positions);
+#define TB_MAX_MATERIALS 65536  /* material ids of every game fit below this */
+/* tb_index_open with the index of each material of at least min_positions
+ * positions kept in "<prefix>-<material>.pnidx" ("": no files). */
+tb_index *tb_index_open_at(const game *g, const char *prefix, uint64_t min_positions);
 
 /* Takes the lock that lets one process at a time write tables in dir (it
  * goes with the process, however it ends): a descriptor to close, or -1
@@ -111,12 +110,13 @@ int tb_stream_get(FILE *f, void *p, size_t len, uint64_t *sum);
  * compressed blocks when compress: to a temporary file, then renamed. */
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
                   const void *ctx, uint64_t n, int compress, char *err, size_t errlen);
-/* Maps and checks a table file (magic, version, game, material, size,
- * checksums).  Without check_data the blocks of a compressed file are
+/* Maps and checks a table file (magic, version, game, material, size by
+ * mat's state index in x, made if it has none, checksums).  Without check_data the blocks of a compressed file are
  * checked only as each is decoded (a probe reads a few of a 2.7 GB file);
  * a raw file has one checksum and is checked whole either way.  0, 0 with
  * f->map NULL if the file does not exist, or -1 with err naming the file. */
-int tb_file_open(const game *g, const char *path, int mat, int check_data, tb_file *f, char *err, size_t errlen);
+int tb_file_open(const game *g, tb_index *x, const char *path, int mat, int check_data, tb_file *f,
+                 char *err, size_t errlen);
 void tb_file_close(tb_file *f);
 
 /* tb_probe_each of s[0..n) (n at most GAME_MAX_MOVES) into v[0..n): 1 all

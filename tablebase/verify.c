@@ -10,6 +10,7 @@
 typedef struct {
     const game *g;
     const game_tb_ops *ops;
+    const game_tb_index *ix;
     int mat;
     const tb_file *f;
     tb_set *tables;
@@ -37,7 +38,7 @@ static int derive(checker *c, const game_state *s, tb_entry *out)
             v.wdl = (tb_wdl)-game_outcome_for(r, mover);
             v.distance = 0;  /* seen from the child: the side to move there */
         } else if (cm == c->mat) {
-            v = tb_decode(tb_file_entry(c->f, c->ops->index(c->g, &t)));
+            v = tb_decode(tb_file_entry(c->f, c->ops->index(c->g, c->ix, &t)));
         } else {
             int rc = tb_probe(c->tables, &t, &v, c->err, sizeof c->err);
             if (rc != 1) {
@@ -70,8 +71,8 @@ static void check_range(void *ctx, uint64_t first, uint64_t end)
     tb_entry stored = 0, derived = 0;
     for (uint64_t i = first; i < end && !c->failed; i++) {
         game_state s;
-        c->ops->unindex(c->g, c->mat, i, &s);
-        uint64_t j = c->ops->index(c->g, &s);
+        c->ops->unindex(c->g, c->ix, c->mat, i, &s);
+        uint64_t j = c->ops->index(c->g, c->ix, &s);
         tb_entry want, have = tb_file_entry(c->f, i);
         if (j != i) {
             want = tb_file_entry(c->f, j);  /* a twin holds its twin's value */
@@ -118,7 +119,7 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     tb_path(g, dir, mat, path, sizeof path);
     ops->material_name(g, mat, name, sizeof name);
     *found = 0;
-    if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0) {
+    if (tb_file_open(g, tb_set_index(tables), path, mat, 1, &f, err, errlen) < 0) {
         if (report)
             fprintf(report, "%s: BAD: %s\n", name, err);
         *found = 1;
@@ -137,6 +138,7 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     memset(&c, 0, sizeof c);
     c.g = g;
     c.ops = ops;
+    c.ix = tb_index_need(tb_set_index(tables), mat);  /* made by tb_file_open */
     c.mat = mat;
     c.f = &f;
     c.tables = tables;
@@ -236,22 +238,36 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
 }
 
 /* Whether index i holds a symmetric image of a smaller index's state. */
-static int is_twin(const game *g, int mat, uint64_t i)
+/* Whether index i holds a symmetric image of a smaller index's state; its
+ * state into *s. */
+static int is_twin(const game *g, const game_tb_index *ix, int mat, uint64_t i, game_state *s)
 {
-    game_state s;
-    game_tables(g)->unindex(g, mat, i, &s);
-    return game_tables(g)->index(g, &s) != i;
+    game_tables(g)->unindex(g, ix, mat, i, s);
+    return game_tables(g)->index(g, ix, s) != i;
 }
+
+static int table_stats(const game *g, tb_index *x, const char *path, int mat, tb_stats *st, char *err, size_t errlen);
 
 int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *err, size_t errlen)
 {
     char path[4200];
-    tb_file f;
     tb_path(g, dir, mat, path, sizeof path);
-    if (tb_file_open(g, path, mat, 1, &f, err, errlen) < 0)
+    tb_index *x = tb_index_open(g, dir);
+    if (!x)
+        return util_error(err, errlen, "out of memory");
+    int rc = table_stats(g, x, path, mat, st, err, errlen);
+    tb_index_close(x);
+    return rc;
+}
+
+static int table_stats(const game *g, tb_index *x, const char *path, int mat, tb_stats *st, char *err, size_t errlen)
+{
+    tb_file f;
+    if (tb_file_open(g, x, path, mat, 1, &f, err, errlen) < 0)
         return -1;
     if (!f.map)
         return util_error(err, errlen, "%s: no such table", path);
+    const game_tb_index *ix = tb_index_need(x, mat);
     memset(st, 0, sizeof *st);
     snprintf(st->material, sizeof st->material, "%s", f.h.material);
     st->positions = f.h.entries;
@@ -279,10 +295,13 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
      * cost an unindex each */
     for (uint64_t i = 0; longest && i < f.h.entries; i++) {
         tb_value v = tb_decode(tb_file_entry(&f, i));
-        if (v.wdl == TB_WIN && v.distance == longest && !is_twin(g, mat, i)) {
+        game_state s;
+        if (v.wdl == TB_WIN && v.distance == longest && !is_twin(g, ix, mat, i, &s)) {
             st->longest_wins++;
-            if (st->n_longest < TB_STATS_LONGEST)
+            if (st->n_longest < TB_STATS_LONGEST) {
+                st->longest_state[st->n_longest] = s;
                 st->longest[st->n_longest++] = i;
+            }
         }
     }
     tb_file_close(&f);

@@ -6,6 +6,7 @@
 
 #include "../games/game.h"
 #include "../pns/pns.h"
+#include "../tablebase/tablebase.h"
 
 void suite_crosscheck(void);
 void suite_rules(void);
@@ -31,6 +32,14 @@ game_state test_parse(const game *g, const char *text);
 /* The start played on by a random number (below max_plies) of random moves
  * into *s; 1 if the game is still on there. */
 int test_random_state(const game *g, unsigned long long *seed, int max_plies, game_state *s);
+/* The state indices of g's rules, made in memory as asked, kept for the run. */
+tb_index *test_indices(const game *g);
+/* The view of g's state indices with material mat's made (in memory, once
+ * per game name for the whole run; NULL for a game of one state per position
+ * is never returned: the view is then empty). */
+const game_tb_index *test_index(const game *g, int mat);
+/* The same with the material of state s made (if s has one). */
+const game_tb_index *test_index_of(const game *g, const game_state *s);
 /* Indices of table mat whose enumeration by game_tb_ops.each (in uneven
  * chunks) disagrees with unindex (state) or index (twin flag); 0 is good. */
 long test_each_mismatches(const game *g, int mat);

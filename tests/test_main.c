@@ -4,6 +4,7 @@
 #include "../pns/pns.h"
 
 #include <CUnit/Basic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,43 @@ int test_random_state(const game *g, unsigned long long *seed, int max_plies, ga
     return game_result_of(g, s) == GAME_ONGOING;
 }
 
+/* One index set per game name: an index depends on the rules alone. */
+tb_index *test_indices(const game *g)
+{
+    static struct { game *g; tb_index *x; } kept[64];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int k = 0;
+    while (k < 64 && kept[k].g && strcmp(kept[k].g->name, g->name) != 0)
+        k++;
+    if (k == 64 || (!kept[k].g && (!(kept[k].g = game_open(g->name, NULL, NULL, 0)) ||
+                                   !(kept[k].x = tb_index_open(kept[k].g, NULL))))) {
+        fprintf(stderr, "test set-up: cannot make the state indices of %s\n", g->name);
+        exit(2);
+    }
+    pthread_mutex_unlock(&lock);
+    return kept[k].x;
+}
+
+const game_tb_index *test_index(const game *g, int mat)
+{
+    const game_tb_index *ix = tb_index_need(test_indices(g), mat);
+    if (!ix) {
+        fprintf(stderr, "test set-up: out of memory for a state index of %s\n", g->name);
+        exit(2);
+    }
+    return ix;
+}
+
+const game_tb_index *test_index_of(const game *g, const game_state *s)
+{
+    int mat = game_result_of(g, s) == GAME_ONGOING ? game_tables(g)->material_of(g, s) : -1;
+    return test_index(g, mat < 0 ? 0 : mat);
+}
+
 typedef struct {
     const game *g;
+    const game_tb_index *ix;
     int mat;
     uint64_t next;
     long bad;
@@ -74,18 +110,19 @@ static void each_visit(void *ctx, uint64_t index, const game_state *s, int twin)
     each_check *c = ctx;
     const game_tb_ops *ops = game_tables(c->g);
     game_state u;
-    ops->unindex(c->g, c->mat, index, &u);
-    int ok = index == c->next++ && memcmp(&u, s, sizeof u) == 0 && twin == (ops->index(c->g, &u) != index);
+    ops->unindex(c->g, c->ix, c->mat, index, &u);
+    int ok = index == c->next++ && memcmp(&u, s, sizeof u) == 0 && twin == (ops->index(c->g, c->ix, &u) != index);
     c->bad += !ok;
 }
 
 long test_each_mismatches(const game *g, int mat)
 {
     const game_tb_ops *ops = game_tables(g);
-    uint64_t size = ops->size(g, mat), step = 1;
-    each_check c = { g, mat, 0, 0 };
+    const game_tb_index *ix = test_index(g, mat);
+    uint64_t size = ops->size(g, ix, mat), step = 1;
+    each_check c = { g, ix, mat, 0, 0 };
     for (uint64_t first = 0; first < size; first += step, step = step * 3 % 1000 + 1)
-        ops->each(g, mat, first, first + step < size ? first + step : size, each_visit, &c);
+        ops->each(g, ix, mat, first, first + step < size ? first + step : size, each_visit, &c);
     return c.bad + (c.next != size);
 }
 

@@ -8,6 +8,7 @@
 #include "suites.h"
 #include "../tablebase/tablebase.h"
 #include "../tablebase/tb_internal.h"  /* index files from the smallest material on */
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -501,11 +502,11 @@ static void check_board(int w, int h, int max_side)
         for (int d = 1; d < 256; d++)
             longest = st.win_at[d] ? d : longest;
         uint64_t found = 0, listed = 0;
-        for (uint64_t x = 0; x < ops->size(g, mats[i]); x++) {
+        for (uint64_t x = 0; x < ops->size(g, test_index(g, mats[i]), mats[i]); x++) {
             game_state s;
             tb_value v;
-            ops->unindex(g, mats[i], x, &s);
-            if (ops->index(g, &s) != x || tb_probe(tb, &s, &v, err, sizeof err) != 1 || v.wdl != TB_WIN ||
+            ops->unindex(g, test_index(g, mats[i]), mats[i], x, &s);
+            if (ops->index(g, test_index_of(g, &s), &s) != x || tb_probe(tb, &s, &v, err, sizeof err) != 1 || v.wdl != TB_WIN ||
                 v.distance != longest)
                 continue;
             listed += found < TB_STATS_LONGEST && st.longest[found] == x;
@@ -569,14 +570,17 @@ static long index_mismatches(const game *ref, const char *prefix, int mat)
 {
     game *g = test_open("ostle:3x3", NULL);
     const game_tb_ops *ops = game_tables(g);
-    tb_sindex_files(g, prefix, 0);
-    long bad = ops->size(g, mat) != ops->size(ref, mat);
-    for (uint64_t i = 0; !bad && i < ops->size(ref, mat); i++) {
+    tb_index *x = tb_index_open_at(g, prefix, 0);
+    const game_tb_index *fix = x ? tb_index_need(x, mat) : NULL, *rix = test_index(ref, mat);
+    CU_ASSERT_FATAL(fix != NULL);
+    long bad = ops->size(g, fix, mat) != ops->size(ref, rix, mat);
+    for (uint64_t i = 0; !bad && i < ops->size(ref, rix, mat); i++) {
         game_state a, b;
-        ops->unindex(ref, mat, i, &a);
-        ops->unindex(g, mat, i, &b);
-        bad += memcmp(&a, &b, sizeof a) != 0 || ops->index(g, &b) != ops->index(ref, &a);
+        ops->unindex(ref, rix, mat, i, &a);
+        ops->unindex(g, fix, mat, i, &b);
+        bad += memcmp(&a, &b, sizeof a) != 0 || ops->index(g, fix, &b) != ops->index(ref, rix, &a);
     }
+    tb_index_close(x);
     game_close(g);
     return bad;
 }
@@ -680,20 +684,19 @@ static void test_state_index(void)
         int mats[16], nm = ops->materials(g, 8, mats, 16);
         long bad = 0, states = 0;
         for (int k = 0; k < nm; k++) {
-            game_sindex *ix = game_sindex_make(g, mats[k]);
+            const util_sindex *ix = test_index(g, mats[k])->of[mats[k]];
             CU_ASSERT_FATAL(ix != NULL);
             uint64_t sum = 0, n = ops->positions(g, mats[k]);
             bad += ix->positions != n;
             for (uint64_t p = 0; p < n; p++) {
                 unsigned c = (unsigned)ops->position_states(g, mats[k], p);
-                bad += game_sindex_count(ix, p) != c || game_sindex_first(ix, p) != sum;
+                bad += util_sindex_count(ix, p) != c || util_sindex_first(ix, p) != sum;
                 for (uint64_t x = sum, first; x < sum + c; x++)
-                    bad += game_sindex_position(ix, x, &first) != p || first != sum;
+                    bad += util_sindex_position(ix, x, &first) != p || first != sum;
                 sum += c;
             }
-            bad += ix->states != sum || ops->size(g, mats[k]) != sum;
+            bad += ix->states != sum || ops->size(g, test_index(g, mats[k]), mats[k]) != sum;
             states += (long)sum;
-            ix->drop(ix);
         }
         CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT(states > 100000);
@@ -728,7 +731,7 @@ static void test_count_successors(void)
                 game_play(g, &c, mv[m]);
                 if (ops->material_of(g, &c) != mat || game_result_of(g, &c) != GAME_ONGOING)
                     continue;
-                uint64_t x = ops->index(g, &c);
+                uint64_t x = ops->index(g, test_index_of(g, &c), &c);
                 int seen = 0;
                 for (int j = 0; j < nd; j++)
                     seen |= idx[j] == x;
@@ -739,28 +742,28 @@ static void test_count_successors(void)
             merged += nk - nd;
             bad += ops->count_successors(g, &s) != nd;
             /* successors() gives those entries; unmoves() is its inverse */
-            uint64_t self = ops->index(g, &s), list[GAME_MAX_PREDECESSORS], back[GAME_MAX_PREDECESSORS];
-            int ns = ops->successors(g, &s, list);
+            uint64_t self = ops->index(g, test_index_of(g, &s), &s), list[GAME_MAX_PREDECESSORS], back[GAME_MAX_PREDECESSORS];
+            int ns = ops->successors(g, test_index_of(g, &s), &s, list);
             bad += ns != nd;
             for (int j = 0; j < ns && j < nd; j++) {
                 int in = 0;
                 for (int q = 0; q < nd; q++)
                     in |= idx[q] == list[j];
                 game_state c;
-                ops->unindex(g, mat, list[j], &c);
-                int np = ops->unmoves(g, &c, back), has = 0;
+                ops->unindex(g, test_index(g, mat), mat, list[j], &c);
+                int np = ops->unmoves(g, test_index_of(g, &c), &c, back), has = 0;
                 for (int q = 0; q < np; q++)
                     has |= back[q] == self;
                 bad += !in || !has;
             }
-            int np = ops->unmoves(g, &s, list);
+            int np = ops->unmoves(g, test_index_of(g, &s), &s, list);
             for (int j = 0; j < np; j++) {
                 game_state u;
-                ops->unindex(g, mat, list[j], &u);
-                int nb = ops->successors(g, &u, back), has = 0;
+                ops->unindex(g, test_index(g, mat), mat, list[j], &u);
+                int nb = ops->successors(g, test_index_of(g, &u), &u, back), has = 0;
                 for (int q = 0; q < nb; q++)
                     has |= back[q] == self;
-                bad += !has || ops->index(g, &u) != list[j];  /* a real state, not a twin entry */
+                bad += !has || ops->index(g, test_index_of(g, &u), &u) != list[j];  /* a real state, not a twin entry */
                 bad += j > 0 && list[j] <= list[j - 1];       /* distinct, in order */
             }
             checked++;
@@ -866,7 +869,7 @@ static void check_census(int w, int h, int max_side)
             total[k] += cn[k];
         }
         CU_ASSERT_EQUAL(sum, (int64_t)cn[7]);  /* the classes sum to the direct count */
-        CU_ASSERT_EQUAL(cn[1], ops->size(g, mats[i]));
+        CU_ASSERT_EQUAL(cn[1], ops->size(g, test_index(g, mats[i]), mats[i]));
     }
     CU_ASSERT_EQUAL(total[0], HASH_COUNT(P));
     CU_ASSERT_EQUAL(total[7], HASH_COUNT(marks));
@@ -992,10 +995,10 @@ static void check_reach(int w, int h)
     for (int k = 0; k < r.materials; k++) {
         reached += r.mat[k].reached;
         unreached += r.mat[k].unreached;
-        for (uint64_t i = 0; i < ops->size(g, r.mat[k].mat); i++) {
+        for (uint64_t i = 0; i < ops->size(g, test_index(g, r.mat[k].mat), r.mat[k].mat); i++) {
             game_state t;
-            ops->unindex(g, r.mat[k].mat, i, &t);
-            states += ops->index(g, &t) == i;
+            ops->unindex(g, test_index(g, r.mat[k].mat), r.mat[k].mat, i, &t);
+            states += ops->index(g, test_index_of(g, &t), &t) == i;
         }
     }
     CU_ASSERT_EQUAL(reached, total);

@@ -274,7 +274,7 @@ static void test_forged_table(void)
     int mat = game_tables(g)->material_of(g, &s);
     char hash[TB_HASH_HEX], name[32];
     CU_ASSERT_EQUAL_FATAL(tb_hash(t, mat, hash, err, sizeof err), 1);
-    uint64_t at = game_tables(g)->index(g, &s);
+    uint64_t at = game_tables(g)->index(g, test_index_of(g, &s), &s);
     tb_close(t);
     game_tables(g)->material_name(g, mat, name, sizeof name);
     tb_path(g, dir, mat, path, sizeof path);

@@ -414,15 +414,15 @@ static void test_tb_ops(void)
             int mat = ops->material_of(g, &s);
             uint64_t succ[GAME_MAX_MOVES], want[GAME_MAX_MOVES], pred[GAME_MAX_MOVES], back[GAME_MAX_MOVES];
             game_move moves[GAME_MAX_MOVES];
-            int ns = ops->successors(g, &s, succ), nw = 0, n = game_moves(g, &s, moves);
+            int ns = ops->successors(g, test_index_of(g, &s), &s, succ), nw = 0, n = game_moves(g, &s, moves);
             game_move exits[GAME_MAX_MOVES];
             int stays, ne = ops->exits(g, &s, exits, &stays), nleave = 0, ok = 1;
             for (int m = 0; m < n; m++) {
                 game_state t = s;
                 game_play(g, &t, moves[m]);
                 if (ops->material_of(g, &t) == mat) {
-                    if (!contains(want, nw, ops->index(g, &t)))
-                        want[nw++] = ops->index(g, &t);
+                    if (!contains(want, nw, ops->index(g, test_index_of(g, &t), &t)))
+                        want[nw++] = ops->index(g, test_index_of(g, &t), &t);
                     continue;
                 }
                 /* a move that leaves the table is among the exits, in order */
@@ -432,26 +432,26 @@ static void test_tb_ops(void)
             ok = ok && ns == nw;
             for (int i = 0; i < nw && ok; i++)
                 ok = contains(succ, ns, want[i]);
-            uint64_t self = ops->index(g, &s);
+            uint64_t self = ops->index(g, test_index_of(g, &s), &s);
             for (int i = 0; i < ns && ok; i++) {  /* every child has s among its predecessors */
                 game_state c;
-                ops->unindex(g, mat, succ[i], &c);
-                int np = ops->unmoves(g, &c, pred);
+                ops->unindex(g, test_index(g, mat), mat, succ[i], &c);
+                int np = ops->unmoves(g, test_index_of(g, &c), &c, pred);
                 ok = contains(pred, np, self);
             }
-            int np = ops->unmoves(g, &s, pred);
+            int np = ops->unmoves(g, test_index_of(g, &s), &s, pred);
             for (int i = 0; i < np && ok; i++) {  /* every predecessor has s among its children */
                 game_state u;
-                ops->unindex(g, mat, pred[i], &u);
-                int nb = ops->successors(g, &u, back);
+                ops->unindex(g, test_index(g, mat), mat, pred[i], &u);
+                int nb = ops->successors(g, test_index_of(g, &u), &u, back);
                 ok = contains(back, nb, self);
             }
             /* the index forms give the same lists for the position's own index */
             game_state canon;
-            ops->unindex(g, mat, self, &canon);
-            int nu = ops->unmoves(g, &canon, pred), nui = ops->unmoves_index(g, mat, self, back);
+            ops->unindex(g, test_index(g, mat), mat, self, &canon);
+            int nu = ops->unmoves(g, test_index_of(g, &canon), &canon, pred), nui = ops->unmoves_index(g, test_index(g, mat), mat, self, back);
             ok = ok && nu == nui && memcmp(pred, back, sizeof *pred * (size_t)nu) == 0;
-            int nc = ops->successors(g, &canon, succ), nci = ops->successors_index(g, mat, self, back);
+            int nc = ops->successors(g, test_index_of(g, &canon), &canon, succ), nci = ops->successors_index(g, test_index(g, mat), mat, self, back);
             ok = ok && nc == nci && memcmp(succ, back, sizeof *succ * (size_t)nc) == 0;
             if (!ok && bad++ < 3)
                 printf("\ntb ops disagree at %s\n", fen);
@@ -474,11 +474,11 @@ static void same_values(game *g, const char *a, const char *b, int mat)
     CU_ASSERT_EQUAL(tb_hash(ta, mat, ha, err, sizeof err), 1);
     CU_ASSERT_EQUAL(tb_hash(tb, mat, hb, err, sizeof err), 1);
     CU_ASSERT_STRING_EQUAL(ha, hb);
-    uint64_t size = game_tables(g)->size(g, mat), x = 88172645463325252ULL;
+    uint64_t size = game_tables(g)->size(g, test_index(g, mat), mat), x = 88172645463325252ULL;
     for (int k = 0; k < 2000; k++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         game_state s;
-        game_tables(g)->unindex(g, mat, x % size, &s);
+        game_tables(g)->unindex(g, test_index(g, mat), mat, x % size, &s);
         tb_value va, vb;
         CU_ASSERT_EQUAL(tb_probe(ta, &s, &va, err, sizeof err), 1);
         CU_ASSERT_EQUAL(tb_probe(tb, &s, &vb, err, sizeof err), 1);
@@ -496,9 +496,9 @@ static int damaged_probes(game *g, const char *good, const char *dir, int mat)
     char err[512];
     tb_set *ta = tb_open(g, good), *tb = tb_open(g, dir);
     int refused = 0, wrong = 0;
-    for (uint64_t i = 0; i < game_tables(g)->size(g, mat) && !wrong; i++) {
+    for (uint64_t i = 0; i < game_tables(g)->size(g, test_index(g, mat), mat) && !wrong; i++) {
         game_state s;
-        game_tables(g)->unindex(g, mat, i, &s);
+        game_tables(g)->unindex(g, test_index(g, mat), mat, i, &s);
         if (game_result_of(g, &s) != GAME_ONGOING)
             continue;
         tb_value va, vb;
@@ -592,13 +592,13 @@ static void test_decoded_narrow(void)
     mkdir(dir, 0755);
     game *g = test_open("jungle", NULL);
     int mat = game_tables(g)->material_parse(g, "RrE");
-    uint64_t n = game_tables(g)->size(g, mat);
+    uint64_t n = game_tables(g)->size(g, test_index(g, mat), mat);
     tb_path(g, dir, mat, path, sizeof path);
     for (unsigned limit = 127; limit <= 300; limit += 173) {
         CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, err, sizeof err), 0);
         tb_file whole, blocks;
-        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &whole, err, sizeof err), 0);
-        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &blocks, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &whole, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &blocks, err, sizeof err), 0);
         CU_ASSERT_EQUAL(whole.h.entry_bytes, limit > 127 ? 2u : 1u);
         CU_ASSERT_EQUAL_FATAL(tb_file_decode_all(&whole), 0);
         CU_ASSERT_EQUAL(whole.owned_len, (size_t)n);
@@ -656,14 +656,14 @@ static void test_decoded_shared(void)
     mkdir(dir, 0755);
     game *g = test_open("jungle", NULL);
     int mat = game_tables(g)->material_parse(g, "RrE");
-    uint64_t n = game_tables(g)->size(g, mat);
+    uint64_t n = game_tables(g)->size(g, test_index(g, mat), mat);
     tb_path(g, dir, mat, path, sizeof path);
     snprintf(dec, sizeof dec, "%s.dec", path);
     for (unsigned limit = 127; limit <= 300; limit += 173) {
         CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, err, sizeof err), 0);
         tb_file f;
         /* a stale file of the other width's table is made again */
-        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &f, err, sizeof err), 0);
         CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
         CU_ASSERT(f.shared != NULL && f.owned == NULL);
         CU_ASSERT_EQUAL(f.wide != NULL, limit > 127);
@@ -671,7 +671,7 @@ static void test_decoded_shared(void)
         /* the values hash the file keeps is the one the blocks' values give */
         tb_file blocks;
         unsigned char kept[TB_HASH_BYTES], counted[TB_HASH_BYTES];
-        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &blocks, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &blocks, err, sizeof err), 0);
         CU_ASSERT(f.hash_known && !blocks.hash_known);
         CU_ASSERT_EQUAL(tb_file_hash(&f, kept), 0);
         CU_ASSERT_EQUAL(tb_file_hash(&blocks, counted), 0);
@@ -681,7 +681,7 @@ static void test_decoded_shared(void)
         ino_t made = inode_of(dec);
         CU_ASSERT(made != 0);
         /* mapped as it is */
-        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &f, err, sizeof err), 0);
         CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
         CU_ASSERT_EQUAL(inode_of(dec), made);
         CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
@@ -690,7 +690,7 @@ static void test_decoded_shared(void)
          * on is found damaged when read and read from the blocks */
         long page = 4096 + (long)(n / 2 / 4096) * 4096;
         damage_byte(dec, page + 1000);
-        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &f, err, sizeof err), 0);
         CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
         CU_ASSERT_EQUAL(inode_of(dec), made);
         CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);
@@ -706,7 +706,7 @@ static void test_decoded_shared(void)
         for (long at = (long)st.st_size - 3; at >= 0; at = at > 100 ? 100 : -1) {
             damage_byte(dec, at);
             made = inode_of(dec);
-            CU_ASSERT_EQUAL_FATAL(tb_file_open(g, path, mat, 1, &f, err, sizeof err), 0);
+            CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &f, err, sizeof err), 0);
             CU_ASSERT_EQUAL_FATAL(tb_file_decode_shared(&f, path), 0);
             CU_ASSERT(inode_of(dec) != made);
             CU_ASSERT_EQUAL(wrong_entries(&f, limit, n), 0);

@@ -41,6 +41,86 @@ int util_default_threads(void);
 void util_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx, uint64_t first, uint64_t end),
                    void *ctx);
 
+/* A sparse index of counts: item p (of n) has count(p) < 256 members,
+ * numbered first(p) .. first(p) + count(p) - 1 in item order (tablebase/
+ * numbers the states of Ostle's positions with one per material).  Lines of
+ * 56 items, each one cache line (a 64-bit base and 56 counts), so that
+ * placing an item costs one miss (a separate base array made it two: 9% of
+ * the 5x5 nine-piece Ostle plies): 1.14 bytes per item, where a 64-bit
+ * offset each would take 8. */
+#define UTIL_SINDEX_LINE 56
+#define UTIL_SINDEX_HINT_SHIFT 8
+typedef struct {
+    uint64_t base;                     /* the first member of the line's first item */
+    uint8_t count[UTIL_SINDEX_LINE];   /* members of each item */
+} util_sindex_line;
+_Static_assert(sizeof(util_sindex_line) == 64, "an index line is a cache line");
+typedef struct util_sindex {
+    const util_sindex_line *line;      /* positions / 56 + 1 lines, the last padded with zero counts */
+    const uint32_t *hint;              /* the line of member h << UTIL_SINDEX_HINT_SHIFT, for each h */
+    uint64_t positions, lines, states, hints;  /* items, lines, members, hints */
+    uint64_t serial;                   /* distinct for every index a process makes (util_sindex_stamp) */
+    void (*drop)(struct util_sindex *ix);  /* frees it, whoever made it */
+    void *mem;                         /* the maker's, for drop (e.g. a mapped file) */
+    size_t mem_len;
+    /* A maker that reads the lines from a file may check them a chunk of
+     * 2^UTIL_SINDEX_CHUNK_LOG2 at a time when first read, so that a probe
+     * reads and checks kilobytes of a 3.5 GB index, not all of it:
+     * checked[c] is nonzero once chunk c is (NULL: every line is trusted
+     * already); check(ix, c) checks chunk c, repairs it if it does not
+     * match, and sets checked[c]. */
+    unsigned char *checked;
+    void (*check)(struct util_sindex *ix, uint64_t chunk);
+} util_sindex;
+#define UTIL_SINDEX_CHUNK_LOG2 12
+
+/* Makes line l of ix safe to read (see util_sindex.checked). */
+static inline void util_sindex_use(const util_sindex *ix, uint64_t l)
+{
+    const unsigned char *c = ix->checked;
+    if (__builtin_expect(c != NULL, 0) && !__atomic_load_n(&c[l >> UTIL_SINDEX_CHUNK_LOG2], __ATOMIC_ACQUIRE))
+        ix->check((util_sindex *)ix, l >> UTIL_SINDEX_CHUNK_LOG2);
+}
+
+/* The sum of the first n counts of c (a word at a time: each count is below
+ * 256, so 16-bit lanes hold the pair sums). */
+static inline uint64_t util_sindex_sum(const uint8_t *c, unsigned n)
+{
+    uint64_t sum = 0;
+    unsigned at = 0;
+    for (; at + 8 <= n; at += 8) {
+        uint64_t x;
+        __builtin_memcpy(&x, c + at, 8);
+        x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL);
+        sum += (x * 0x0001000100010001ULL) >> 48;
+    }
+    for (; at < n; at++)
+        sum += c[at];
+    return sum;
+}
+/* The number of members of item p. */
+static inline unsigned util_sindex_count(const util_sindex *ix, uint64_t p)
+{
+    util_sindex_use(ix, p / UTIL_SINDEX_LINE);
+    return ix->line[p / UTIL_SINDEX_LINE].count[p % UTIL_SINDEX_LINE];
+}
+/* The first member of item p. */
+static inline uint64_t util_sindex_first(const util_sindex *ix, uint64_t p)
+{
+    util_sindex_use(ix, p / UTIL_SINDEX_LINE);
+    const util_sindex_line *l = &ix->line[p / UTIL_SINDEX_LINE];
+    return l->base + util_sindex_sum(l->count, (unsigned)(p % UTIL_SINDEX_LINE));
+}
+/* The item whose members hold member m (< ix->states), and its first member. */
+uint64_t util_sindex_position(const util_sindex *ix, uint64_t m, uint64_t *first);
+/* The index of n items of count(ctx, p) members each, counted on every core
+ * (count must be safe to call at once); NULL when out of memory. */
+util_sindex *util_sindex_make(uint64_t n, int (*count)(void *ctx, uint64_t p), void *ctx);
+/* The hints of lines whose bases are set, into hint (ix->hints of them). */
+void util_sindex_hints(const util_sindex_line *line, uint64_t lines, uint64_t states, uint32_t *hint, uint64_t hints);
+/* Gives ix a serial of its own (a maker other than util_sindex_make calls it). */
+void util_sindex_stamp(util_sindex *ix);
+
 /* A team of threads that run at once and may wait for each other:
  * util_team_run calls fn(ctx, team, member) on up to threads threads (<= 0:
  * one per processor; member 0 on the caller's), members 0 .. size-1, and

@@ -78,11 +78,15 @@ static int jtb_material_parse(const game *g, const char *name)
     return (int)m;
 }
 
-static uint64_t jtb_size(const game *g, int mat) { (void)g; return rank_size((rank_material)mat); }
-
-static uint64_t jtb_index(const game *g, const game_state *s)
+static uint64_t jtb_size(const game *g, const game_tb_index *ix, int mat)
 {
-    (void)g;
+    (void)g, (void)ix;
+    return rank_size((rank_material)mat);
+}
+
+static uint64_t jtb_index(const game *g, const game_tb_index *ix, const game_state *s)
+{
+    (void)g, (void)ix;
     uint8_t square[8];
     for (int q = 0; q < 8; q++)
         square[q] = (uint8_t)sq_of(s, q);
@@ -102,9 +106,9 @@ static void state_of(const rank_position *p, game_state *s)
     s->w[3] = (uint64_t)p->side;
 }
 
-static void jtb_unindex(const game *g, int mat, uint64_t index, game_state *s)
+static void jtb_unindex(const game *g, const game_tb_index *ix, int mat, uint64_t index, game_state *s)
 {
-    (void)g;
+    (void)g, (void)ix;
     rank_position p;
     rank_unindex((rank_material)mat, index, &p);
     state_of(&p, s);
@@ -113,7 +117,7 @@ static void jtb_unindex(const game *g, int mat, uint64_t index, game_state *s)
 /* Enumeration by the Lehmer increment: a twin needs its first piece on file
  * d (the mirror rule decides by the first piece off it), so only those pay
  * for an index. */
-static void jtb_each(const game *g, int mat, uint64_t first, uint64_t end,
+static void jtb_each(const game *g, const game_tb_index *ix, int mat, uint64_t first, uint64_t end,
                      void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx)
 {
     if (first >= end)
@@ -123,7 +127,7 @@ static void jtb_each(const game *g, int mat, uint64_t first, uint64_t end,
     do {
         game_state s;
         state_of(&it.pos, &s);
-        int twin = square_of[it.pos.loc[0]] % 7 == 3 && jtb_index(g, &s) != it.index;
+        int twin = square_of[it.pos.loc[0]] % 7 == 3 && jtb_index(g, ix, &s) != it.index;
         fn(ctx, it.index, &s, twin);
     } while (rank_iter_next(&it));
 }
@@ -214,16 +218,24 @@ static int index_steps(int mat, uint64_t index, int children, uint64_t *out)
     return steps(&p, sq, colour, children, out);
 }
 
-static int jtb_unmoves(const game *g, const game_state *s, uint64_t *pred) { (void)g; return state_steps(s, 0, pred); }
-static int jtb_successors(const game *g, const game_state *s, uint64_t *succ) { (void)g; return state_steps(s, 1, succ); }
-static int jtb_unmoves_index(const game *g, int mat, uint64_t index, uint64_t *pred)
+static int jtb_unmoves(const game *g, const game_tb_index *ix, const game_state *s, uint64_t *pred)
 {
-    (void)g;
+    (void)g, (void)ix;
+    return state_steps(s, 0, pred);
+}
+static int jtb_successors(const game *g, const game_tb_index *ix, const game_state *s, uint64_t *succ)
+{
+    (void)g, (void)ix;
+    return state_steps(s, 1, succ);
+}
+static int jtb_unmoves_index(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *pred)
+{
+    (void)g, (void)ix;
     return index_steps(mat, index, 0, pred);
 }
-static int jtb_successors_index(const game *g, int mat, uint64_t index, uint64_t *succ)
+static int jtb_successors_index(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *succ)
 {
-    (void)g;
+    (void)g, (void)ix;
     return index_steps(mat, index, 1, succ);
 }
 

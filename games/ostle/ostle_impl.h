@@ -63,12 +63,8 @@ int ostle_forbiddable(const game *g, const game_state *s, game_move *out);
 
 /* What the tables keep for a board size (ostle_tb.c). */
 struct ostle_tb {
-    pthread_mutex_t lock;
-    uint64_t serial;  /* distinct for every ostle_tb a process makes, from 1 */
     rank_ostle r;
-    game_sindex *ix[64];  /* per material, made on first use */
-    uint64_t split[64];   /* ostle_split of each material whose index is there */
-    game_sindex_source src;  /* make NULL: game_sindex_make */
+    uint64_t split[64];   /* ostle_split of each material */
 };
 
 #define OSTLE_MAT(a, b) ((a) * 8 + (b))

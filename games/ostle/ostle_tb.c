@@ -4,9 +4,9 @@
  * index states, not positions: per canonical position of ranking/'s index
  * (colour-free: mover's set, other's set, hole) first the state with nothing
  * forbidden, then one per move rule 8 can forbid there, in the order of
- * ostle_forbiddable.  A sparse state index (game.h game_sindex: the game
- * gives each position's count of states, the index is made or read from a
- * file by whoever the source is, once per material) maps positions to
+ * ostle_forbiddable.  A sparse state index per material (game_tb_index:
+ * the game gives each position's count of states; tablebase/ makes the
+ * index or maps it from a file, and passes it in) maps positions to
  * states.  A material
  * is a pair of piece counts {a, b}, a <= b; with a < b its table holds both
  * orientations (the side to move with a pieces first, then with b), because
@@ -18,43 +18,25 @@
 #include "../../ranking/ranking.h"
 #include "../../util/util.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int side_pieces(const ostle_geom *gm, int k) { return k > gm->lose_at && k <= gm->w; }
 
 struct ostle_tb *ostle_tb_new(int w, int h)
 {
     struct ostle_tb *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    static uint64_t made;
-    t->serial = __atomic_add_fetch(&made, 1, __ATOMIC_RELAXED);
-    pthread_mutex_init(&t->lock, NULL);
     rank_ostle_init(&t->r, w, h);
+    for (int a = 1; a <= w; a++)
+        for (int b = a; b <= w; b++)
+            t->split[OSTLE_MAT(a, b)] = ostle_split(t, OSTLE_MAT(a, b));
     return t;
 }
 
-static void source_drop(struct ostle_tb *t)
-{
-    if (t->src.drop_ctx)
-        t->src.drop_ctx(t->src.ctx);
-    memset(&t->src, 0, sizeof t->src);
-}
-
-void ostle_tb_free(struct ostle_tb *t)
-{
-    if (!t)
-        return;
-    for (int i = 0; i < 64; i++)
-        if (t->ix[i])
-            t->ix[i]->drop(t->ix[i]);
-    source_drop(t);
-    pthread_mutex_destroy(&t->lock);
-    free(t);
-}
-
-static int side_pieces(const ostle_geom *gm, int k) { return k > gm->lose_at && k <= gm->w; }
+void ostle_tb_free(struct ostle_tb *t) { free(t); }
 
 static int is_material(const ostle_geom *gm, int mat)
 {
@@ -78,35 +60,10 @@ static int ostle_position_states(const game *g, int mat, uint64_t p)
     return ostle_board_canonical(g, mat, p, &s) ? 1 + ostle_forbiddable(g, &s, f) : 0;
 }
 
-static void ostle_index_source(const game *g, const game_sindex_source *src)
+/* The material's index, as the caller (tablebase/) made it. */
+static const util_sindex *index_of(const game_tb_index *tix, int mat)
 {
-    struct ostle_tb *t = geom(g)->tb;
-    pthread_mutex_lock(&t->lock);
-    source_drop(t);
-    t->src = *src;
-    pthread_mutex_unlock(&t->lock);
-}
-
-/* The material's index, from the source or made on first use; NULL if it
- * has no table or there is no memory for it. */
-static const game_sindex *index_of(const game *g, int mat)
-{
-    struct ostle_tb *t = geom(g)->tb;
-    if (!is_material(geom(g), mat))
-        return NULL;
-    game_sindex *ix = __atomic_load_n(&t->ix[mat], __ATOMIC_ACQUIRE);
-    if (ix)
-        return ix;  /* every index and unindex asks: no lock once it exists */
-    pthread_mutex_lock(&t->lock);
-    ix = t->ix[mat];
-    if (!ix) {
-        ix = t->src.make ? t->src.make(g, mat, t->src.ctx) : game_sindex_make(g, mat);
-        t->split[mat] = ostle_split(t, mat);
-        if (ix)
-            __atomic_store_n(&t->ix[mat], ix, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&t->lock);
-    return ix;
+    return mat >= 0 && mat < tix->n ? tix->of[mat] : NULL;
 }
 
 /* A position's place in its table: where its states start, its canonical
@@ -114,7 +71,7 @@ static const game_sindex *index_of(const game *g, int mat)
  * first needed, that board's forbiddable moves (the slots' order); once for
  * all the states of a position (the un-moves of a state name up to a dozen). */
 typedef struct {
-    const game_sindex *ix;
+    const util_sindex *ix;
     uint64_t pos;    /* the position's index in ix */
     uint64_t first;
     int states;  /* how many: the state with nothing forbidden, then one per slot */
@@ -127,19 +84,19 @@ typedef struct {
 /* Everything but where the states start, whose index lines are
  * prefetched: a caller with several positions to place finds all their
  * canonical boards while those lines arrive. */
-static void locate_start(const game *g, const game_state *s, pos_ref *pr)
+static void locate_start(const game *g, const game_tb_index *tix, const game_state *s, pos_ref *pr)
 {
     const struct ostle_tb *t = geom(g)->tb;
     int side = side_of(s);
     uint32_t ms = (uint32_t)s->w[side], os = (uint32_t)s->w[!side], c[3];
     int a = __builtin_popcount(ms), b = __builtin_popcount(os);
     int lo = a < b ? a : b, hi = a < b ? b : a;
-    const game_sindex *ix = index_of(g, OSTLE_MAT(lo, hi));
+    const util_sindex *ix = index_of(tix, OSTLE_MAT(lo, hi));
     unsigned syms;
     uint64_t j = rank_ostle_canonical(&t->r, hole_of(s), ms, os, c, &syms);
     pr->ix = ix;
     pr->pos = a == lo ? j : t->split[OSTLE_MAT(lo, hi)] + j;
-    __builtin_prefetch(&ix->line[pr->pos / GAME_SINDEX_LINE]);
+    __builtin_prefetch(&ix->line[pr->pos / UTIL_SINDEX_LINE]);
     pr->n = -1;
     pr->nk = 0;
     for (; syms; syms &= syms - 1)
@@ -152,13 +109,13 @@ static void locate_start(const game *g, const game_state *s, pos_ref *pr)
 
 static void locate_finish(pos_ref *pr)
 {
-    pr->first = game_sindex_first(pr->ix, pr->pos);
-    pr->states = (int)game_sindex_count(pr->ix, pr->pos);
+    pr->first = util_sindex_first(pr->ix, pr->pos);
+    pr->states = (int)util_sindex_count(pr->ix, pr->pos);
 }
 
-static void locate(const game *g, const game_state *s, pos_ref *pr)
+static void locate(const game *g, const game_tb_index *tix, const game_state *s, pos_ref *pr)
 {
-    locate_start(g, s, pr);
+    locate_start(g, tix, s, pr);
     locate_finish(pr);
 }
 
@@ -189,20 +146,20 @@ static uint64_t state_entry(const game *g, pos_ref *pr, unsigned f)
     return best == pr->n ? GAME_TB_NO_INDEX : pr->first + 1 + (uint64_t)best;
 }
 
-static uint64_t ostle_index(const game *g, const game_state *s)
+static uint64_t ostle_index(const game *g, const game_tb_index *tix, const game_state *s)
 {
     pos_ref pr;
-    locate(g, s, &pr);
+    locate(g, tix, s, &pr);
     return state_entry(g, &pr, forbidden_of(s));
 }
 
 /* A builder probes a position's captures together: their index lines
  * are fetched at once, not one miss after another. */
-static void ostle_index_many(const game *g, const game_state *s, int n, uint64_t *out)
+static void ostle_index_many(const game *g, const game_tb_index *tix, const game_state *s, int n, uint64_t *out)
 {
     pos_ref pr[GAME_MAX_MOVES];
     for (int k = 0; k < n; k++)
-        locate_start(g, &s[k], &pr[k]);
+        locate_start(g, tix, &s[k], &pr[k]);
     for (int k = 0; k < n; k++) {
         locate_finish(&pr[k]);
         out[k] = state_entry(g, &pr[k], forbidden_of(&s[k]));
@@ -212,39 +169,39 @@ static void ostle_index_many(const game *g, const game_state *s, int n, uint64_t
 /* The last position a thread unindexed: the builder's frontiers come in
  * index order, and a position's states often resolve at the same ply. */
 static _Thread_local struct {
-    uint64_t tb, first, end;  /* tb: the ostle_tb's serial, 0 for none */
+    uint64_t serial, first, end;  /* serial: the index's, 0 for none */
     int mat, nf;
     game_state board;
     game_move list[GAME_MAX_MOVES];
 } last_position;
 
 /* Makes last_position the position of index. */
-static void position_of_index(const game *g, int mat, uint64_t index)
+static void position_of_index(const game *g, const game_tb_index *tix, int mat, uint64_t index)
 {
-    const struct ostle_tb *t = geom(g)->tb;
-    if (last_position.tb != t->serial || last_position.mat != mat || index < last_position.first ||
+    const util_sindex *ix = index_of(tix, mat);
+    if (last_position.serial != ix->serial || last_position.mat != mat || index < last_position.first ||
         index >= last_position.end) {
-        const game_sindex *ix = index_of(g, mat);
-        uint64_t first, p = game_sindex_position(ix, index, &first);
+        uint64_t first, p = util_sindex_position(ix, index, &first);
         ostle_board(g, mat, p, &last_position.board);
-        last_position.tb = t->serial;
+        last_position.serial = ix->serial;
         last_position.mat = mat;
         last_position.first = first;
-        last_position.end = first + game_sindex_count(ix, p);
+        last_position.end = first + util_sindex_count(ix, p);
         last_position.nf = -1;
     }
 }
 
-static void ostle_state_group(const game *g, int mat, uint64_t index, uint64_t *first, uint64_t *end)
+static void ostle_state_group(const game *g, const game_tb_index *tix, int mat, uint64_t index, uint64_t *first,
+                              uint64_t *end)
 {
-    position_of_index(g, mat, index);
+    position_of_index(g, tix, mat, index);
     *first = last_position.first;
     *end = last_position.end;
 }
 
-static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_state *s)
+static void ostle_unindex_state(const game *g, const game_tb_index *tix, int mat, uint64_t index, game_state *s)
 {
-    position_of_index(g, mat, index);
+    position_of_index(g, tix, mat, index);
     *s = last_position.board;
     uint64_t slot = index - last_position.first;
     if (slot) {
@@ -256,21 +213,21 @@ static void ostle_unindex_state(const game *g, int mat, uint64_t index, game_sta
 
 /* Position by position: a board, its forbiddable moves and its symmetries
  * once for all its states; only a symmetric board can have twin states. */
-static void ostle_each(const game *g, int mat, uint64_t first, uint64_t end,
+static void ostle_each(const game *g, const game_tb_index *tix, int mat, uint64_t first, uint64_t end,
                        void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx)
 {
     if (first >= end)
         return;
-    const game_sindex *ix = index_of(g, mat);
+    const util_sindex *ix = index_of(tix, mat);
     uint64_t at, e = first;
-    for (uint64_t p = game_sindex_position(ix, first, &at); e < end; at += game_sindex_count(ix, p++)) {
-        if (!game_sindex_count(ix, p))
+    for (uint64_t p = util_sindex_position(ix, first, &at); e < end; at += util_sindex_count(ix, p++)) {
+        if (!util_sindex_count(ix, p))
             continue;  /* not canonical: no states */
         game_state board;
         ostle_board(g, mat, p, &board);
         pos_ref pr;
-        locate(g, &board, &pr);
-        for (; e < at + game_sindex_count(ix, p) && e < end; e++) {
+        locate(g, tix, &board, &pr);
+        for (; e < at + util_sindex_count(ix, p) && e < end; e++) {
             uint64_t slot = e - at;
             if (slot == 0) {
                 fn(ctx, e, &board, 0);
@@ -334,9 +291,10 @@ static int ostle_material_parse(const game *g, const char *name)
     return OSTLE_MAT((int)a, (int)b);
 }
 
-static uint64_t ostle_size(const game *g, int mat)
+static uint64_t ostle_size(const game *g, const game_tb_index *tix, int mat)
 {
-    const game_sindex *ix = index_of(g, mat);
+    (void)g;
+    const util_sindex *ix = index_of(tix, mat);
     return ix ? ix->states : 0;
 }
 
@@ -369,7 +327,7 @@ static int states_allowing(const game *g, pos_ref *pr, const game_state *from, g
 /* States from which a move that removes nothing leads to state s: the
  * un-moves into s, each from every state of its position that allows the
  * move; in order. */
-static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pred)
+static int ostle_unmoves_states(const game *g, const game_tb_index *tix, const game_state *s, uint64_t *pred)
 {
     game_state from[GAME_MAX_MOVES];
     game_move mv[GAME_MAX_MOVES];
@@ -378,7 +336,7 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     if (forbidden_of(s) != NO_MOVE) {
         if (np == 0)
             return 0;  /* a forbidden move names at most one un-move */
-        locate(g, &from[0], &pr);
+        locate(g, tix, &from[0], &pr);
         return states_allowing(g, &pr, &from[0], mv[0], pred);
     }
     /* A move that leaves nothing forbidden is forbiddable nowhere: every
@@ -386,9 +344,9 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
      * (or, on a symmetric board, its entries that are no twins).  Runs of
      * distinct positions do not overlap: sorted by their start, once each. */
     struct { uint64_t first; int len; } run[GAME_MAX_PREDECESSORS];
-    struct { const game_sindex *ix; uint64_t pos; int nk; } at[GAME_MAX_MOVES];
+    struct { const util_sindex *ix; uint64_t pos; int nk; } at[GAME_MAX_MOVES];
     for (int j = 0; j < np; j++) {
-        locate_start(g, &from[j], &pr);
+        locate_start(g, tix, &from[j], &pr);
         at[j].ix = pr.ix;
         at[j].pos = pr.pos;
         at[j].nk = pr.nk;
@@ -396,11 +354,11 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     int nr = 0;
     for (int j = 0; j < np; j++) {
         if (at[j].nk == 1) {
-            run[nr].first = game_sindex_first(at[j].ix, at[j].pos);
-            run[nr++].len = (int)game_sindex_count(at[j].ix, at[j].pos);
+            run[nr].first = util_sindex_first(at[j].ix, at[j].pos);
+            run[nr++].len = (int)util_sindex_count(at[j].ix, at[j].pos);
             continue;
         }
-        locate(g, &from[j], &pr);
+        locate(g, tix, &from[j], &pr);
         uint64_t e[GAME_MAX_MOVES];
         int ne = states_allowing(g, &pr, &from[j], mv[j], e);
         for (int x = 0; x < ne; x++) {
@@ -422,10 +380,9 @@ static int ostle_unmoves_states(const game *g, const game_state *s, uint64_t *pr
     return n;
 }
 
-/* key() of each child of s that keeps every piece, distinct, into out;
- * returns how many. */
-static int staying_children(const game *g, const game_state *s, uint64_t (*key)(const game *, const game_state *),
-                            uint64_t *out)
+/* The entry (tix not NULL) or the orbit key (NULL) of each child of s that
+ * keeps every piece, distinct, into out; returns how many. */
+static int staying_children(const game *g, const game_tb_index *tix, const game_state *s, uint64_t *out)
 {
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, s, mv), k = 0;
@@ -434,20 +391,20 @@ static int staying_children(const game *g, const game_state *s, uint64_t (*key)(
         game_state c = *s;
         game_play(g, &c, mv[i]);
         if ((uint64_t)__builtin_popcountll(c.w[0] | c.w[1]) == pieces)
-            out[k++] = key(g, &c);
+            out[k++] = tix ? ostle_index(g, tix, &c) : ostle_orbit_key(g, &c);
     }
     return ostle_distinct(out, k);
 }
 
-static int ostle_successors_states(const game *g, const game_state *s, uint64_t *succ)
+static int ostle_successors_states(const game *g, const game_tb_index *tix, const game_state *s, uint64_t *succ)
 {
-    return staying_children(g, s, ostle_index, succ);
+    return staying_children(g, tix, s, succ);
 }
 
 static int ostle_count_successors(const game *g, const game_state *s)
 {
     uint64_t key[GAME_MAX_MOVES];
-    return staying_children(g, s, ostle_orbit_key, key);
+    return staying_children(g, NULL, s, key);
 }
 
 /* The moves that remove a piece: a piece move whose chain of pieces runs
@@ -491,7 +448,6 @@ const game_tb_ops ostle_tb_ops = {
     .exits = ostle_exits,
     .positions = ostle_positions,
     .position_states = ostle_position_states,
-    .index_source = ostle_index_source,
     .census = ostle_census,
     .census_classes = ostle_census_classes,
 };

@@ -12,7 +12,7 @@
 #include "../../games/game.h"
 #include "../../pns/pns.h"
 #include "../../tablebase/tablebase.h"
-#include "../../tablebase/tb_internal.h"  /* tb_sindex_files */
+#include "../../tablebase/tb_internal.h"  /* tb_index_open_at */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +45,11 @@ static void fuzz_table(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "%s/ostle-3x3-2+2.pntb", dir);
     put(path, data, size);
     tb_set *tb = tb_open(g, dir);
-    for (uint64_t i = 0; tb && i < ops->size(g, mat); i++) {
+    const game_tb_index *ix = tb ? tb_index_need(tb_set_index(tb), mat) : NULL;
+    for (uint64_t i = 0; ix && i < ops->size(g, ix, mat); i++) {
         game_state s;
         tb_value v;
-        ops->unindex(g, mat, i, &s);
+        ops->unindex(g, ix, mat, i, &s);
         if (game_result_of(g, &s) == GAME_ONGOING && tb_probe(tb, &s, &v, err, sizeof err) < 0)
             break;
     }
@@ -69,15 +70,17 @@ static void fuzz_index(const uint8_t *data, size_t size)
     snprintf(prefix, sizeof prefix, "%s/ix", dir);
     snprintf(path, sizeof path, "%s-2+2.pnidx", prefix);
     put(path, data, size);
-    tb_sindex_files(g, prefix, 0);
+    tb_index *x = tb_index_open_at(g, prefix, 0);
     const game_tb_ops *ops = game_tables(g);
     int mat = ops->material_parse(g, "2+2");
-    for (uint64_t i = 0; i < ops->size(g, mat); i++) {
+    const game_tb_index *ix = x ? tb_index_need(x, mat) : NULL;
+    for (uint64_t i = 0; ix && i < ops->size(g, ix, mat); i++) {
         game_state s;
-        ops->unindex(g, mat, i, &s);
-        if (ops->index(g, &s) >= ops->size(g, mat))
+        ops->unindex(g, ix, mat, i, &s);
+        if (ops->index(g, ix, &s) >= ops->size(g, ix, mat))
             abort();  /* a state the index itself gave back has an entry */
     }
+    tb_index_close(x);
     /* make fuzz seeds the corpus with the file made anew from the rules */
     const char *keep = getenv("FUZZ_KEEP_INDEX");
     if (keep && rename(path, keep) == 0)
