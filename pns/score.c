@@ -134,6 +134,157 @@ static int solver_score(dfpn *D, const game_state *s, int *lo_io, int *hi_io)
     return rc;
 }
 
+/* The scores a search may end at: those the game can end with in [lo, hi],
+ * and what the answers so far show of them.  Invariant: the score is one of
+ * cand[a..b]; the last proof proves cand[a] (have), so that its line is a
+ * line to at least that. */
+typedef struct {
+    int cand[512], nc;
+    int a, b, have, at, open;
+    child_t root;             /* the last question's answer at the root */
+    pns_result best;          /* the line of the last proven bound */
+} score_bounds;
+
+/* Readies D for the score questions (resumed from a checkpoint where asked,
+ * the solver's threads where it owns the root): whether the endgame solver
+ * owns the root (1 or 0), or -1 with r's error. */
+static int score_start(dfpn *D, const game *g, const game_state *s, const pns_options *q, pns_result *r)
+{
+    if (pns_dfpn_init(D, g, s, q) != 0) {
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", q->memory);
+        return -1;
+    }
+    /* Checkpoints: entries keep their targets, so a resumed search asks its
+     * questions again and finds the answers known. */
+    if (pns_dfpn_start(D, s) != 0) {
+        r->stopped_by = "resume";
+        pns_search_report(&D->S, r);
+        pns_dfpn_free(D);
+        return -1;
+    }
+    /* the threads ask every question together; the proofs are the lead's.
+     * Where the root is the endgame solver's, its threads are the solver's */
+    int solver_root = D->S.solver && game_empties(g, s) <= q->exact_empties;
+    if (solver_root && q->threads > 1 && game_solver_threads(g, D->S.solver, q->threads) != 0) {
+        r->stopped_by = "memory";
+        snprintf(r->error, sizeof r->error, "out of memory for the solver's threads");
+        pns_dfpn_free(D);
+        return -1;
+    }
+    return solver_root;
+}
+
+/* The candidates of [lo, hi], the first question at the one nearest 0, then
+ * narrowed to the solver's own bounds where it owns the root. */
+static void bounds_init(score_bounds *B, dfpn *D, const game *g, const game_state *s, int lo_score, int hi_score,
+                        int solver_root, int proof)
+{
+    memset(B, 0, sizeof *B);
+    for (int v = lo_score; v <= hi_score && B->nc < 512; v++)
+        if (game_score_possible(g, v))
+            B->cand[B->nc++] = v;
+    B->b = B->nc - 1;
+    while (B->at + 1 < B->nc && B->cand[B->at] < 0)
+        B->at++;
+    if (!solver_root || B->nc == 0)
+        return;
+    /* the solver's score; with a proof to write, one question at it then
+     * gives the line (and the writer checks the score with both of its
+     * proofs); without, the line is the solver's (solver_line), and the
+     * question would cost about a tenth more solver nodes (FFO #40-44) for
+     * a line alone */
+    int lo = B->cand[0], hi = B->cand[B->nc - 1], done = solver_score(D, s, &lo, &hi) == 0;
+    while (B->a < B->b && B->cand[B->a] < lo)
+        B->a++;
+    while (B->b > B->a && B->cand[B->b] > hi)
+        B->b--;
+    B->at = B->a;
+    if (done && B->cand[B->a] == lo && B->a == B->b && !proof) {
+        B->have = 1;
+        B->root.pn = 0;  /* at least cand[a]: the solver's answer */
+        B->root.dn = PNS_INF;
+    }
+}
+
+/* Asks "at least cand[at]?" until one candidate is left or a question stays
+ * open.  The first question asks about the candidate nearest 0, then steps
+ * of 1, 2, 4 ... candidates go the way the answers point until an answer
+ * turns (close scores cost few questions, and the hard questions, next to
+ * the score, come once), and bisection finishes.  The first LINEAR_STEPS
+ * steps are of one candidate: an answer far from the score is cheap, and
+ * one past it is the costliest kind (6x6: 0 no, -2 no, -4 yes, where
+ * doubling asked -6 too, a quarter of the search; 5x6: 20% fewer solver
+ * nodes; random 6x6 positions of 19-22 empties: 6% fewer). */
+static void bounds_search(score_bounds *B, dfpn *D, dfpn_team *T, pns_options *q, const game_state *s)
+{
+    int step = 1, dir0 = 0, same = 0;
+    while (B->nc > 0 && (B->a < B->b || !B->have)) {
+        score_question(D, q, B->cand[B->at]);
+        pns_dfpn_go(D, T, s, &B->root);
+        if ((B->open = B->root.pn != 0 && B->root.dn != 0))
+            break;
+        int dir = B->root.pn == 0 ? 1 : -1;
+        if (dir > 0) {
+            B->a = B->at;
+            B->have = 1;
+            B->best.pv_len = 0;
+            pns_dfpn_line(D, s, &B->best);
+        } else if ((B->b = B->at - 1) < B->a) {
+            break;  /* even the lowest bound failed: lo was no bound */
+        }
+        if (dir0 == 0)
+            dir0 = dir;
+        if (dir == dir0) {  /* galloping on */
+            B->at += dir * step;
+            if (++same > LINEAR_STEPS)
+                step *= 2;
+            B->at = B->at < B->a ? B->a : B->at > B->b ? B->b : B->at;
+        } else {
+            dir0 = 2;
+            B->at = B->a == B->b ? B->a : B->a + (B->b - B->a + 1) / 2;
+        }
+    }
+}
+
+/* The two bounds' proofs from the same table: at least the score proven, at
+ * least the next possible score disproven.  1 written, 0 with r's error. */
+static int bounds_prove(const score_bounds *B, dfpn *D, pns_options *q, const game_state *s, FILE *out, pns_result *r)
+{
+    pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
+    for (int i = 0; i < (B->a + 1 < B->nc ? 2 : 1); i++) {
+        pns_result pr;
+        score_question(D, q, B->cand[B->a + i]);
+        if (pns_proof_write_dfpn(D, s, out, &pr) != 0 || pr.status != want[i]) {
+            snprintf(r->error, sizeof r->error, "%s", pr.error[0] ? pr.error : "writing a proof failed");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* r from the lead's search, the helpers' counts added; the first error of
+ * the writer, the lead or a helper kept. */
+static void score_report(dfpn *D, const score_bounds *B, const pns_result *helpers, pns_result *r)
+{
+    r->status = B->root.pn == 0 ? PNS_PROVEN : B->root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
+    r->pn = B->root.pn;
+    r->dn = B->root.dn;
+    char error[sizeof r->error];
+    memcpy(error, r->error, sizeof error);
+    pns_search_report(&D->S, r);
+    r->nodes += helpers->nodes;
+    r->endgame_nodes += helpers->endgame_nodes;
+    r->path_dependent += helpers->path_dependent;
+    r->peak_bytes += helpers->peak_bytes;
+    r->tt_accesses = helpers->tt_accesses;
+    r->tt_contended = helpers->tt_contended;
+    if (!error[0])
+        memcpy(error, helpers->error, sizeof error);
+    if (error[0])
+        memcpy(r->error, error, sizeof error);
+}
+
 int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo_score, int hi_score, int *score,
                      pns_result *r, FILE *out)
 {
@@ -141,149 +292,39 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
     q.question = PNS_SCORE;
     q.keep_solved = out != NULL;
     dfpn D;
-    if (pns_dfpn_init(&D, g, s, &q) != 0) {
-        r->stopped_by = "memory";
-        snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte table", q.memory);
+    int solver_root = score_start(&D, g, s, &q, r);
+    if (solver_root < 0)
         return -1;
-    }
-    /* Checkpoints: entries keep their targets, so a resumed search asks its
-     * questions again and finds the answers known. */
-    if (pns_dfpn_start(&D, s) != 0) {
-        r->stopped_by = "resume";
-        pns_search_report(&D.S, r);
-        pns_dfpn_free(&D);
-        return -1;
-    }
-    /* the threads ask every question together; the proofs are the lead's.
-     * Where the root is the endgame solver's, its threads are the solver's */
-    int solver_root = D.S.solver && game_empties(g, s) <= q.exact_empties;
-    if (solver_root && q.threads > 1 && game_solver_threads(g, D.S.solver, q.threads) != 0) {
-        r->stopped_by = "memory";
-        snprintf(r->error, sizeof r->error, "out of memory for the solver's threads");
-        pns_dfpn_free(&D);
-        return -1;
-    }
+    score_bounds B;
+    bounds_init(&B, &D, g, s, lo_score, hi_score, solver_root, out != NULL);
     dfpn_team *T = q.threads > 1 && !solver_root ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
-    child_t root = { 0 };
-    pns_result best;
-    memset(&best, 0, sizeof best);
-    /* the scores the game can end with, in [lo, hi] */
-    int cand[512], nc = 0;
-    for (int v = lo_score; v <= hi_score && nc < 512; v++)
-        if (game_score_possible(g, v))
-            cand[nc++] = v;
-    /* invariant: the score is one of cand[a..b]; the last proof proves
-     * cand[a], so that its line is a line to at least that.  The first
-     * question asks about the candidate nearest 0, then steps of 1, 2, 4 ...
-     * candidates go the way the answers point until an answer turns (close
-     * scores cost few questions, and the hard questions, next to the score,
-     * come once), and bisection finishes.  The first LINEAR_STEPS steps are
-     * of one candidate: an answer far from the score is cheap, and one
-     * past it is the costliest kind (6x6: 0 no, -2 no, -4 yes, where
-     * doubling asked -6 too, a quarter of the search; 5x6: 20% fewer
-     * solver nodes; random 6x6 positions of 19-22 empties: 6% fewer). */
-    int a = 0, b = nc - 1, have = 0, step = 1, dir0 = 0, at = 0, open = 0, same = 0;
-    while (at + 1 < nc && cand[at] < 0)
-        at++;
-    if (solver_root && nc > 0) {
-        /* the solver's score; with a proof to write, one question at it
-         * then gives the line (and the writer below checks the score with
-         * both of its proofs); without, the line is the solver's
-         * (solver_line below), and the question would cost about a tenth
-         * more solver nodes (FFO #40-44) for a line alone */
-        int lo = cand[0], hi = cand[nc - 1], done = solver_score(&D, s, &lo, &hi) == 0;
-        while (a < b && cand[a] < lo)
-            a++;
-        while (b > a && cand[b] > hi)
-            b--;
-        at = a;
-        if (done && cand[a] == lo && a == b) {
-            if (!out) {
-                have = 1;
-                root.pn = 0;  /* at least cand[a]: the solver's answer */
-                root.dn = PNS_INF;
-            }
-        }
-    }
-    while (nc > 0 && (a < b || !have)) {
-        score_question(&D, &q, cand[at]);
-        pns_dfpn_go(&D, T, s, &root);
-        if ((open = root.pn != 0 && root.dn != 0))
-            break;
-        int dir = root.pn == 0 ? 1 : -1;
-        if (dir > 0) {
-            a = at;
-            have = 1;
-            best.pv_len = 0;
-            pns_dfpn_line(&D, s, &best);
-        } else if ((b = at - 1) < a) {
-            break;  /* even the lowest bound failed: lo was no bound */
-        }
-        if (dir0 == 0)
-            dir0 = dir;
-        if (dir == dir0) {  /* galloping on */
-            at += dir * step;
-            if (++same > LINEAR_STEPS)
-                step *= 2;
-            at = at < a ? a : at > b ? b : at;
-        } else {
-            dir0 = 2;
-            at = a == b ? a : a + (b - a + 1) / 2;
-        }
-    }
+    bounds_search(&B, &D, T, &q, s);
     if (pns_dfpn_checkpoint(&D, s) != 0)
-        open = 1;
+        B.open = 1;
     pns_result helpers;
     memset(&helpers, 0, sizeof helpers);
     pns_dfpn_team_report(T, &helpers);
     pns_dfpn_team_free(T);
-    if (nc > 0 && a <= b) {  /* what the answers so far show, also where the search stopped */
-        r->score_lo = cand[a];
-        r->score_hi = cand[b];
+    if (B.nc > 0 && B.a <= B.b) {  /* what the answers so far show, also where the search stopped */
+        r->score_lo = B.cand[B.a];
+        r->score_hi = B.cand[B.b];
     }
-    int lo = have ? cand[a] : 0, found = have && a == b && !open, solved = found;
-    if (solved && out) {
-        /* the two bounds from the same table: at least the score proven,
-         * at least the next possible score disproven */
-        pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
-        for (int i = 0; i < (a + 1 < nc ? 2 : 1) && solved; i++) {
-            pns_result pr;
-            score_question(&D, &q, cand[a + i]);
-            if (pns_proof_write_dfpn(&D, s, out, &pr) != 0 || pr.status != want[i]) {
-                solved = 0;
-                snprintf(r->error, sizeof r->error, "%s", pr.error[0] ? pr.error : "writing a proof failed");
-            }
-        }
-    }
+    int found = B.have && B.a == B.b && !B.open;
+    int solved = found && (!out || bounds_prove(&B, &D, &q, s, out, r));
     /* the line after the proofs: its questions would change the table the
      * writer reads its closed sets from */
-    r->pv_len = best.pv_len;
-    memcpy(r->pv, best.pv, sizeof r->pv);
+    r->pv_len = B.best.pv_len;
+    memcpy(r->pv, B.best.pv, sizeof r->pv);
     if (found && game_has_solver(g)) {
         T = q.threads > 1 && !solver_root ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
-        principal_line(&D, T, &q, s, cand[a], a + 1 < nc ? cand[a + 1] : INT_MAX, r);
+        principal_line(&D, T, &q, s, B.cand[B.a], B.a + 1 < B.nc ? B.cand[B.a + 1] : INT_MAX, r);
         pns_dfpn_team_report(T, &helpers);
         pns_dfpn_team_free(T);
         if (D.S.solver)
             solver_line(&D, s, r);
     }
-    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
-    r->pn = root.pn;
-    r->dn = root.dn;
-    char error[sizeof r->error];
-    memcpy(error, r->error, sizeof error);
-    pns_search_report(&D.S, r);
-    r->nodes += helpers.nodes;
-    r->endgame_nodes += helpers.endgame_nodes;
-    r->path_dependent += helpers.path_dependent;
-    r->peak_bytes += helpers.peak_bytes;
-    r->tt_accesses = helpers.tt_accesses;
-    r->tt_contended = helpers.tt_contended;
-    if (!error[0])
-        memcpy(error, helpers.error, sizeof error);
-    if (error[0])
-        memcpy(r->error, error, sizeof error);
-    *score = lo;
+    score_report(&D, &B, &helpers, r);
+    *score = B.have ? B.cand[B.a] : 0;
     pns_dfpn_free(&D);
     return solved ? 0 : found ? 1 : -1;
 }
