@@ -374,12 +374,13 @@ static int distinct_moves(const game *g, const game_state *s, game_move *mv, uin
     return m;
 }
 
-void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
+/* What a node does before its own work: a checkpoint when one is due, and
+ * the table grown when it wants room (here, where the search holds no
+ * pointer into it; the lead grows it, a helper's is the lead's, the others
+ * waiting). */
+static inline void mid_upkeep(dfpn *D)
 {
     pns_search *S = &D->S;
-    const game *g = S->g;
-    if (pns_search_tick(S))
-        return;
     if (S->checkpoint_due && D->root_state) {
         S->checkpoint_due = 0;
         /* the table is saved whole while no other member writes it */
@@ -393,8 +394,6 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
             S->stopped_by = "checkpoint error";
         }
     }
-    /* the table grows here, where the search holds no pointer into it; the
-     * lead grows it (a helper's is the lead's), the others waiting */
     if (D->tt == &D->own_tt && !D->tt_pinned && pns_tt_wants_room(D->tt)) {
         if (S->team)
             pns_team_pause(S->team);
@@ -402,37 +401,45 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         if (S->team)
             pns_team_resume(S->team);
     }
+}
+
+/* 1 when the exact solver decided st (self and the table set), else 0 with
+ * self marked busy. */
+static inline int mid_exact(dfpn *D, const game_state *st, child_t *self)
+{
+    pns_search *S = &D->S;
     uint64_t before = S->endgame_nodes;
     int target;
     /* busy from here on, a leaf's solve included: another thread would
      * otherwise choose the leaf this one is solving and solve it again */
     busy_enter(D, self->key);
-    if (pns_search_exact(S, st, &self->pn, &self->dn, &target)) {
-        busy_leave(D, self->key);
-        if (S->stopped)
-            return;  /* the solver was stopped: nothing to keep */
-        uint64_t work = S->endgame_nodes - before;
-        self->refs = 0;
-        self->tag = (int16_t)target;
-        pns_tt_store(D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, target);
-        return;
-    }
-    child_t *c = frame_at(D, depth);
+    if (!pns_search_exact(S, st, &self->pn, &self->dn, &target))
+        return 0;
+    busy_leave(D, self->key);
+    if (S->stopped)
+        return 1;  /* the solver was stopped: nothing to keep */
+    uint64_t work = S->endgame_nodes - before;
+    self->refs = 0;
+    self->tag = (int16_t)target;
+    pns_tt_store(D->tt, self->key, self->pn, self->dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, 0, target);
+    return 1;
+}
+
+/* st's children into c (their numbers from the table, the tables or new),
+ * orig[i] the move number game_moves gives c[i]'s move (the table's best
+ * move): their count. */
+static inline int mid_children(dfpn *D, const game_state *st, int depth, child_t *c, uint8_t *orig)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
     game_move mv[GAME_MAX_MOVES];
     int n = game_moves(g, st, mv);
-    int or_node = game_to_move(g, st) == S->prover;
-    /* move numbers as game_moves gives them (the table's best move) */
-    uint8_t orig[GAME_MAX_MOVES];
     for (int i = 0; i < n; i++)
         orig[i] = (uint8_t)i;
     /* Only where positions cannot recur: elsewhere two image children can
      * differ through a repetition of the (not symmetric) root. */
     if (depth == 0 && game_has_symmetry(g) && game_has_solver(g))
         n = distinct_moves(g, st, mv, orig, n);
-    if (pns_path_push(S, self->key) != 0) {
-        busy_leave(D, self->key);
-        return;
-    }
     /* all the children's buckets are fetched at once, then read */
     for (int i = 0; i < n; i++) {
         game_state cs = *st;
@@ -449,51 +456,46 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
             pns_dfpn_child(D, &cs, &c[i]);
         }
     }
-    uint64_t nodes0 = S->nodes;
-    uint32_t pn, dn;
-    int best = 0;
-    double eps = S->o->epsilon;
-    for (;;) {
-        combine(c, n, or_node, S->o->weak, &pn, &dn);
-        if (depth == 0) {
-            S->root_pn = pn;
-            S->root_dn = dn;
+    return n;
+}
+
+/* The most-proving child of c[0..n) and its thresholds: cth[0] for the
+ * number the node minimises (1+epsilon over the runner-up's), cth[1] for the
+ * other (what the node's threshold leaves it). */
+static inline int mid_choose(dfpn *D, const child_t *c, int n, int or_node, uint32_t thpn, uint32_t thdn, uint32_t pn,
+                             uint32_t dn, uint32_t *cth)
+{
+    uint32_t v1 = PNS_INF, v2 = PNS_INF;
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        uint32_t v = chosen_by(D, &c[i], or_node ? c[i].pn : c[i].dn);
+        if (v < v1) {
+            v2 = v1;
+            v1 = v;
+            best = i;
+        } else if (v < v2) {
+            v2 = v;
         }
-        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || S->stopped)
-            break;
-        /* the most-proving child and the runner-up's number */
-        uint32_t v1 = PNS_INF, v2 = PNS_INF;
-        best = -1;
-        for (int i = 0; i < n; i++) {
-            uint32_t v = chosen_by(D, &c[i], or_node ? c[i].pn : c[i].dn);
-            if (v < v1) {
-                v2 = v1;
-                v1 = v;
-                best = i;
-            } else if (v < v2) {
-                v2 = v;
-            }
-        }
-        uint64_t grow = v2 >= PNS_INF ? PNS_INF : (uint64_t)ceil(v2 * (1.0 + eps));
-        uint64_t lim = v2 >= PNS_INF ? PNS_INF : (grow > (uint64_t)v2 + 1 ? grow : (uint64_t)v2 + 1);
-        uint32_t cth_main = clamp_th(lim < (or_node ? thpn : thdn) ? lim : (or_node ? thpn : thdn));
-        /* Chosen over a child that another thread is below, it may already
-         * be past the node's threshold: it still gets one more than its
-         * number, or the node would call it again and again for nothing. */
-        uint32_t own = or_node ? c[best].pn : c[best].dn;
-        if (D->busy && cth_main <= own)
-            cth_main = clamp_th((uint64_t)own + 1);
-        uint32_t cth_other = or_node ? dfpn_sum_threshold(thdn, dn, c[best].dn) : dfpn_sum_threshold(thpn, pn, c[best].pn);
-        game_state cs = *st;
-        game_play(g, &cs, c[best].move);
-        if (or_node)
-            pns_dfpn_mid(D, &cs, depth + 1, cth_main, cth_other, &c[best]);
-        else
-            pns_dfpn_mid(D, &cs, depth + 1, cth_other, cth_main, &c[best]);
     }
-    busy_leave(D, self->key);
-    pns_path_pop(S);
-    uint64_t work = S->nodes - nodes0 + 1;
+    uint64_t grow = v2 >= PNS_INF ? PNS_INF : (uint64_t)ceil(v2 * (1.0 + D->S.o->epsilon));
+    uint64_t lim = v2 >= PNS_INF ? PNS_INF : (grow > (uint64_t)v2 + 1 ? grow : (uint64_t)v2 + 1);
+    cth[0] = clamp_th(lim < (or_node ? thpn : thdn) ? lim : (or_node ? thpn : thdn));
+    /* Chosen over a child that another thread is below, it may already be
+     * past the node's threshold: it still gets one more than its number,
+     * or the node would call it again and again for nothing. */
+    uint32_t own = or_node ? c[best].pn : c[best].dn;
+    if (D->busy && cth[0] <= own)
+        cth[0] = clamp_th((uint64_t)own + 1);
+    cth[1] = or_node ? dfpn_sum_threshold(thdn, dn, c[best].dn) : dfpn_sum_threshold(thpn, pn, c[best].pn);
+    return best;
+}
+
+/* Stores the node's numbers (solved: with the earlier positions its value
+ * needs, or in the closed set a proof writer is writing). */
+static inline void mid_store(dfpn *D, child_t *self, const child_t *c, int n, int or_node, uint32_t pn, uint32_t dn,
+                             int best, const uint8_t *orig, uint64_t work)
+{
+    pns_search *S = &D->S;
     self->pn = pn;
     self->dn = dn;
     self->refs = 0;
@@ -520,6 +522,48 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
     pns_tt_store(D->tt, self->key, pn, dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best < 0 ? 0 : orig[best],
              self->tag);
     S->fill = pns_tt_fill(D->tt);
+}
+
+void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self)
+{
+    pns_search *S = &D->S;
+    const game *g = S->g;
+    if (pns_search_tick(S))
+        return;
+    mid_upkeep(D);
+    if (mid_exact(D, st, self))
+        return;
+    child_t *c = frame_at(D, depth);
+    int or_node = game_to_move(g, st) == S->prover;
+    if (pns_path_push(S, self->key) != 0) {
+        busy_leave(D, self->key);
+        return;
+    }
+    uint8_t orig[GAME_MAX_MOVES];
+    int n = mid_children(D, st, depth, c, orig);
+    uint64_t nodes0 = S->nodes;
+    uint32_t pn, dn;
+    int best = 0;
+    for (;;) {
+        combine(c, n, or_node, S->o->weak, &pn, &dn);
+        if (depth == 0) {
+            S->root_pn = pn;
+            S->root_dn = dn;
+        }
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || S->stopped)
+            break;
+        uint32_t cth[2];
+        best = mid_choose(D, c, n, or_node, thpn, thdn, pn, dn, cth);
+        game_state cs = *st;
+        game_play(g, &cs, c[best].move);
+        if (or_node)
+            pns_dfpn_mid(D, &cs, depth + 1, cth[0], cth[1], &c[best]);
+        else
+            pns_dfpn_mid(D, &cs, depth + 1, cth[1], cth[0], &c[best]);
+    }
+    busy_leave(D, self->key);
+    pns_path_pop(S);
+    mid_store(D, self, c, n, or_node, pn, dn, best, orig, S->nodes - nodes0 + 1);
 }
 
 /* Follows the stored best moves from the root while they stay solved and off
