@@ -46,6 +46,11 @@ typedef struct {
     size_t arena_used;
     size_t tt_bytes, tt_budget;
     game_state root_state;
+    /* The current node's path (Allis 1994): states[d] is the state at depth
+     * d, whose keys S's path holds. */
+    game_state *states;
+    size_t states_cap;
+    int depth;
 } bfpns;
 
 static uint32_t block_alloc(bfpns *B, int n)
@@ -231,7 +236,9 @@ static void recompute(bfpns *B, uint32_t x, int depth)
     p->borrowed = 0;
 }
 
-void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+/* A searcher with a tree of about o->memory bytes and s as its root; NULL
+ * with r's error when out of memory. */
+static bfpns *bf_new(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     bfpns *B = calloc(1, sizeof *B);
     size_t mem = o->memory ? o->memory : (size_t)256 << 20;
@@ -239,89 +246,82 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
     if (B) {
         B->cap = cap > UINT32_MAX - GAME_MAX_MOVES ? UINT32_MAX - GAME_MAX_MOVES : (uint32_t)cap;
         B->pool = malloc((size_t)B->cap * sizeof(node)); /* pages are touched only as the tree grows */
+        B->states_cap = 64;
+        B->states = malloc(B->states_cap * sizeof *B->states);
     }
-    if (!B || !B->pool || pns_search_init(&B->S, g, s, o, NULL) != 0) {
+    if (!B || !B->pool || !B->states || pns_search_init(&B->S, g, s, o, NULL) != 0) {
         r->status = PNS_UNKNOWN;
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory for a %zu-byte tree", mem);
-        if (B)
+        if (B) {
             free(B->pool);
+            free(B->states);
+        }
         free(B);
-        return;
+        return NULL;
     }
-    pns_search *S = &B->S;
     B->tt_budget = mem - (size_t)B->cap * sizeof(node);
     B->top = 2;  /* 0 means "none"; the root is 1 */
     node *root = &B->pool[1];
     memset(root, 0, sizeof *root);
     child_eval(B, s, root);
-    /* The current node (Allis 1994): ancestors are updated only until one
-     * keeps its numbers, and the next most-proving node is sought from
-     * there, since nothing above it changed; the path's states are kept so
-     * that a chain costs O(1) a step, not O(depth).  states[d]: the state
-     * at depth d of the path, whose keys S's path holds. */
-    size_t states_cap = 64;
-    game_state *states = malloc(states_cap * sizeof *states);
-    uint32_t cur = 1;
-    int depth = 0;
-    if (!states) {
-        S->stopped = 1;
-        S->stopped_by = "memory";
-    } else {
-        states[0] = *s;
-        pns_path_push(S, root->key);
+    B->states[0] = *s;
+    pns_path_push(&B->S, root->key);
+    return B;
+}
+
+/* The most-proving node below x, the path followed pushed (B->depth, its
+ * states, S's path); 0 when the path's states find no memory. */
+static uint32_t bf_select(bfpns *B, uint32_t x)
+{
+    while (B->pool[x].first) {
+        const node *p = &B->pool[x];
+        int or_node = p->or_node, best = 0;
+        uint32_t v = PNS_INF + 1;
+        for (int i = 0; i < p->nchild; i++) {
+            uint32_t w = or_node ? B->pool[p->first + i].pn : B->pool[p->first + i].dn;
+            if (w < v)
+                v = w, best = i;
+        }
+        x = p->first + (uint32_t)best;
+        if ((size_t)B->depth + 1 == B->states_cap) {
+            game_state *grown = realloc(B->states, 2 * B->states_cap * sizeof *B->states);
+            if (!grown)
+                return 0;
+            B->states = grown;
+            B->states_cap *= 2;
+        }
+        B->states[B->depth + 1] = B->states[B->depth];
+        game_play(B->S.g, &B->states[B->depth + 1], B->pool[x].move);
+        B->depth++;
+        pns_path_push(&B->S, B->pool[x].key);
     }
-    while (!S->stopped && root->pn != 0 && root->dn != 0) {
-        /* select the most-proving node below the current one */
-        uint32_t x = cur;
-        while (B->pool[x].first) {
-            const node *p = &B->pool[x];
-            int or_node = p->or_node, best = 0;
-            uint32_t v = PNS_INF + 1;
-            for (int i = 0; i < p->nchild; i++) {
-                uint32_t w = or_node ? B->pool[p->first + i].pn : B->pool[p->first + i].dn;
-                if (w < v)
-                    v = w, best = i;
-            }
-            x = p->first + (uint32_t)best;
-            if ((size_t)depth + 1 == states_cap) {
-                game_state *grown = realloc(states, 2 * states_cap * sizeof *states);
-                if (!grown)
-                    break;  /* expand() below is not reached: stopped by memory */
-                states = grown;
-                states_cap *= 2;
-            }
-            states[depth + 1] = states[depth];
-            game_play(g, &states[depth + 1], B->pool[x].move);
-            depth++;
-            pns_path_push(S, B->pool[x].key);
-        }
-        if (B->pool[x].first || pns_search_tick(S) || expand(B, x, &states[depth]) != 0) {
-            if (!S->stopped) {
-                S->stopped = 1;
-                S->stopped_by = "memory";
-            }
-            break;
-        }
-        /* update the ancestors while their numbers change */
-        for (;;) {
-            node *p = &B->pool[x];
-            uint32_t pn = p->pn, dn = p->dn;
-            recompute(B, x, depth);
-            if (x == 1 || (p->pn == pn && p->dn == dn && p->pn != 0 && p->dn != 0))
-                break;
-            x = p->parent;
-            depth--;
-            pns_path_pop(S);
-        }
-        cur = x;
-        S->root_pn = root->pn;
-        S->root_dn = root->dn;
-        S->fill = (double)B->top / B->cap;
+    return x;
+}
+
+/* Updates the ancestors of x while their numbers change: the new current
+ * node, the first that kept them (nothing above it changed). */
+static uint32_t bf_update(bfpns *B, uint32_t x)
+{
+    for (;;) {
+        node *p = &B->pool[x];
+        uint32_t pn = p->pn, dn = p->dn;
+        recompute(B, x, B->depth);
+        if (x == 1 || (p->pn == pn && p->dn == dn && p->pn != 0 && p->dn != 0))
+            return x;
+        x = p->parent;
+        B->depth--;
+        pns_path_pop(&B->S);
     }
+}
+
+/* The root's answer and line into r, then everything B holds freed. */
+static void bf_finish(bfpns *B, const game_state *s, pns_result *r)
+{
+    pns_search *S = &B->S;
+    node *root = &B->pool[1];
     while (S->depth)
         pns_path_pop(S);
-    free(states);
     r->status = root->pn == 0 ? PNS_PROVEN : root->dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root->pn;
     r->dn = root->dn;
@@ -331,7 +331,7 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
     if (r->status != PNS_UNKNOWN) {
         game_state end = *s;
         for (int i = 0; i < r->pv_len; i++)
-            game_play(g, &end, r->pv[i]);
+            game_play(S->g, &end, r->pv[i]);
         pns_search_table_line(S, &end, r);
     }
     pns_search_report(S, r);
@@ -347,6 +347,36 @@ void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, p
         B->arena = next;
     }
     pns_search_free(S);
+    free(B->states);
     free(B->pool);
     free(B);
+}
+
+/* The current node (Allis 1994): ancestors are updated only until one keeps
+ * its numbers, and the next most-proving node is sought from there, since
+ * nothing above it changed; the path's states are kept so that a chain
+ * costs O(1) a step, not O(depth). */
+void pns_bfpns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
+{
+    bfpns *B = bf_new(g, s, o, r);
+    if (!B)
+        return;
+    pns_search *S = &B->S;
+    node *root = &B->pool[1];
+    uint32_t cur = 1;
+    while (!S->stopped && root->pn != 0 && root->dn != 0) {
+        uint32_t x = bf_select(B, cur);
+        if (x == 0 || pns_search_tick(S) || expand(B, x, &B->states[B->depth]) != 0) {
+            if (!S->stopped) {
+                S->stopped = 1;
+                S->stopped_by = "memory";
+            }
+            break;
+        }
+        cur = bf_update(B, x);
+        S->root_pn = root->pn;
+        S->root_dn = root->dn;
+        S->fill = (double)B->top / B->cap;
+    }
+    bf_finish(B, s, r);
 }

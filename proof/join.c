@@ -231,125 +231,154 @@ static int copy_child(FILE *in, const char *move, uint64_t offset, FILE *out, ch
 
 /* Joins the n_child one-proof files child into one proof of root on out;
  * its claim into *joined. */
-static int join_claim(const game *g, const game_state *root, FILE **child, const int *file, int n_child, FILE *out,
-                      claim *joined, char *err, size_t errlen)
-{
+/* A join in progress: the root's moves, the positions they reach, and which
+ * child's file answers each. */
+typedef struct {
+    const game *g;
+    const game_state *root;
     game_move moves[GAME_MAX_MOVES];
-    int n = game_moves(g, root, moves);
-    if (n == 0)
-        return join_fail(err, errlen, "the root has no moves: nothing to join");
-    if (n_child < 1)
-        return join_fail(err, errlen, "no proofs to join");
-    child_info *ci = calloc((size_t)n_child, sizeof *ci);
-    if (!ci)
-        return join_fail(err, errlen, "out of memory");
+    int n, mover, sym;
+    game_key move_key[GAME_MAX_MOVES], move_sym[GAME_MAX_MOVES];  /* of the position each move reaches */
     /* by[i]: 1 + the child whose file answers move i; where none does,
      * copy[i]: 1 + the child whose position move i reaches too, mirror[i]:
      * 1 + the child whose position move i reaches a symmetric image of */
-    int rc = -1, by[GAME_MAX_MOVES] = { 0 }, copy[GAME_MAX_MOVES] = { 0 }, mirror[GAME_MAX_MOVES] = { 0 };
-    game_key move_key[GAME_MAX_MOVES], move_sym[GAME_MAX_MOVES];  /* of the position each move reaches */
-    int sym = game_has_symmetry(g);
-    for (int i = 0; i < n; i++) {
-        game_state c = *root;
-        game_play(g, &c, moves[i]);
-        move_key[i] = game_key_of(g, &c);
-        if (sym)
-            move_sym[i] = game_symmetric_key(g, &c);
-    }
-    claim c = { 0 };
-    char *tables = NULL;
-    int mover = game_to_move(g, root);
-    for (int k = 0; k < n_child; k++) {
-        if (read_child(g, mover, move_key, n, child[k], file[k], &ci[k], &tables, err, errlen) != 0)
-            goto out;
+    int by[GAME_MAX_MOVES], copy[GAME_MAX_MOVES], mirror[GAME_MAX_MOVES];
+    child_info *ci;
+    int n_child;
+    char *tables;  /* the children's 'table' lines */
+} join;
+
+/* Reads every child's header and tree shape into J->ci and the claim they
+ * share into *c: 0, or -1 with err. */
+static int join_read(join *J, FILE **child, const int *file, claim *c, char *err, size_t errlen)
+{
+    child_info *ci = J->ci;
+    for (int k = 0; k < J->n_child; k++) {
+        if (read_child(J->g, J->mover, J->move_key, J->n, child[k], file[k], &ci[k], &J->tables, err, errlen) != 0)
+            return -1;
         int first = ci[k].move;  /* several moves may lead to one position: the first not answered */
-        while (ci[k].move < n && (by[ci[k].move] || !game_key_equal(move_key[ci[k].move], ci[k].key)))
+        while (ci[k].move < J->n && (J->by[ci[k].move] || !game_key_equal(J->move_key[ci[k].move], ci[k].key)))
             ci[k].move++;
-        if (ci[k].move == n) {
+        if (ci[k].move == J->n) {
             char mv[GAME_TEXT_MAX];
-            game_format_move(g, root, moves[first], mv, sizeof mv);
-            join_fail(err, errlen, "two proofs after the move %s", mv);
-            goto out;
+            game_format_move(J->g, J->root, J->moves[first], mv, sizeof mv);
+            return join_fail(err, errlen, "two proofs after the move %s", mv);
         }
-        by[ci[k].move] = k + 1;
-        if (ci[k].c.side != ci[0].c.side) {
-            join_fail(err, errlen, "proof %d is a proof for the other side than proof %d", file[k] + 1, file[0] + 1);
-            goto out;
-        }
-        if (ci[k].c.score != ci[0].c.score) {
-            join_fail(err, errlen, "proof %d is %sa score proof and proof %d is %s", file[k] + 1,
-                      ci[k].c.score ? "" : "not ", file[0] + 1, ci[0].c.score ? "one" : "not");
-            goto out;
-        }
+        J->by[ci[k].move] = k + 1;
+        if (ci[k].c.side != ci[0].c.side)
+            return join_fail(err, errlen, "proof %d is a proof for the other side than proof %d", file[k] + 1, file[0] + 1);
+        if (ci[k].c.score != ci[0].c.score)
+            return join_fail(err, errlen, "proof %d is %sa score proof and proof %d is %s", file[k] + 1,
+                             ci[k].c.score ? "" : "not ", file[0] + 1, ci[0].c.score ? "one" : "not");
         /* a tree that shows a win shows "avoids losing" too, and one that
          * shows a score beyond a bound shows the bound: the join claims the
          * weakest */
-        c.side = ci[k].c.side;
-        c.score = ci[k].c.score;
-        c.draw_counts |= ci[k].c.draw_counts;
-        if (k == 0 || (c.side == mover ? ci[k].c.bound < c.bound : ci[k].c.bound > c.bound))
-            c.bound = ci[k].c.bound;
+        c->side = ci[k].c.side;
+        c->score = ci[k].c.score;
+        c->draw_counts |= ci[k].c.draw_counts;
+        if (k == 0 || (c->side == J->mover ? ci[k].c.bound < c->bound : ci[k].c.bound > c->bound))
+            c->bound = ci[k].c.bound;
     }
-    /* the claim side needs one move at the root, the other side an answer to every one */
-    if (c.side == mover && n_child != 1) {
-        join_fail(err, errlen, "the claim's side moves at the root: give the proof after one move, not %d", n_child);
-        goto out;
-    }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < n_child && !by[i] && !copy[i]; k++)
-            if (game_key_equal(move_key[i], ci[k].key))
-                copy[i] = k + 1;
-    for (int i = 0; i < n && sym && c.side != mover; i++)
-        for (int k = 0; k < n_child && !by[i] && !copy[i] && !mirror[i]; k++)
-            if (game_key_equal(move_sym[i], move_sym[ci[k].move]))
-                mirror[i] = k + 1;
-    for (int i = 0; c.side != mover && i < n; i++)
-        if (!by[i] && !copy[i] && !mirror[i]) {
+    return 0;
+}
+
+/* The claim side needs one move at the root, the other side an answer to
+ * every one: a child's proof, the same position's, or its symmetric
+ * image's.  0, or -1 with err. */
+static int join_cover(join *J, const claim *c, char *err, size_t errlen)
+{
+    if (c->side == J->mover && J->n_child != 1)
+        return join_fail(err, errlen, "the claim's side moves at the root: give the proof after one move, not %d",
+                         J->n_child);
+    for (int i = 0; i < J->n; i++)
+        for (int k = 0; k < J->n_child && !J->by[i] && !J->copy[i]; k++)
+            if (game_key_equal(J->move_key[i], J->ci[k].key))
+                J->copy[i] = k + 1;
+    for (int i = 0; i < J->n && J->sym && c->side != J->mover; i++)
+        for (int k = 0; k < J->n_child && !J->by[i] && !J->copy[i] && !J->mirror[i]; k++)
+            if (game_key_equal(J->move_sym[i], J->move_sym[J->ci[k].move]))
+                J->mirror[i] = k + 1;
+    for (int i = 0; c->side != J->mover && i < J->n; i++)
+        if (!J->by[i] && !J->copy[i] && !J->mirror[i]) {
             char mv[GAME_TEXT_MAX];
-            game_format_move(g, root, moves[i], mv, sizeof mv);
-            join_fail(err, errlen, "no proof after the move %s", mv);
-            goto out;
+            game_format_move(J->g, J->root, J->moves[i], mv, sizeof mv);
+            return join_fail(err, errlen, "no proof after the move %s", mv);
         }
-    /* the header asks about the root's mover; proven iff the claim is his */
+    return 0;
+}
+
+/* Writes the joined proof of claim c: the header (asking about the root's
+ * mover; proven iff the claim is his), then each child's tree under its
+ * move, and the other moves' lines naming it.  0, or -1 with err. */
+static int join_write(join *J, FILE **child, const int *file, const claim *c, FILE *out, char *err, size_t errlen)
+{
+    const game *g = J->g;
     char text[GAME_TEXT_MAX];
-    game_format(g, root, text, sizeof text);
-    int proven = c.side == mover, advantage = proven == c.draw_counts;
+    game_format(g, J->root, text, sizeof text);
+    int proven = c->side == J->mover, advantage = proven == c->draw_counts;
     char question[32];
-    snprintf(question, sizeof question, "score %ld", c.bound);
-    proof_claim claim = { g, text, mover, c.score ? question : advantage ? "advantage" : "win", proven };
-    if (proof_header_write(out, &claim, NULL, NULL, tables, err, errlen) != 0)
-        goto out;
-    fprintf(out, "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n", n_child);
+    snprintf(question, sizeof question, "score %ld", c->bound);
+    proof_claim claim = { g, text, J->mover, c->score ? question : advantage ? "advantage" : "win", proven };
+    if (proof_header_write(out, &claim, NULL, NULL, J->tables, err, errlen) != 0)
+        return -1;
+    fprintf(out, "# joined from %d proofs of the root's children (pnsolve join-proofs)\n0 - node\n", J->n_child);
     uint64_t offset = 1;
-    for (int k = 0; k < n_child; k++) {
+    for (int k = 0; k < J->n_child; k++) {
         char mv[GAME_TEXT_MAX];
-        game_format_move(g, root, moves[ci[k].move], mv, sizeof mv);
-        if (fseek(child[k], 0, SEEK_SET) != 0) {
-            join_fail(err, errlen, "proof %d cannot be read twice", file[k] + 1);
-            goto out;
-        }
+        game_format_move(g, J->root, J->moves[J->ci[k].move], mv, sizeof mv);
+        if (fseek(child[k], 0, SEEK_SET) != 0)
+            return join_fail(err, errlen, "proof %d cannot be read twice", file[k] + 1);
         char kind[GAME_TEXT_MAX];
         if (copy_child(child[k], mv, offset, out, kind, sizeof kind, file[k], err, errlen) != 0)
-            goto out;
+            return -1;
         uint64_t at = offset;
-        offset += ci[k].lines;
+        offset += J->ci[k].lines;
         /* the other moves to it name its line, or repeat it where it is a leaf
          * (an end has no ref); moves to a symmetric image name it as one */
-        for (int i = 0; i < n && !proven; i++)
-            if (copy[i] == k + 1 || mirror[i] == k + 1) {
-                game_format_move(g, root, moves[i], mv, sizeof mv);
-                if (mirror[i] || strcmp(kind, "node") == 0)
-                    fprintf(out, "1 %s %s %llu\n", mv, mirror[i] ? "sym" : "ref", (unsigned long long)at);
+        for (int i = 0; i < J->n && !proven; i++)
+            if (J->copy[i] == k + 1 || J->mirror[i] == k + 1) {
+                game_format_move(g, J->root, J->moves[i], mv, sizeof mv);
+                if (J->mirror[i] || strcmp(kind, "node") == 0)
+                    fprintf(out, "1 %s %s %llu\n", mv, J->mirror[i] ? "sym" : "ref", (unsigned long long)at);
                 else
                     fprintf(out, "1 %s %s\n", mv, kind);
                 offset++;
             }
     }
-    rc = ferror(out) ? join_fail(err, errlen, "cannot write the joined proof") : 0;
-    *joined = c;
-out:
-    free(tables);
-    free(ci);
+    return ferror(out) ? join_fail(err, errlen, "cannot write the joined proof") : 0;
+}
+
+static int join_claim(const game *g, const game_state *root, FILE **child, const int *file, int n_child, FILE *out,
+                      claim *joined, char *err, size_t errlen)
+{
+    join J;
+    memset(&J, 0, sizeof J);
+    J.g = g;
+    J.root = root;
+    J.n = game_moves(g, root, J.moves);
+    if (J.n == 0)
+        return join_fail(err, errlen, "the root has no moves: nothing to join");
+    if (n_child < 1)
+        return join_fail(err, errlen, "no proofs to join");
+    if (!(J.ci = calloc((size_t)n_child, sizeof *J.ci)))
+        return join_fail(err, errlen, "out of memory");
+    J.n_child = n_child;
+    J.mover = game_to_move(g, root);
+    J.sym = game_has_symmetry(g);
+    for (int i = 0; i < J.n; i++) {
+        game_state c = *root;
+        game_play(g, &c, J.moves[i]);
+        J.move_key[i] = game_key_of(g, &c);
+        if (J.sym)
+            J.move_sym[i] = game_symmetric_key(g, &c);
+    }
+    claim c = { 0 };
+    int rc = join_read(&J, child, file, &c, err, errlen) == 0 && join_cover(&J, &c, err, errlen) == 0 &&
+                     join_write(&J, child, file, &c, out, err, errlen) == 0 ? 0 : -1;
+    if (rc == 0)
+        *joined = c;
+    free(J.tables);
+    free(J.ci);
     return rc;
 }
 
