@@ -263,6 +263,72 @@ static void print_census(const game *g, const uint64_t *n, int json)
            sum == direct ? "equals" : "DIFFERS from", c[at_direct].name);
 }
 
+/* One table's figures, a line of JSON or a block of text. */
+static void print_table_stats(const game *g, const tb_stats *st, const uint64_t *cn, const char *unit, const tb_opts *o)
+{
+    double p = st->positions ? 100.0 / (double)st->positions : 0;
+    int last = st->max_distance > 255 ? 255 : st->max_distance;
+    if (o->json) {
+        printf("{\"material\": \"%s\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
+               "\"longest\": %d, \"per_ply\": [", st->material, (unsigned long long)st->positions,
+               (unsigned long long)st->wins, (unsigned long long)st->draws, (unsigned long long)st->losses, st->max_distance);
+        for (int d = 1; d <= last; d++)
+            printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)(st->win_at[d] + st->loss_at[d]));
+        printf("], \"longest_wins\": %llu, \"longest_win_states\": [", (unsigned long long)st->longest_wins);
+        for (int k = 0; k < st->n_longest; k++)
+            printf("%s\"%s\"", k ? ", " : "", state_text(g, &st->longest_state[k]));
+        printf("]");
+        if (o->census)
+            print_census(g, cn, 1);
+        printf("}\n");
+        return;
+    }
+    printf("%-8s %12llu %s  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st->material,
+           (unsigned long long)st->positions, unit, (double)st->wins * p, (double)st->draws * p, (double)st->losses * p,
+           st->max_distance);
+    printf("         resolved per ply:");
+    for (int d = 1; d <= last; d++)
+        printf(" %llu", (unsigned long long)(st->win_at[d] + st->loss_at[d]));
+    printf("\n");
+    if (st->longest_wins)
+        printf("         longest win, %llu state%s (twins aside)%s\n", (unsigned long long)st->longest_wins,
+               st->longest_wins == 1 ? "" : "s", st->longest_wins > (uint64_t)st->n_longest ? ", the first:" : ":");
+    for (int k = 0; k < st->n_longest; k++)
+        printf("           %s\n", state_text(g, &st->longest_state[k]));
+    if (o->census)
+        print_census(g, cn, 0);
+}
+
+/* The sums over the tables shown: all[] positions, wins, draws, losses;
+ * all_at[d] resolved at ply d; total[] the census. */
+static void print_total_stats(const game *g, const uint64_t *all, const uint64_t *all_at, const uint64_t *total,
+                              const char *unit, const tb_opts *o)
+{
+    int last = 255;
+    while (last > 0 && !all_at[last])
+        last--;
+    if (o->json) {
+        printf("{\"material\": \"total\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
+               "\"per_ply\": [", (unsigned long long)all[0], (unsigned long long)all[1], (unsigned long long)all[2],
+               (unsigned long long)all[3]);
+        for (int d = 1; d <= last; d++)
+            printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)all_at[d]);
+        printf("]");
+        if (o->census)
+            print_census(g, total, 1);
+        printf("}\n");
+        return;
+    }
+    printf("%-8s %12llu %s  (%llu win, %llu draw, %llu loss; the tables here)\n", "total", (unsigned long long)all[0], unit,
+           (unsigned long long)all[1], (unsigned long long)all[2], (unsigned long long)all[3]);
+    printf("         resolved per ply:");
+    for (int d = 1; d <= last; d++)
+        printf(" %llu", (unsigned long long)all_at[d]);
+    printf("\n");
+    if (o->census)
+        print_census(g, total, 0);
+}
+
 static int tb_stats_cmd(game *g, const tb_opts *o)
 {
     const game_tb_ops *ops = game_tables(g);
@@ -302,71 +368,18 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
                 printf("}\n");
             continue;
         }
-        double p = st.positions ? 100.0 / (double)st.positions : 0;
-        int last = st.max_distance > 255 ? 255 : st.max_distance;
         all[0] += st.positions;
         all[1] += st.wins;
         all[2] += st.draws;
         all[3] += st.losses;
         for (int d = 0; d < 256; d++)
             all_at[d] += st.win_at[d] + st.loss_at[d];
-        if (o->json) {
-            printf("{\"material\": \"%s\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
-                   "\"longest\": %d, \"per_ply\": [", st.material, (unsigned long long)st.positions,
-                   (unsigned long long)st.wins, (unsigned long long)st.draws, (unsigned long long)st.losses, st.max_distance);
-            for (int d = 1; d <= last; d++)
-                printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
-            printf("], \"longest_wins\": %llu, \"longest_win_states\": [", (unsigned long long)st.longest_wins);
-            for (int k = 0; k < st.n_longest; k++)
-                printf("%s\"%s\"", k ? ", " : "", state_text(g, &st.longest_state[k]));
-            printf("]");
-            if (o->census)
-                print_census(g, cn, 1);
-            printf("}\n");
-        } else {
-            printf("%-8s %12llu %s  win %5.1f%%  draw %5.1f%%  loss %5.1f%%  longest %d\n", st.material,
-                   (unsigned long long)st.positions, unit, (double)st.wins * p, (double)st.draws * p, (double)st.losses * p,
-                   st.max_distance);
-            printf("         resolved per ply:");
-            for (int d = 1; d <= last; d++)
-                printf(" %llu", (unsigned long long)(st.win_at[d] + st.loss_at[d]));
-            printf("\n");
-            if (st.longest_wins)
-                printf("         longest win, %llu state%s (twins aside)%s\n", (unsigned long long)st.longest_wins,
-                       st.longest_wins == 1 ? "" : "s", st.longest_wins > (uint64_t)st.n_longest ? ", the first:" : ":");
-            for (int k = 0; k < st.n_longest; k++)
-                printf("           %s\n", state_text(g, &st.longest_state[k]));
-            if (o->census)
-                print_census(g, cn, 0);
-        }
+        print_table_stats(g, &st, cn, unit, o);
     }
     if (!shown)
         return cli_fail(1, "tb stats: no tables of %s in %s", g->name, o->dir);
-    if (shown > 1) {
-        int last = 255;
-        while (last > 0 && !all_at[last])
-            last--;
-        if (o->json) {
-            printf("{\"material\": \"total\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
-                   "\"per_ply\": [", (unsigned long long)all[0], (unsigned long long)all[1], (unsigned long long)all[2],
-                   (unsigned long long)all[3]);
-            for (int d = 1; d <= last; d++)
-                printf("%s%llu", d > 1 ? ", " : "", (unsigned long long)all_at[d]);
-            printf("]");
-            if (o->census)
-                print_census(g, total, 1);
-            printf("}\n");
-        } else {
-            printf("%-8s %12llu %s  (%llu win, %llu draw, %llu loss; the tables here)\n", "total", (unsigned long long)all[0], unit,
-                   (unsigned long long)all[1], (unsigned long long)all[2], (unsigned long long)all[3]);
-            printf("         resolved per ply:");
-            for (int d = 1; d <= last; d++)
-                printf(" %llu", (unsigned long long)all_at[d]);
-            printf("\n");
-            if (o->census)
-                print_census(g, total, 0);
-        }
-    }
+    if (shown > 1)
+        print_total_stats(g, all, all_at, total, unit, o);
     return 0;
 }
 

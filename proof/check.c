@@ -334,6 +334,93 @@ static int leaf_ref(checker *C, uint64_t id, game_key key, const char *a1)
     return 0;
 }
 
+/* The state of a line at depth (the root's, or its parent's after the move
+ * named, which the parent lists and no earlier line took) into *s: 0, or -1
+ * with the checker's reason. */
+static int line_state(checker *C, long depth, const char *w_move, const char *kind, int args, const game_state *root,
+                      game_state *s)
+{
+    if (depth == 0) {
+        if (strcmp(w_move, "-") != 0)
+            return fail(C, "the root has no move (got '%s')", w_move);
+        if (args == 1)
+            return fail(C, "the root cannot be a '%s' line", kind);
+        *s = *root;
+        return 0;
+    }
+    frame *p = &C->stack[depth - 1];
+    game_move m = 0;
+    char why[256];
+    if (game_parse_move(C->g, &p->s, w_move, &m, why, sizeof why) != 0)
+        return fail(C, "illegal move '%s'", w_move);
+    int k = 0;  /* a graph may list the same move twice: take the first one not yet seen */
+    open_move *pm = &C->moves[p->at];
+    while (k < p->moves && (pm[k].move != m || pm[k].seen))
+        k++;
+    if (k == p->moves)
+        return fail(C, "move '%s' listed twice", w_move);
+    pm[k].seen = 1;
+    pm[k].child_id = C->ninfo;
+    p->children++;
+    *s = p->s;
+    game_play(C->g, s, m);
+    return 0;
+}
+
+/* A new line's record (its key); its id, or -1 when out of memory. */
+static int64_t info_add(checker *C, game_key key)
+{
+    if (C->ninfo == C->cap) {
+        C->cap = C->cap ? C->cap * 2 : 1024;
+        node_info *ni = realloc(C->info, sizeof *ni * C->cap);
+        if (!ni)
+            return fail(C, "out of memory%s", "");
+        C->info = ni;
+    }
+    C->info[C->ninfo] = (node_info){ key, 0, 0 };
+    return (int64_t)C->ninfo++;
+}
+
+/* Opens a 'node' line: a frame whose moves its children's lines must
+ * answer (every one where the claim's other side moves). */
+static int open_node(checker *C, const game_state *s, game_key key, uint64_t id)
+{
+    if (C->top == CHECK_MAX_DEPTH)
+        return fail(C, "deeper than %s plies", "65536");
+    if (C->top == C->stack_cap) {
+        int cap = C->stack_cap ? C->stack_cap * 2 : 64;
+        frame *st = realloc(C->stack, sizeof *st * (size_t)cap);
+        if (!st)
+            return fail(C, "out of memory%s", "");
+        C->stack = st;
+        C->stack_cap = cap;
+    }
+    uint64_t at = C->top ? C->stack[C->top - 1].at + (uint64_t)C->stack[C->top - 1].moves : 0;
+    if (at + GAME_MAX_MOVES > C->moves_cap) {
+        uint64_t cap = 2 * C->moves_cap > at + GAME_MAX_MOVES ? 2 * C->moves_cap : at + GAME_MAX_MOVES;
+        open_move *mv = realloc(C->moves, sizeof *mv * cap);
+        if (!mv)
+            return fail(C, "out of memory%s", "");
+        C->moves = mv;
+        C->moves_cap = cap;
+    }
+    frame *f = &C->stack[C->top++];
+    f->s = *s;
+    f->key = key;
+    f->id = id;
+    f->children = 0;
+    f->refs = 0;
+    f->ref_lo = UINT64_MAX;
+    f->ref_hi = 0;
+    game_move list[GAME_MAX_MOVES];
+    f->at = at;
+    f->moves = game_moves(C->g, s, list);
+    for (int i = 0; i < f->moves; i++)
+        C->moves[at + i] = (open_move){ list[i], 0, 0 };
+    f->need_all = (game_to_move(C->g, s) == C->prover) != C->proven;
+    return 0;
+}
+
 static int check_line(checker *C, char *text, const game_state *root)
 {
     char *save, *w_depth = strtok_r(text, " \t\r\n", &save), *w_move = strtok_r(NULL, " \t\r\n", &save);
@@ -351,40 +438,13 @@ static int check_line(checker *C, char *text, const game_state *root)
         if (close_frame(C) != 0)
             return -1;
     game_state s;
-    if (depth == 0) {
-        if (strcmp(w_move, "-") != 0)
-            return fail(C, "the root has no move (got '%s')", w_move);
-        if (args == 1)
-            return fail(C, "the root cannot be a '%s' line", kind);
-        s = *root;
-    } else {
-        frame *p = &C->stack[depth - 1];
-        game_move m = 0;
-        char why[256];
-        if (game_parse_move(C->g, &p->s, w_move, &m, why, sizeof why) != 0)
-            return fail(C, "illegal move '%s'", w_move);
-        int k = 0;  /* a graph may list the same move twice: take the first one not yet seen */
-        open_move *pm = &C->moves[p->at];
-        while (k < p->moves && (pm[k].move != m || pm[k].seen))
-            k++;
-        if (k == p->moves)
-            return fail(C, "move '%s' listed twice", w_move);
-        pm[k].seen = 1;
-        pm[k].child_id = C->ninfo;
-        p->children++;
-        s = p->s;
-        game_play(C->g, &s, m);
-    }
-    if (C->ninfo == C->cap) {
-        C->cap = C->cap ? C->cap * 2 : 1024;
-        node_info *ni = realloc(C->info, sizeof *ni * C->cap);
-        if (!ni)
-            return fail(C, "out of memory%s", "");
-        C->info = ni;
-    }
-    uint64_t id = C->ninfo++;
+    if (line_state(C, depth, w_move, kind, args, root, &s) != 0)
+        return -1;
     game_key key = game_key_of(C->g, &s);
-    C->info[id] = (node_info){ key, 0, 0 };
+    int64_t at = info_add(C, key);
+    if (at < 0)
+        return -1;
+    uint64_t id = (uint64_t)at;
     int over = game_result_of(C->g, &s) != GAME_ONGOING;
     if (strcmp(kind, "end") == 0) {
         if (leaf_end(C, &s) != 0)
@@ -408,40 +468,7 @@ static int check_line(checker *C, char *text, const game_state *root)
         return leaf_ref(C, id, key, a1);
     if (strcmp(kind, "node") != 0)
         return fail(C, "unknown kind '%s'", kind);
-    if (C->top == CHECK_MAX_DEPTH)
-        return fail(C, "deeper than %s plies", "65536");
-    if (C->top == C->stack_cap) {
-        int cap = C->stack_cap ? C->stack_cap * 2 : 64;
-        frame *st = realloc(C->stack, sizeof *st * (size_t)cap);
-        if (!st)
-            return fail(C, "out of memory%s", "");
-        C->stack = st;
-        C->stack_cap = cap;
-    }
-    uint64_t at = C->top ? C->stack[C->top - 1].at + (uint64_t)C->stack[C->top - 1].moves : 0;
-    if (at + GAME_MAX_MOVES > C->moves_cap) {
-        uint64_t cap = 2 * C->moves_cap > at + GAME_MAX_MOVES ? 2 * C->moves_cap : at + GAME_MAX_MOVES;
-        open_move *mv = realloc(C->moves, sizeof *mv * cap);
-        if (!mv)
-            return fail(C, "out of memory%s", "");
-        C->moves = mv;
-        C->moves_cap = cap;
-    }
-    frame *f = &C->stack[C->top++];
-    f->s = s;
-    f->key = key;
-    f->id = id;
-    f->children = 0;
-    f->refs = 0;
-    f->ref_lo = UINT64_MAX;
-    f->ref_hi = 0;
-    game_move list[GAME_MAX_MOVES];
-    f->at = at;
-    f->moves = game_moves(C->g, &s, list);
-    for (int i = 0; i < f->moves; i++)
-        C->moves[at + i] = (open_move){ list[i], 0, 0 };
-    f->need_all = (game_to_move(C->g, &s) == C->prover) != C->proven;
-    return 0;
+    return open_node(C, &s, key, id);
 }
 
 /* Finishes the proof in C: closes its open nodes, checks the forward refs
