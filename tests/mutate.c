@@ -58,16 +58,11 @@ static int pick(const proof_lines *L, int tree, unsigned long long *rng)
 }
 
 /* One random change to the lines of a proof. */
-static void mutate(proof_lines *L, unsigned long long *rng)
+/* The header mutations: the result, question, prover, a table's hash, a
+ * header line renamed or repeated. */
+static void mutate_header(proof_lines *L, int op, unsigned long long *rng)
 {
     char buf[1024];
-    int op = (int)(ref_rand(rng) % 15), i = pick(L, 1, rng), trees = 0;
-    for (int k = 0; k < L->n; k++)
-        trees += is_tree(L->line[k]);
-    if (i < 0)
-        return;
-    char d[32] = "", mv[256] = "", kind[32] = "", a1[300] = "", a2[64] = "";
-    sscanf(L->line[i], "%31s %255s %31s %299s %63s", d, mv, kind, a1, a2);
     switch (op) {
     case 0:  /* the result turned over */
         for (int k = 0; k < L->n; k++)
@@ -88,6 +83,51 @@ static void mutate(proof_lines *L, unsigned long long *rng)
             if (!strncmp(L->line[k], "prover ", 7))
                 set_line(L, k, L->line[k][7] == '0' ? "prover 1" : "prover 0");
         break;
+    case 12:  /* a table's hash changed */
+        for (int k = 0; k < L->n; k++)
+            if (!strncmp(L->line[k], "table ", 6)) {
+                char *h = strrchr(L->line[k], ' ') + 1;  /* another change may have made it short */
+                size_t len = strlen(h);
+                if (len)
+                    h[ref_rand(rng) % len] = "0123456789abcdef"[ref_rand(rng) % 16];
+            }
+        break;
+    case 13: {  /* a header line renamed, or said twice with another value */
+        static const char *const names[] = { "pnsolve-proof", "game", "game-blake2b", "position", "prover",
+                                             "question", "result", "table", "Prover", "result:" };
+        int h = pick(L, 0, rng);
+        const char *sp = h >= 0 ? strchr(L->line[h], ' ') : NULL;
+        if (!sp || L->line[h][0] == '#')
+            break;
+        if (ref_rand(rng) & 1) {
+            snprintf(buf, sizeof buf, "%s%s", names[ref_rand(rng) % 10], sp);
+            set_line(L, h, buf);
+            break;
+        }
+        static const char *const values[] = { "0", "1", "win", "advantage", "proven", "disproven", "score 1", "-" };
+        snprintf(buf, sizeof buf, "%.*s %s", (int)(sp - L->line[h]), L->line[h], values[ref_rand(rng) % 8]);
+        if (L->n == L->cap) {
+            L->cap *= 2;
+            L->line = realloc(L->line, sizeof *L->line * (size_t)L->cap);
+        }
+        int at = h + 1 + (int)(ref_rand(rng) % 2);  /* after it, or one further */
+        at = at > L->n ? L->n : at;
+        memmove(&L->line[at + 1], &L->line[at], sizeof *L->line * (size_t)(L->n - at));
+        L->line[at] = strdup(buf);
+        L->n++;
+        break;
+    }
+    }
+}
+
+/* The tree mutations of line i (of `trees` tree lines): dropped, repeated,
+ * swapped, another kind, depth, move, line named or table value; cut short. */
+static void mutate_tree(proof_lines *L, int op, int i, int trees, unsigned long long *rng)
+{
+    char buf[1024];
+    char d[32] = "", mv[256] = "", kind[32] = "", a1[300] = "", a2[64] = "";
+    sscanf(L->line[i], "%31s %255s %31s %299s %63s", d, mv, kind, a1, a2);
+    switch (op) {
     case 3:  /* a line dropped */
         free(L->line[i]);
         memmove(&L->line[i], &L->line[i + 1], sizeof *L->line * (size_t)(L->n - i - 1));
@@ -157,44 +197,23 @@ static void mutate(proof_lines *L, unsigned long long *rng)
         while (L->n > i + 1)
             free(L->line[--L->n]);
         break;
-    case 12:  /* a table's hash changed */
-        for (int k = 0; k < L->n; k++)
-            if (!strncmp(L->line[k], "table ", 6)) {
-                char *h = strrchr(L->line[k], ' ') + 1;  /* another change may have made it short */
-                size_t len = strlen(h);
-                if (len)
-                    h[ref_rand(rng) % len] = "0123456789abcdef"[ref_rand(rng) % 16];
-            }
-        break;
-    case 13: {  /* a header line renamed, or said twice with another value */
-        static const char *const names[] = { "pnsolve-proof", "game", "game-blake2b", "position", "prover",
-                                             "question", "result", "table", "Prover", "result:" };
-        int h = pick(L, 0, rng);
-        const char *sp = h >= 0 ? strchr(L->line[h], ' ') : NULL;
-        if (!sp || L->line[h][0] == '#')
-            break;
-        if (ref_rand(rng) & 1) {
-            snprintf(buf, sizeof buf, "%s%s", names[ref_rand(rng) % 10], sp);
-            set_line(L, h, buf);
-            break;
-        }
-        static const char *const values[] = { "0", "1", "win", "advantage", "proven", "disproven", "score 1", "-" };
-        snprintf(buf, sizeof buf, "%.*s %s", (int)(sp - L->line[h]), L->line[h], values[ref_rand(rng) % 8]);
-        if (L->n == L->cap) {
-            L->cap *= 2;
-            L->line = realloc(L->line, sizeof *L->line * (size_t)L->cap);
-        }
-        int at = h + 1 + (int)(ref_rand(rng) % 2);  /* after it, or one further */
-        at = at > L->n ? L->n : at;
-        memmove(&L->line[at + 1], &L->line[at], sizeof *L->line * (size_t)(L->n - at));
-        L->line[at] = strdup(buf);
-        L->n++;
-        break;
     }
-    default:  /* two changes */
+}
+
+static void mutate(proof_lines *L, unsigned long long *rng)
+{
+    int op = (int)(ref_rand(rng) % 15), i = pick(L, 1, rng), trees = 0;
+    for (int k = 0; k < L->n; k++)
+        trees += is_tree(L->line[k]);
+    if (i < 0)
+        return;
+    if (op <= 2 || op == 12 || op == 13) {
+        mutate_header(L, op, rng);
+    } else if (op <= 11) {
+        mutate_tree(L, op, i, trees, rng);
+    } else {  /* two changes */
         mutate(L, rng);
         mutate(L, rng);
-        break;
     }
 }
 

@@ -398,12 +398,12 @@ static long ostle_mutants(const game *g, int w, int h, const state_set *S, const
     return bad;
 }
 
-static void check_board(int w, int h, int max_side)
+/* Builds g's tables to 2 * max_side pieces in dir and checks them; three
+ * owners of 64-entry blocks, who send each other most updates, write the
+ * same files. */
+static void build_checked(game *g, const char *dir, int max_side)
 {
-    char spec[32], dir[64], err[512];
-    snprintf(spec, sizeof spec, "ostle:%dx%d", w, h);
-    snprintf(dir, sizeof dir, "/tmp/pnsolve-ostle-tb-%d", (int)getpid());
-    game *g = test_open(spec, NULL);
+    char err[512];
     tb_build_options bo = { .threads = 2 };
     CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 2 * max_side, &bo, err, sizeof err), 0);
     FILE *quiet = fopen("/dev/null", "w");
@@ -423,6 +423,87 @@ static void check_board(int w, int h, int max_side)
         CU_ASSERT(test_files_equal(a, b));
     }
     CU_ASSERT_EQUAL(test_remove_dir(many), 0);
+}
+
+/* Whether the builder's shortcut is wrong at s: exactly the moves that
+ * remove a piece, in the move generator's order, and whether any other move
+ * exists.  Adds their number to *removing. */
+static int exits_mismatch(const game *g, const game_state *s, long *removing)
+{
+    const game_tb_ops *ops = game_tables(g);
+    game_move mv[GAME_MAX_MOVES], ex[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv), stays, ne = ops->exits(g, s, ex, &stays), k = 0, staying = 0, ok = 1;
+    for (int m = 0; m < n; m++) {
+        game_state c = *s;
+        game_play(g, &c, mv[m]);
+        if (ops->material_of(g, &c) == ops->material_of(g, s))
+            staying++;
+        else
+            ok = ok && k < ne && ex[k++] == mv[m];
+    }
+    *removing += ne;
+    return !(ok && k == ne && stays == (staying ? -1 : 0));
+}
+
+/* The unit of repetition is the state (docs/rules.md): on 3x3 the position
+ * H2/1WB/BWB b recurs on the winning line of HB1/WW1/BWB b with another
+ * forbidden move, which is no repetition.  The brute force values states,
+ * so the search must find the win it finds, and prove it. */
+static void check_state_unit(game *g, state_set *S, const int *val)
+{
+    char err[512];
+    int i = state_id(S, "HB1/WW1/BWB b", "", 0);
+    CU_ASSERT_FATAL(i >= 0);
+    CU_ASSERT(val[i] > 0);
+    pns_options o;
+    pns_defaults(&o);
+    game_state hb = test_parse(g, "HB1/WW1/BWB b -");
+    CU_ASSERT_EQUAL(pns_value(g, &hb, &o, NULL, NULL), 1);
+    o.question = PNS_WIN;
+    pns_result r;
+    char *text = test_proof_text(g, &hb, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(test_check_proof(text, NULL, err, sizeof err), 0);
+    free(text);
+}
+
+/* The longest wins that stats names for mat (their indices and states),
+ * against a scan of every entry. */
+static void check_longest(game *g, tb_set *tb, const char *dir, int mat)
+{
+    char err[512];
+    const game_tb_ops *ops = game_tables(g);
+    const game_tb_index *ix = test_index(g, mat);
+    tb_stats st;
+    CU_ASSERT_EQUAL_FATAL(tb_table_stats(g, dir, mat, &st, err, sizeof err), 0);
+    int longest = 0;
+    for (int d = 1; d < 256; d++)
+        longest = st.win_at[d] ? d : longest;
+    uint64_t found = 0, listed = 0;
+    for (uint64_t x = 0; x < ops->size(g, ix, mat); x++) {
+        game_state s;
+        tb_value v;
+        ops->unindex(g, ix, mat, x, &s);
+        if (ops->index(g, ix, &s) != x || tb_probe(tb, &s, &v, err, sizeof err) != 1 || v.wdl != TB_WIN ||
+            v.distance != longest)
+            continue;
+        listed += found < TB_STATS_LONGEST && st.longest[found] == x &&
+                  memcmp(&st.longest_state[found], &s, sizeof s) == 0;
+        found++;
+    }
+    CU_ASSERT(longest > 0 && found > 0);
+    CU_ASSERT_EQUAL(st.longest_wins, found);
+    CU_ASSERT_EQUAL(listed, (uint64_t)st.n_longest);
+    CU_ASSERT_EQUAL((uint64_t)st.n_longest, found < TB_STATS_LONGEST ? found : TB_STATS_LONGEST);
+}
+
+static void check_board(int w, int h, int max_side)
+{
+    char spec[32], dir[64], err[512];
+    snprintf(spec, sizeof spec, "ostle:%dx%d", w, h);
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-ostle-tb-%d", (int)getpid());
+    game *g = test_open(spec, NULL);
+    build_checked(g, dir, max_side);
     state_set S = { 0 };
     all_positions(w, h, max_side, &S);
     int *val = solve(w, h, &S);
@@ -435,21 +516,7 @@ static void check_board(int w, int h, int max_side)
     for (int i = 0; i < S.n; i++) {
         game_state s;
         CU_ASSERT_FATAL(engine_state(g, &S, i, &s) == 0);
-        /* the builder's shortcut: exactly the moves that remove a piece, in
-         * the move generator's order, and whether any other move exists */
-        game_move mv[GAME_MAX_MOVES], ex[GAME_MAX_MOVES];
-        int n = game_moves(g, &s, mv), stays, ne = ops->exits(g, &s, ex, &stays), k = 0, staying = 0, ok = 1;
-        for (int m = 0; m < n; m++) {
-            game_state c = s;
-            game_play(g, &c, mv[m]);
-            if (ops->material_of(g, &c) == ops->material_of(g, &s))
-                staying++;
-            else
-                ok = ok && k < ne && ex[k++] == mv[m];
-        }
-        ok = ok && k == ne && stays == (staying ? -1 : 0);
-        exits_wrong += !ok;
-        removing += ne;
+        exits_wrong += exits_mismatch(g, &s, &removing);
         tb_value v;
         CU_ASSERT_EQUAL_FATAL(tb_probe(tb, &s, &v, err, sizeof err), 1);
         int want = val[i], got = v.wdl == TB_WIN ? v.distance : v.wdl == TB_LOSS ? -v.distance : 0;
@@ -466,23 +533,7 @@ static void check_board(int w, int h, int max_side)
     }
     CU_ASSERT_EQUAL(agree, S.n);
     if (w == 3 && h == 3) {
-        /* The unit of repetition is the state (docs/rules.md): here the
-         * position H2/1WB/BWB b recurs on the winning line with another
-         * forbidden move, which is no repetition.  The brute force values
-         * states, so the search must find the win it finds. */
-        int i = state_id(&S, "HB1/WW1/BWB b", "", 0);
-        CU_ASSERT_FATAL(i >= 0);
-        CU_ASSERT(val[i] > 0);
-        pns_options o;
-        pns_defaults(&o);
-        game_state hb = test_parse(g, "HB1/WW1/BWB b -");
-        CU_ASSERT_EQUAL(pns_value(g, &hb, &o, NULL, NULL), 1);
-        o.question = PNS_WIN;
-        pns_result r;
-        char *text = test_proof_text(g, &hb, &o, &r);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-        CU_ASSERT_EQUAL(test_check_proof(text, NULL, err, sizeof err), 0);
-        free(text);
+        check_state_unit(g, &S, val);
         CU_ASSERT_EQUAL(ostle_mutants(g, w, h, &S, val, dir), 0);
     }
     long refused = 0;
@@ -495,27 +546,7 @@ static void check_board(int w, int h, int max_side)
     tb_close(part);
     for (int i = 0; i < nm; i++) {
         CU_ASSERT_EQUAL(test_each_mismatches(g, mats[i]), 0);
-        /* the longest wins that stats names, against a scan of every entry */
-        tb_stats st;
-        CU_ASSERT_EQUAL_FATAL(tb_table_stats(g, dir, mats[i], &st, err, sizeof err), 0);
-        int longest = 0;
-        for (int d = 1; d < 256; d++)
-            longest = st.win_at[d] ? d : longest;
-        uint64_t found = 0, listed = 0;
-        for (uint64_t x = 0; x < ops->size(g, test_index(g, mats[i]), mats[i]); x++) {
-            game_state s;
-            tb_value v;
-            ops->unindex(g, test_index(g, mats[i]), mats[i], x, &s);
-            if (ops->index(g, test_index_of(g, &s), &s) != x || tb_probe(tb, &s, &v, err, sizeof err) != 1 || v.wdl != TB_WIN ||
-                v.distance != longest)
-                continue;
-            listed += found < TB_STATS_LONGEST && st.longest[found] == x;
-            found++;
-        }
-        CU_ASSERT(longest > 0 && found > 0);
-        CU_ASSERT_EQUAL(st.longest_wins, found);
-        CU_ASSERT_EQUAL(listed, (uint64_t)st.n_longest);
-        CU_ASSERT_EQUAL((uint64_t)st.n_longest, found < TB_STATS_LONGEST ? found : TB_STATS_LONGEST);
+        check_longest(g, tb, dir, mats[i]);
     }
     CU_ASSERT(removing > 0);
     fprintf(stderr, "    %s: %ld of %d states agree with brute force (%ld draws, %ld with a forbidden move); "

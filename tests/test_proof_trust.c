@@ -365,6 +365,90 @@ static int add_bases(base_proof *b, int nb, int cap, const game *g, const game_s
     return nb;
 }
 
+/* Jungle's and Ostle's base proofs, judged by the tables in dir: proofs
+ * through smaller tables with the root's own withheld, and proofs to the
+ * game's end.  The new count of b. */
+static int table_bases(base_proof *b, int nb, int cap, game *jungle, game *ostle, const char *dir)
+{
+    char err[512];
+    const char *jpos[] = { "7/3t3/7/7/7/3E3/7 w", "7/7/7/7/r6/7/D6 w", "7/7/7/7/7/3r3/R6 w", "7/2d4/7/3T3/7/7/7 w",
+                           "7/7/3e3/7/3R3/7/7 w", "7/7/7/3r3/2E4/7/2D4 b" };
+    const char *opos[] = { "WW1/1HW/BBB b c1U", "WW1/1HW/BBB b -", "WW1/2H/1BB w c2L", "W2/1HW/BB1 b -" };
+    for (int gi = 0; gi < 2; gi++) {
+        game *g = gi ? ostle : jungle;
+        int n = gi ? 4 : 6;
+        for (int i = 0; i < n; i++) {
+            game_state s = test_parse(g, gi ? opos[i] : jpos[i]);
+            tb_set *all = tb_open(g, dir), *some = tb_open(g, dir);
+            tb_value v;
+            if (tb_probe(all, &s, &v, err, sizeof err) != 1) {
+                CU_FAIL("no table value for a mutant base");
+                continue;
+            }
+            int v0 = game_to_move(g, &s) == 0 ? (int)v.wdl : -(int)v.wdl;
+            tb_withhold(some, game_tables(g)->material_of(g, &s));
+            nb = add_bases(b, nb, cap, g, &s, v0, some, dir, "tables", 0);
+            nb = add_bases(b, nb, cap, g, &s, v0, NULL, dir, "tables", 0);
+            tb_close(all);
+            tb_close(some);  /* the proofs keep the hashes as text */
+        }
+    }
+    return nb;
+}
+
+/* What the mutants did: tried, accepted (by the base's judge: every path,
+ * the tables, negamax), false claims accepted; tried by question. */
+typedef struct {
+    long tried, accepted, false_claims, by_oracle[3], per_question[5];
+} mutant_counts;
+
+/* Counts the question of a mutant's text (win, advantage, score K < 0, 0, > 0). */
+static void count_question(const char *text, long *per_question)
+{
+    const char *q = strstr(text, "\nquestion ");
+    if (!q)
+        return;
+    int k = 0;
+    int at = !strncmp(q + 10, "win", 3) ? 0 : !strncmp(q + 10, "advantage", 9) ? 1
+             : sscanf(q + 10, "score %d", &k) == 1 ? (k < 0 ? 2 : k == 0 ? 3 : 4) : -1;
+    if (at >= 0)
+        per_question[at]++;
+}
+
+/* Mutants of the base proofs b[0..nb) (games starting at first[0..4)), as
+ * many as fit in about 40 s, each checked and, where accepted, judged. */
+static void run_mutants(const base_proof *b, int nb, const int *first, mutant_counts *m)
+{
+    char err[512];
+    unsigned long long rng = 20261124;
+    proof_lines L = { 0 };
+    double t0 = (double)clock() / CLOCKS_PER_SEC;
+    while (m->tried < 200000 && (m->tried < 6000 || (double)clock() / CLOCKS_PER_SEC - t0 < 20)) {
+        if (m->tried >= 6000 && (double)clock() / CLOCKS_PER_SEC - t0 > 40)
+            break;
+        /* a game, then one of its proofs: every game as often */
+        int from = first[ref_rand(&rng) % 4], to = from;
+        while (to < nb && b[to].g->ops == b[from].g->ops)
+            to++;
+        const base_proof *base = &b[from + (int)(ref_rand(&rng) % (unsigned)(to - from))];
+        char *text = proof_mutant(base->text, &L, &rng);
+        m->tried++;
+        count_question(text, m->per_question);
+        if (strcmp(text, base->text) != 0 && test_check_proof(text, base->tb_dir, err, sizeof err) == 0) {
+            m->accepted++;
+            m->by_oracle[base->oracle[0] == 'p' ? 0 : base->oracle[0] == 't' ? 1 : 2]++;
+            if (!proof_claims_hold(text, base->value0)) {
+                m->false_claims++;
+                if (m->false_claims <= 3)
+                    printf("\n    ACCEPTED FALSE CLAIM (%s, truth %d for player 0):\n%s", base->g->name, base->value0,
+                           text);
+            }
+        }
+        free(text);
+    }
+    free(L.line);
+}
+
 static void test_mutants(void)
 {
     enum { CAP = 1200 };
@@ -388,30 +472,7 @@ static void test_mutants(void)
         game_start(graphs[t], &s);
         nb = add_bases(b, nb, CAP, graphs[t], &s, graph_truth(graphs[t]), NULL, NULL, "paths", 0);
     }
-    /* Jungle and Ostle: the tables; proofs through smaller tables with the
-     * root's own withheld, and proofs to the game's end */
-    const char *jpos[] = { "7/3t3/7/7/7/3E3/7 w", "7/7/7/7/r6/7/D6 w", "7/7/7/7/7/3r3/R6 w", "7/2d4/7/3T3/7/7/7 w",
-                           "7/7/3e3/7/3R3/7/7 w", "7/7/7/3r3/2E4/7/2D4 b" };
-    const char *opos[] = { "WW1/1HW/BBB b c1U", "WW1/1HW/BBB b -", "WW1/2H/1BB w c2L", "W2/1HW/BB1 b -" };
-    for (int gi = 0; gi < 2; gi++) {
-        game *g = gi ? ostle : jungle;
-        int n = gi ? 4 : 6;
-        for (int i = 0; i < n; i++) {
-            game_state s = test_parse(g, gi ? opos[i] : jpos[i]);
-            tb_set *all = tb_open(g, dir), *some = tb_open(g, dir);
-            tb_value v;
-            if (tb_probe(all, &s, &v, err, sizeof err) != 1) {
-                CU_FAIL("no table value for a mutant base");
-                continue;
-            }
-            int v0 = game_to_move(g, &s) == 0 ? (int)v.wdl : -(int)v.wdl;
-            tb_withhold(some, game_tables(g)->material_of(g, &s));
-            nb = add_bases(b, nb, CAP, g, &s, v0, some, dir, "tables", 0);
-            nb = add_bases(b, nb, CAP, g, &s, v0, NULL, dir, "tables", 0);
-            tb_close(all);
-            tb_close(some);  /* the proofs keep the hashes as text */
-        }
-    }
+    nb = table_bases(b, nb, CAP, jungle, ostle, dir);
     /* Othello 4x4: the naive negamax; exact leaves and sym lines */
     const char *xpos[] = { "4x4:----/-OX-/-XO-/---- X", "4x4:--X-/-XX-/-XO-/---- O", "4x4:-OX-/-OX-/-XO-/---- X" };
     for (int i = 0; i < 3; i++) {
@@ -430,50 +491,16 @@ static void test_mutants(void)
     for (int i = 0; i < nb; i++)
         bad_base += test_check_proof(b[i].text, b[i].tb_dir, err, sizeof err) != 0 || !proof_claims_hold(b[i].text, b[i].value0);
     CU_ASSERT_EQUAL(bad_base, 0);
-    /* the mutants, as many as fit in about 40 s */
-    unsigned long long rng = 20261124;
-    long tried = 0, accepted = 0, false_claims = 0, by_oracle[3] = { 0, 0, 0 }, per_question[5] = { 0 };
-    proof_lines L = { 0 };
-    double t0 = (double)clock() / CLOCKS_PER_SEC;
-    while (tried < 200000 && (tried < 6000 || (double)clock() / CLOCKS_PER_SEC - t0 < 20)) {
-        if (tried >= 6000 && (double)clock() / CLOCKS_PER_SEC - t0 > 40)
-            break;
-        /* a game, then one of its proofs: every game as often */
-        int from = first[ref_rand(&rng) % 4], to = from;
-        while (to < nb && b[to].g->ops == b[from].g->ops)
-            to++;
-        const base_proof *base = &b[from + (int)(ref_rand(&rng) % (unsigned)(to - from))];
-        char *text = proof_mutant(base->text, &L, &rng);
-        tried++;
-        const char *q = strstr(text, "\nquestion ");
-        if (q) {
-            int k = 0;
-            int at = !strncmp(q + 10, "win", 3) ? 0 : !strncmp(q + 10, "advantage", 9) ? 1
-                     : sscanf(q + 10, "score %d", &k) == 1 ? (k < 0 ? 2 : k == 0 ? 3 : 4) : -1;
-            if (at >= 0)
-                per_question[at]++;
-        }
-        if (strcmp(text, base->text) != 0 && test_check_proof(text, base->tb_dir, err, sizeof err) == 0) {
-            accepted++;
-            by_oracle[base->oracle[0] == 'p' ? 0 : base->oracle[0] == 't' ? 1 : 2]++;
-            if (!proof_claims_hold(text, base->value0)) {
-                false_claims++;
-                if (false_claims <= 3)
-                    printf("\n    ACCEPTED FALSE CLAIM (%s, truth %d for player 0):\n%s", base->g->name, base->value0,
-                           text);
-            }
-        }
-        free(text);
-    }
-    free(L.line);
+    mutant_counts m = { 0 };
+    run_mutants(b, nb, first, &m);
     printf("\n    mutants: %ld tried (win %ld, advantage %ld, score K<0 %ld, K=0 %ld, K>0 %ld), %ld accepted "
            "(shown true by every path %ld, the tables %ld, negamax %ld), %ld false claims accepted, from %d proofs ",
-           tried, per_question[0], per_question[1], per_question[2], per_question[3], per_question[4], accepted,
-           by_oracle[0], by_oracle[1], by_oracle[2], false_claims, nb);
-    CU_ASSERT(tried >= 5000);
-    CU_ASSERT(per_question[0] > 200 && per_question[1] > 200 && per_question[2] > 200 && per_question[3] > 200 &&
-              per_question[4] > 200);
-    CU_ASSERT_EQUAL(false_claims, 0);
+           m.tried, m.per_question[0], m.per_question[1], m.per_question[2], m.per_question[3], m.per_question[4],
+           m.accepted, m.by_oracle[0], m.by_oracle[1], m.by_oracle[2], m.false_claims, nb);
+    CU_ASSERT(m.tried >= 5000);
+    CU_ASSERT(m.per_question[0] > 200 && m.per_question[1] > 200 && m.per_question[2] > 200 &&
+              m.per_question[3] > 200 && m.per_question[4] > 200);
+    CU_ASSERT_EQUAL(m.false_claims, 0);
     for (int i = 0; i < nb; i++)
         free(b[i].text);
     free(b);
