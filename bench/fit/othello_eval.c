@@ -181,6 +181,43 @@ static long read_positions(const char *path, position **out)
     return (long)n;
 }
 
+/* Writes one board's fitted pattern weights w and feature weights lin as C
+ * (the file's head first when *first). */
+static void print_patterns(const othello_patterns *pp, int W, int H, long m, int from, double ridge, double rms,
+                           double feature_rms, double *const *w, const double *lin, int *first)
+{
+    const othello_patterns P = *pp;
+    if (*first)
+        printf("/* games/othello/othello_pattern_weights.c - written by bench/fit/othello_eval.c\n"
+               " * --patterns (do not edit): per board, the weights of each pattern class\n"
+               " * by canonical index and of the features beside them, in 1/%d of a disc. */\n"
+               "#include \"othello_eval.h\"\n",
+               OTHELLO_EVAL_ONE);
+    *first = 0;
+    printf("\n/* %dx%d: %ld positions of %d empties or more, ridge %g: held-out rms %.2f discs\n"
+           " * (the features alone: %.2f) */",
+           W, H, m, from, ridge, rms, feature_rms);
+    for (int c = 0; c < P.classes; c++) {
+        printf("\nstatic const int16_t w%dx%d_%d[%d] = {", W, H, c, P.weights_per_class[c]);
+        for (int t = 0; t < P.weights_per_class[c]; t++) {
+            long q = lround(w[c][t] * OTHELLO_EVAL_ONE);
+            q = q > 32767 ? 32767 : q < -32767 ? -32767 : q;
+            printf("%s%ld", t == 0 ? "\n    " : t % 16 ? "," : ",\n    ", q);
+        }
+        printf("\n};\n");
+    }
+    printf("static const int16_t *const w%dx%d[] = {", W, H);
+    for (int c = 0; c < P.classes; c++)
+        printf(" w%dx%d_%d,", W, H, c);
+    printf(" };\n#define FIT_%dx%d { %d, %d, %d, %d, {", W, H, W, H, from, P.classes);
+    for (int c = 0; c < P.classes; c++)
+        printf("%s%d", c ? ", " : " ", P.weights_per_class[c]);
+    printf(" }, {");
+    for (int a = 0; a < NF; a++)
+        printf("%s%ld", a ? ", " : " ", lround(lin[a] * OTHELLO_EVAL_ONE));
+    printf(" }, w%dx%d }\n", W, H);
+}
+
 /* Fits one board's patterns and features jointly to the exact scores of
  * the positions from `from` empties up, by passes of a damped Jacobi step
  * per class (each weight moves by the mean residual of the positions that
@@ -280,89 +317,43 @@ static void fit_patterns(const position *v, long n, int from, double ridge, int 
     memcpy(lin, best_lin, sizeof lin);
     for (int c = 0; c < P.classes; c++)
         memcpy(w[c], best_w[c], (size_t)P.weights_per_class[c] * sizeof *w[c]);
-    if (*first)
-        printf("/* games/othello/othello_pattern_weights.c - written by bench/fit/othello_eval.c\n"
-               " * --patterns (do not edit): per board, the weights of each pattern class\n"
-               " * by canonical index and of the features beside them, in 1/%d of a disc. */\n"
-               "#include \"othello_eval.h\"\n",
-               OTHELLO_EVAL_ONE);
-    *first = 0;
-    printf("\n/* %dx%d: %ld positions of %d empties or more, ridge %g: held-out rms %.2f discs\n"
-           " * (the features alone: %.2f) */",
-           W, H, m, from, ridge, sqrt(best_se), feature_rms);
-    for (int c = 0; c < P.classes; c++) {
-        printf("\nstatic const int16_t w%dx%d_%d[%d] = {", W, H, c, P.weights_per_class[c]);
-        for (int t = 0; t < P.weights_per_class[c]; t++) {
-            long q = lround(w[c][t] * OTHELLO_EVAL_ONE);
-            q = q > 32767 ? 32767 : q < -32767 ? -32767 : q;
-            printf("%s%ld", t == 0 ? "\n    " : t % 16 ? "," : ",\n    ", q);
-        }
-        printf("\n};\n");
-    }
-    printf("static const int16_t *const w%dx%d[] = {", W, H);
-    for (int c = 0; c < P.classes; c++)
-        printf(" w%dx%d_%d,", W, H, c);
-    printf(" };\n#define FIT_%dx%d { %d, %d, %d, %d, {", W, H, W, H, from, P.classes);
-    for (int c = 0; c < P.classes; c++)
-        printf("%s%d", c ? ", " : " ", P.weights_per_class[c]);
-    printf(" }, {");
-    for (int a = 0; a < NF; a++)
-        printf("%s%ld", a ? ", " : " ", lround(lin[a] * OTHELLO_EVAL_ONE));
-    printf(" }, w%dx%d }\n", W, H);
+    print_patterns(&P, W, H, m, from, ridge, sqrt(best_se), feature_rms, w, lin, first);
     for (int c = 0; c < P.classes; c++)
         free(w[c]), free(best_w[c]);
     free(g), free(cnt), free(f), free(idx), free(y), free(r);
     othello_patterns_free(&P);
 }
 
-int main(int argc, char **argv)
+/* --patterns FILES: the pattern weights fitted to each file's positions,
+ * written as C; the exit status. */
+static int fit_pattern_files(const char *patterns, int from, double ridge)
 {
-    const char *boards = "8x8,6x6", *dump = NULL, *patterns = NULL;
-    int per = 200, lo = 6, hi = 20, from = 14;
-    double ridge = 8;
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc)
-            usage();
-        if (strcmp(argv[i], "--boards") == 0) boards = argv[++i];
-        else if (strcmp(argv[i], "--per-stage") == 0) per = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--min") == 0) lo = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--max") == 0) hi = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0) rng = strtoull(argv[++i], NULL, 0) | 1;
-        else if (strcmp(argv[i], "--dump") == 0) dump = argv[++i];
-        else if (strcmp(argv[i], "--patterns") == 0) patterns = argv[++i];
-        else if (strcmp(argv[i], "--from") == 0) from = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--ridge") == 0) ridge = atof(argv[++i]);
-        else usage();
-    }
-    if (patterns) {
-        char files[1024];
-        snprintf(files, sizeof files, "%s", patterns);
-        int first = 1, fits = 0;
-        char names[1024] = "";
-        for (char *save, *file = strtok_r(files, ",", &save); file; file = strtok_r(NULL, ",", &save)) {
-            position *v;
-            long n = read_positions(file, &v);
-            if (n <= 0) {
-                if (n == 0)
-                    fprintf(stderr, "fit-othello-eval: no positions in '%s'\n", file);
-                return 2;
-            }
-            fit_patterns(v, n, from, ridge, &first);
-            snprintf(names + strlen(names), sizeof names - strlen(names), " FIT_%dx%d,", v[0].width, v[0].height);
-            fits++;
-            free(v);
+    char files[1024];
+    snprintf(files, sizeof files, "%s", patterns);
+    int first = 1, fits = 0;
+    char names[1024] = "";
+    for (char *save, *file = strtok_r(files, ",", &save); file; file = strtok_r(NULL, ",", &save)) {
+        position *v;
+        long n = read_positions(file, &v);
+        if (n <= 0) {
+            if (n == 0)
+                fprintf(stderr, "fit-othello-eval: no positions in '%s'\n", file);
+            return 2;
         }
-        printf("\nconst othello_pattern_fit othello_pattern_fits[] = {%s };\nconst int othello_pattern_fit_count = %d;\n",
-               names, fits);
-        return 0;
+        fit_patterns(v, n, from, ridge, &first);
+        snprintf(names + strlen(names), sizeof names - strlen(names), " FIT_%dx%d,", v[0].width, v[0].height);
+        fits++;
+        free(v);
     }
-    FILE *dump_file = dump ? fopen(dump, "w") : NULL;
-    if (dump && !dump_file) {
-        fprintf(stderr, "fit-othello-eval: cannot write '%s'\n", dump);
-        return 2;
-    }
-    if (per < 1 || lo < 1 || hi < lo || hi >= OTHELLO_STAGES)
-        usage();
+    printf("\nconst othello_pattern_fit othello_pattern_fits[] = {%s };\nconst int othello_pattern_fit_count = %d;\n",
+           names, fits);
+    return 0;
+}
+
+/* per random positions of each stage lo..hi of each board, solved exactly
+ * (and dumped to dump_file when not NULL) into *out; their count, or -1. */
+static long solve_samples(const char *boards, int per, int lo, int hi, FILE *dump_file, sample **out)
+{
     size_t cap = 1024, n = 0;
     sample *data = malloc(cap * sizeof *data);
     char list[256], err[256];
@@ -373,7 +364,7 @@ int main(int argc, char **argv)
         game *g = game_open(spec, NULL, err, sizeof err);
         if (!g) {
             fprintf(stderr, "fit-othello-eval: %s\n", err);
-            return 2;
+            return -1;
         }
         othello_shape sh;
         othello_shape_init(&sh, g->width, g->height);
@@ -402,6 +393,14 @@ int main(int argc, char **argv)
         game_solver_free(g, x);
         game_close(g);
     }
+    *out = data;
+    return (long)n;
+}
+
+/* The feature weights of each stage, least squares over the samples of it
+ * and its neighbours, written as C. */
+static void fit_features(const sample *data, size_t n, const char *boards, int per, int lo, int hi)
+{
     printf("/* games/othello/othello_weights.c - written by bench/fit/othello_eval.c (do not edit):\n"
            " * fit-othello-eval --boards %s --per-stage %d --min %d --max %d, %zu positions.\n"
            " * Per stage (empty squares), the weights of othello_eval.h's features in\n"
@@ -446,6 +445,41 @@ int main(int argc, char **argv)
             printf(" },  /* %d: as %d */\n", E, from);
     }
     printf("};\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *boards = "8x8,6x6", *dump = NULL, *patterns = NULL;
+    int per = 200, lo = 6, hi = 20, from = 14;
+    double ridge = 8;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc)
+            usage();
+        if (strcmp(argv[i], "--boards") == 0) boards = argv[++i];
+        else if (strcmp(argv[i], "--per-stage") == 0) per = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--min") == 0) lo = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--max") == 0) hi = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0) rng = strtoull(argv[++i], NULL, 0) | 1;
+        else if (strcmp(argv[i], "--dump") == 0) dump = argv[++i];
+        else if (strcmp(argv[i], "--patterns") == 0) patterns = argv[++i];
+        else if (strcmp(argv[i], "--from") == 0) from = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--ridge") == 0) ridge = atof(argv[++i]);
+        else usage();
+    }
+    if (patterns)
+        return fit_pattern_files(patterns, from, ridge);
+    FILE *dump_file = dump ? fopen(dump, "w") : NULL;
+    if (dump && !dump_file) {
+        fprintf(stderr, "fit-othello-eval: cannot write '%s'\n", dump);
+        return 2;
+    }
+    if (per < 1 || lo < 1 || hi < lo || hi >= OTHELLO_STAGES)
+        usage();
+    sample *data;
+    long n = solve_samples(boards, per, lo, hi, dump_file, &data);
+    if (n < 0)
+        return 2;
+    fit_features(data, (size_t)n, boards, per, lo, hi);
     free(data);
     return 0;
 }
