@@ -70,8 +70,8 @@ check-slow: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests
 	PNSOLVE_SLOW=1 ./$(BUILD)/run-tests \
 	  "ostle tables/every state of 3x3 Ostle (3x4: PNSOLVE_SLOW) with 2 and 3 pieces a side vs brute force with rule 8" \
-	  "pns/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \
-	  "pns/threads on one table: exhaustive values of small graphs, one-thread values of large ones"
+	  "search/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \
+	  "search/threads on one table: exhaustive values of small graphs, one-thread values of large ones"
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps
@@ -84,8 +84,8 @@ check-tsan: deps
 	$(MAKE) --no-print-directory BUILD=build-tsan OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=thread" \
 	  build-tsan/run-tests build-tsan/pnsolve
 	TSAN_OPTIONS="halt_on_error=1" ./build-tsan/run-tests \
-	  "pns/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
-	  "pns/Othello's solver with threads: the scores and bounds of one thread"
+	  "search/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
+	  "othello solver/Othello's solver with threads: the scores and bounds of one thread"
 	TSAN_OPTIONS="halt_on_error=1" tests/threads.sh ./build-tsan/pnsolve
 
 demo: deps

@@ -81,3 +81,20 @@ void random_graph(unsigned *seed, char *buf, size_t len)
         at += (size_t)snprintf(buf + at, len - at, "\n");
     }
 }
+
+/* n OR and n AND nodes, w random moves each, an exit to a win from about a
+ * third of the AND nodes: cycles everywhere, so summed proof numbers count
+ * up around them to saturation. */
+void dense_graph(unsigned seed, int n, int w, char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "root O0\nX: win\n");
+    for (int i = 0; i < n; i++) {
+        at += (size_t)snprintf(buf + at, len - at, "O%d: or", i);
+        for (int k = 0; k < w; k++)
+            at += (size_t)snprintf(buf + at, len - at, " A%d", rand_r(&seed) % n);
+        at += (size_t)snprintf(buf + at, len - at, "\nA%d: and", i);
+        for (int k = 0; k < w; k++)
+            at += (size_t)snprintf(buf + at, len - at, " O%d", rand_r(&seed) % n);
+        at += (size_t)snprintf(buf + at, len - at, "%s\n", rand_r(&seed) % 10 < 3 ? " X" : "");
+    }
+}

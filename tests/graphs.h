@@ -19,5 +19,9 @@ void unlink_graph(const game *g);
 game *graph_from_text(const char *text);
 /* A random graph of 2..9 nodes with cycles, terminals and dead ends. */
 void random_graph(unsigned *seed, char *buf, size_t len);
+/* n OR and n AND nodes, w random moves each, an exit to a win from about a
+ * third of the AND nodes: cycles everywhere, so summed proof numbers count
+ * up around them to saturation. */
+void dense_graph(unsigned seed, int n, int w, char *buf, size_t len);
 
 #endif

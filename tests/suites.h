@@ -12,7 +12,11 @@ void suite_crosscheck(void);
 void suite_rules(void);
 void suite_ranking(void);
 void suite_tablebase(void);
-void suite_pns(void);
+void suite_search(void);
+void suite_tt(void);
+void suite_proofs(void);
+void suite_score(void);
+void suite_othello_solver(void);
 void suite_puzzle(void);
 void suite_ostle_tb(void);
 void suite_proof_trust(void);
@@ -43,6 +47,13 @@ const game_tb_index *test_index_of(const game *g, const game_state *s);
 /* Indices of table mat whose enumeration by game_tb_ops.each (in uneven
  * chunks) disagrees with unindex (state) or index (twin flag); 0 is good. */
 long test_each_mismatches(const game *g, int mat);
+
+/* A position of a random game of g (an Othello board) stopped at empties
+ * empty squares (or at its end). */
+void test_random_position(const game *g, game_state *s, int empties, unsigned long long *seed);
+/* v, a solver's answer in the window (a, b), as fail-soft promises it
+ * against the true score want: a bound on its side outside, exact inside. */
+void test_assert_fail_soft(int v, int a, int b, int want);
 
 /* The first lines of a proof header of g as the writer puts them (the
  * format version, the game, the graph file's hash): a static buffer. */
