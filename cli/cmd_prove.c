@@ -291,13 +291,13 @@ static void report(const game *g, const game_state *s, const char *value, const 
     if (r->kept || r->kept_dropped)
         printf("solved positions the table evicted, kept for the proof: %llu (%llu more dropped: the keep was full)\n",
                (unsigned long long)r->kept, (unsigned long long)r->kept_dropped);
-    if (r->proof_closed)
+    if (r->proof.closed)
         printf("proof: a closed set read off the table (%llu positions, %llu of them widened to more moves where "
                "they dropped); %llu positions it had lost searched again\n",
-               (unsigned long long)r->proof_read, (unsigned long long)r->proof_widened,
-               (unsigned long long)r->proof_repaired);
-    else if (r->proof_why[0])
-        printf("proof: a tree searched again, as the table's closed set did not hold the root (%s)\n", r->proof_why);
+               (unsigned long long)r->proof.read, (unsigned long long)r->proof.widened,
+               (unsigned long long)r->proof.repaired);
+    else if (r->proof.why[0])
+        printf("proof: a tree searched again, as the table's closed set did not hold the root (%s)\n", r->proof.why);
     if (r->tt_accesses)
         printf("shared table: %llu bucket accesses, %llu met a store under way (%.4f%%)\n", (unsigned long long)r->tt_accesses,
                (unsigned long long)r->tt_contended, 100.0 * (double)r->tt_contended / (double)r->tt_accesses);

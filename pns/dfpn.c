@@ -113,6 +113,18 @@ void pns_dfpn_pin(dfpn *D)
     D->tt_pinned = 1;
 }
 
+int pns_dfpn_set_pinned(dfpn *D, int pinned)
+{
+    int was = D->tt_pinned;
+    D->tt_pinned = pinned;
+    return was;
+}
+
+void pns_dfpn_lean_on(dfpn *D, dfpn_closed *set)
+{
+    D->closed = set;
+}
+
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
                          size_t cond_bytes, game_solver *solver)
 {

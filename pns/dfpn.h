@@ -113,10 +113,7 @@ typedef struct {
      * threads have a position of it on their path (virtual loss); NULL alone */
     uint8_t *busy;
     uint32_t busy_mask;
-    dfpn_closed *closed; /* NULL but while a proof writer writes a closed set */
-    char closed_why[256]; /* why the table's closed set did not hold the root (proof_closed.c), or empty */
-    uint64_t closed_read; /* positions of the closed set read off the table */
-    uint64_t closed_widened; /* of those, claim side's positions first read by the best move, later by every move */
+    dfpn_closed *closed; /* NULL but while a proof writer writes a closed set (pns_dfpn_lean_on) */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
     uint64_t cond_stored; /* values stored since the last pns_dfpn_cond_clear */
@@ -151,9 +148,13 @@ void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c);
 int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
 /* Pins D's table for a proof writer, which holds pointers into it: it may
  * not grow from then on, so it first grows (within --memory) until at most
- * an eighth full, room for the writer's searches again.  Unpin by clearing
- * D->tt_pinned. */
+ * an eighth full, room for the writer's searches again. */
 void pns_dfpn_pin(dfpn *D);
+/* Pins (1) or unpins (0) D's table as it stands, without growing it; returns
+ * whether it was pinned. */
+int pns_dfpn_set_pinned(dfpn *D, int pinned);
+/* From now on D's searches lean on the writer's closed set (NULL: on none). */
+void pns_dfpn_lean_on(dfpn *D, dfpn_closed *set);
 /* One MID call: searches st until pn >= thpn, dn >= thdn or solved. */
 void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
 /* Searches s from the root until solved or stopped (pns_solve's df-pn), on

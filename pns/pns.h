@@ -85,6 +85,15 @@ typedef struct {
     void *ctx;
 } pns_options;
 
+/* How a proof writer wrote its proof: the search's result does not say. */
+typedef struct {
+    int closed;          /* a proof was written: 1 read off the table as a closed set, 0 by searching again */
+    uint64_t repaired;   /* positions the closed set's writer searched again (those the table lost) */
+    uint64_t read;       /* positions of the closed set the writer read off the table */
+    uint64_t widened;    /* of those, claim side's positions read by the best move first, then by every move */
+    char why[256];       /* a closed set was tried and did not hold the root: why (else empty) */
+} pns_proof_report;
+
 typedef struct {
     pns_status status;
     const char *stopped_by;    /* "nodes", "time", "memory", "interrupt" or NULL */
@@ -99,11 +108,7 @@ typedef struct {
     game_move pv[PNS_MAX_PV];
     uint64_t path_dependent;   /* solved results not stored because they hit the path */
     uint64_t kept, kept_dropped; /* keep_solved: solved entries evicted and kept, and dropped (full) */
-    int proof_closed;          /* a proof was written: 1 read off the table as a closed set, 0 by searching again */
-    uint64_t proof_repaired;   /* positions the closed set's writer searched again (those the table lost) */
-    uint64_t proof_read;       /* positions of the closed set the writer read off the table */
-    uint64_t proof_widened;    /* of those, claim side's positions read by the best move first, then by every move */
-    char proof_why[256];       /* a closed set was tried and did not hold the root: why (else empty) */
+    pns_proof_report proof;    /* what the proof writer did (o->proof set), else zero */
     uint64_t tt_accesses;      /* several threads: shared-table bucket reads and stores, */
     uint64_t tt_contended;     /* and of those, the ones that met another thread's store */
     char error[256];           /* a table file failed: status is UNKNOWN */

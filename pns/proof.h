@@ -21,7 +21,8 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
  * (D->S.error).  Adds to *repaired the positions the table had lost that
  * it searched again. */
 struct proof_claim;
-int pns_proof_write_closed(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out, uint64_t *repaired);
+int pns_proof_write_closed(dfpn *D, const game_state *root, const struct proof_claim *c, FILE *out,
+                           pns_proof_report *rep);
 
 /* Edge targets of a closed set's graph other than positions (which are
  * below all of them): a position the search reached but left open, not read

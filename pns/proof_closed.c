@@ -729,10 +729,9 @@ static int64_t repair(closed_proof *P)
              * searches may grow it: pinned at the writer's start, a table the
              * search had left small filled up under them (an Ostle split
              * child's: 147 MB full of a 4.7 GB reserve for 1,600 s) */
-            int pinned = P->D->tt_pinned;
-            P->D->tt_pinned = 0;
+            int pinned = pns_dfpn_set_pinned(P->D, 0);
             pns_dfpn_run(P->D, &cs, &c);
-            P->D->tt_pinned = pinned;
+            pns_dfpn_set_pinned(P->D, pinned);
             if (S->stopped) {
                 searched = -1;
                 goto out;
@@ -849,7 +848,7 @@ static int64_t search_lost(closed_proof *P, int optimistic)
     return repair(P);
 }
 
-int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, uint64_t *repaired)
+int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, pns_proof_report *rep)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
@@ -863,7 +862,7 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     P.budget = D->S.o->proof_memory ? D->S.o->proof_memory : D->S.o->memory > floor ? D->S.o->memory : floor;
     uint32_t pn, dn;
     if (pns_search_leaf(&D->S, root, &pn, &dn)) {
-        snprintf(D->closed_why, sizeof D->closed_why, "the root is a leaf: one line, the tree writer's");
+        snprintf(rep->why, sizeof rep->why, "the root is a leaf: one line, the tree writer's");
         return 1;
     }
     int rc = -1;
@@ -893,7 +892,7 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
             int64_t searched = search_lost(&P, 2);
             if (searched < 0)
                 goto out;
-            *repaired += (uint64_t)searched;
+            rep->repaired += (uint64_t)searched;
             if (searched > 0)
                 continue;
             P.optimistic = 0;  /* the set as it is, for widen() */
@@ -912,18 +911,18 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
         if (searched < 0)
             goto out;
         if (!P.in[0]) {
-            explain(&P, D->closed_why, sizeof D->closed_why);
+            explain(&P, rep->why, sizeof rep->why);
             rc = 1;
             goto out;
         }
         if (searched == 0) {  /* nothing to search again: as if the lost positions failed */
             P.optimistic = 0;
             rc = close_set(&P) != 0 ? -1 : 1;
-            explain(&P, D->closed_why, sizeof D->closed_why);
+            explain(&P, rep->why, sizeof rep->why);
         }
         if (searched <= 0)
             goto out;
-        *repaired += (uint64_t)searched;
+        rep->repaired += (uint64_t)searched;
     }
     choose_all(&P);
     lay_out(&P);
@@ -933,8 +932,8 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     rc = !t || proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
              ? -1 : 0;
     free(t);
-    D->closed_read = P.n;
-    D->closed_widened = P.widened;
+    rep->read = P.n;
+    rep->widened = P.widened;
 out:
     if (P.over)
         snprintf(D->S.error, sizeof D->S.error,

@@ -381,16 +381,13 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     if (o->proof_seconds > 0)  /* a writer that will not finish is cut short: the split goes a move deeper */
         S->write_until = util_clock() + o->proof_seconds;
     pns_dfpn_pin(D);  /* the writer reads entries by pointer while it searches */
-    D->closed_why[0] = 0;
-    D->closed_read = 0;
-    D->closed_widened = 0;
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;
     r->dn = root.dn;
     if (r->status != PNS_UNKNOWN)
         pns_dfpn_line(D, s, r);  /* before the writer: its best move helps a split where the proof fails */
-    int rc = -1, closed = 0;
-    uint64_t repaired = 0;
+    int rc = -1;
+    pns_proof_report rep = { 0 };
     if (r->status != PNS_UNKNOWN) {
         char text[GAME_TEXT_MAX], question[32];
         game_format(g, s, text, sizeof text);
@@ -404,14 +401,14 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
             snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
         proof_claim claim = { g, text, S->prover, question, W.claim_proven };
         /* a closed set from the table first; searching again where it does not hold the root */
-        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pns_proof_write_closed(D, s, &claim, out, &repaired) : 1;
-        closed = from_table == 0;
+        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pns_proof_write_closed(D, s, &claim, out, &rep) : 1;
+        rep.closed = from_table == 0;
         if (from_table <= 0) {
             rc = from_table;
         } else {
             if (W.closed && o->ghi == PNS_GHI_SAFE) {
                 W.set = (dfpn_closed){ set_holds, set_keep, &W, 0 };
-                D->closed = &W.set;
+                pns_dfpn_lean_on(D, &W.set);
             }
             refs_t refs;
             if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom &&
@@ -429,18 +426,14 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
                      : S->stopped ? "the proof tree could not be completed within the limits"
                                   : "the proof could not be completed or written");
     }
-    D->closed = NULL;
-    D->tt_pinned = 0;
+    pns_dfpn_lean_on(D, NULL);
+    pns_dfpn_set_pinned(D, 0);
     S->write_until = 0;  /* the writer's limit is not the next search's (a score search writes two) */
     pns_search_report(S, r);
     size_t kept_bytes;
     pns_tt_kept_counts(D->tt, &r->kept, &r->kept_dropped, &kept_bytes);
     r->peak_bytes += kept_bytes;
-    r->proof_closed = closed;
-    r->proof_repaired = repaired;
-    r->proof_read = D->closed_read;
-    r->proof_widened = D->closed_widened;
-    snprintf(r->proof_why, sizeof r->proof_why, "%s", D->closed_why);
+    r->proof = rep;
     rollback(&W, 0, 0);
     free(W.log);
     free(W.buf);

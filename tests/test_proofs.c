@@ -447,12 +447,12 @@ static void test_proofs_small_table(void)
             if (graph_proof(g, &s, q, EIGHT_ENTRIES, gtext, &text, &len, &proven)) {
                 wrong += proven != (q ? truth >= 0 : truth > 0);
                 closed += proven == q;
-                from_table += last_proof.proof_closed;
-                repaired += last_proof.proof_closed && last_proof.proof_repaired > 0;
-                narrow += last_proof.proof_closed && last_proof.proof_widened == 0;
-                CU_ASSERT(!last_proof.proof_closed || last_proof.proof_read > 0);
+                from_table += last_proof.proof.closed;
+                repaired += last_proof.proof.closed && last_proof.proof.repaired > 0;
+                narrow += last_proof.proof.closed && last_proof.proof.widened == 0;
+                CU_ASSERT(!last_proof.proof.closed || last_proof.proof.read > 0);
                 /* where no set was written, the writer says why */
-                explained += proven == q && !last_proof.proof_closed && last_proof.proof_why[0] != 0;
+                explained += proven == q && !last_proof.proof.closed && last_proof.proof.why[0] != 0;
                 checked++;
             }
             free(text);
@@ -509,7 +509,7 @@ static void test_closed_keys_only(void)
                 made[keep] = graph_proof(g, &s, q, EIGHT_ENTRIES, gtext, &text[keep], &len[keep], &proven[keep]);
             }
             pns_closed_keep_states = 0;
-            if (made[0] && made[1] && last_proof.proof_closed) {
+            if (made[0] && made[1] && last_proof.proof.closed) {
                 compared++;
                 differ += len[0] != len[1] || memcmp(text[0], text[1], len[0]) != 0;
             }
@@ -539,7 +539,7 @@ static void test_closed_keys_only(void)
             CU_ASSERT_EQUAL_FATAL(proof_text_in(g, &c, PNS_ADVANTAGE, tb, 1 << 22, &text[keep], &len[keep]), 0);
         }
         pns_closed_keep_states = 0;
-        ostle += last_proof.proof_closed;
+        ostle += last_proof.proof.closed;
         differ += len[0] != len[1] || memcmp(text[0], text[1], len[0]) != 0;
         free(text[0]);
         free(text[1]);
