@@ -59,6 +59,7 @@ deps:
 test: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests $(BUILD)/pnsolve
 	tests/layering.sh $(BUILD)
+	tests/results.sh
 	./$(BUILD)/run-tests
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/threads.sh ./$(BUILD)/pnsolve

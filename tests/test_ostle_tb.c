@@ -655,7 +655,7 @@ static void test_index_files(void)
     CU_ASSERT_FATAL(file_bytes(path, &bad, &len2) == 0);
     CU_ASSERT_FATAL(len2 == len);
 
-    /* the file's layout (tablebase/sindex.c): a 256-byte header with the
+    /* the file's layout (tablebase/index.c): a 256-byte header with the
      * number of lines at 128 and the data and header sums at 152 and 160,
      * then lines of a 64-bit base and 56 counts, one chunk's {sum, base}
      * here (fewer than 4,096 lines), then the hints */

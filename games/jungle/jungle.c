@@ -1,4 +1,4 @@
-/* games/jungle.c - Jungle Checkers (docs/rules.md section 1) on 49-bit bitboards.
+/* games/jungle/jungle.c - Jungle Checkers (docs/rules.md section 1) on 49-bit bitboards.
  *
  * Square s = (rank-1)*7 + file, a1 = 0 ... g7 = 48.  Pieces are numbered in
  * the ranking order R r D d T t E e: colour = p & 1 (0 White), strength = p >> 1.

@@ -1,4 +1,4 @@
-/* games/ostle.c - Ostle (docs/rules.md section 2) on 25-bit bitboards.
+/* games/ostle/ostle.c - Ostle (docs/rules.md section 2) on 25-bit bitboards.
  *
  * Square s = (rank-1)*W + file.  State words: w[0] Black's pieces (player 0),
  * w[1] White's, w[2] = hole | side << 8 | forbidden << 16 where forbidden is

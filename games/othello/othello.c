@@ -1,4 +1,4 @@
-/* games/othello.c - Othello on W x H boards, 4..8 each (docs/rules.md section 3).
+/* games/othello/othello.c - Othello on W x H boards, 4..8 each (docs/rules.md section 3).
  *
  * Every board lives in the top-left corner of an 8x8 bitboard (square =
  * row*8 + col, row 0 at the top), so one move generator serves all sizes:
