@@ -8,7 +8,9 @@
 #     calls no search: pns_dfpn_*, pns_tt_*, pns_search_* or any pns_);
 #  3. a module includes of another only its public header;
 #  4. the library exports only names with a module's prefix (the compiler's
-#     own __ names, such as the sanitizers', aside).
+#     own __ names, such as the sanitizers', aside);
+#  5. no function is longer than 100 lines (the project's style: a body opens
+#     with "{" and closes with "}" alone on a line; generated weights aside).
 B=${1:-build}
 fail=0
 
@@ -64,5 +66,12 @@ if [ -n "$leaked" ]; then
     echo "FAIL: libpnsolve.a exports names without a module prefix: $leaked"
     fail=1
 fi
-[ $fail = 0 ] && echo "layering: calls go down the modules, no private header crosses one, no circle between $(printf '%s\n' "$edges" | awk 'NF == 2 { print $1; print $2 }' | sort -u | wc -l) files, every exported name prefixed"
+# 5: functions of at most 100 lines
+long=$(cd "$src" && find util ranking games tablebase proof pns puzzle cli bench tests -name '*.c' ! -name '*_weights.c' | sort |
+    xargs awk '$0 == "{" { s = FNR; name = prev } $0 == "}" && s { if (FNR - s - 1 > 100) print FILENAME ": " name " (" FNR - s - 1 " lines)"; s = 0 } { prev = $0 }')
+if [ -n "$long" ]; then
+    echo "FAIL: functions over 100 lines:"; printf '%s\n' "$long"; fail=1
+fi
+
+[ $fail = 0 ] && echo "layering: calls go down the modules, no private header crosses one, no circle between $(printf '%s\n' "$edges" | awk 'NF == 2 { print $1; print $2 }' | sort -u | wc -l) files, every exported name prefixed, no function over 100 lines"
 exit $fail
