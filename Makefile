@@ -69,6 +69,7 @@ test: deps
 # fields; 10,000 random graphs; 3,000 and 24 large graphs on threads).
 check-slow: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests
+	tests/rules_doc.sh
 	PNSOLVE_SLOW=1 ./$(BUILD)/run-tests \
 	  "ostle tables/every state of 3x3 Ostle (3x4: PNSOLVE_SLOW) with 2 and 3 pieces a side vs brute force with rule 8" \
 	  "search/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \
