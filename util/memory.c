@@ -1,4 +1,4 @@
-/* util/memory.c - big zeroed tables on huge pages. */
+/* util/memory.c - big zeroed arrays on huge pages. */
 #include "util.h"
 
 #include <sys/mman.h>

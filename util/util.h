@@ -1,5 +1,5 @@
 /* util/util.h - what every module needs and none owns: one-line errors, the
- * clock, big tables on huge pages, the fan-out of work to threads and a team
+ * clock, big arrays on huge pages, the fan-out of work to threads and a team
  * of threads that wait for each other, files written all or nothing, and the
  * strict readers of files, lines and numbers.  No game, table or search in
  * it: every other module may include it, it includes none of theirs. */
@@ -26,7 +26,7 @@ static inline uint64_t util_random(uint64_t *x)
 
 /* Seconds on a monotonic clock, for measuring intervals. */
 double util_clock(void);
-/* A zeroed block of bytes for a big table probed at random, on huge pages
+/* A zeroed block of bytes for a big array probed at random, on huge pages
  * where the kernel gives them (with 4 KB pages nearly every probe also
  * misses the TLB, and each first touch is a fault); NULL when out of memory.
  * Free it with util_free_big and the same size. */
@@ -42,12 +42,11 @@ void util_parallel(int threads, uint64_t n, uint64_t chunk, void (*fn)(void *ctx
                    void *ctx);
 
 /* A sparse index of counts: item p (of n) has count(p) < 256 members,
- * numbered first(p) .. first(p) + count(p) - 1 in item order (tablebase/
- * numbers the states of Ostle's positions with one per material).  Lines of
- * 56 items, each one cache line (a 64-bit base and 56 counts), so that
- * placing an item costs one miss (a separate base array made it two: 9% of
- * the 5x5 nine-piece Ostle plies): 1.14 bytes per item, where a 64-bit
- * offset each would take 8. */
+ * numbered first(p) .. first(p) + count(p) - 1 in item order.  Lines of 56
+ * items, each one cache line (a 64-bit base and 56 counts), so that placing
+ * an item costs one miss (a separate base array made it two, measured at 9%
+ * of a user's whole run): 1.14 bytes per item, where a 64-bit offset each
+ * would take 8. */
 #define UTIL_SINDEX_LINE 56
 #define UTIL_SINDEX_HINT_SHIFT 8
 typedef struct {
