@@ -1,5 +1,6 @@
 /* cli/cmd_prove.c - `pnsolve prove GAME`: who wins, by proof-number search. */
 #include "cli.h"
+#include "prove_options.h"
 #include "../pns/pns.h"
 #include "../util/util.h"
 
@@ -73,141 +74,9 @@ static const char help[] =
     "                            --within D: the depth-bounded search instead, every\n"
     "                            win and loss within D plies compared exactly\n";
 
-typedef struct {
-    pns_options o;
-    int question_set, json, no_tb, tb_decode, validate, within, score, exact_set, proof_exact_set, init_set;
-    uint64_t count, seed;
-    const char *tb_dir, *proof, *trace;
-    FILE *trace_file;
-} prove_opts;
-
-enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_PROOF_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
-       OPT_TBDIR, OPT_NOTB, OPT_TBDECODE, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
-       OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
-       OPT_PROOF_EXACT, OPT_THREADS, OPT_PROOF_TIME };
-
-static const struct option prove_long[] = {
-    { "question", required_argument, NULL, OPT_QUESTION },
-    { "algo", required_argument, NULL, OPT_ALGO },
-    { "ghi", required_argument, NULL, OPT_GHI },
-    { "memory", required_argument, NULL, OPT_MEMORY },
-    { "proof-memory", required_argument, NULL, OPT_PROOF_MEMORY },
-    { "proof-time", required_argument, NULL, OPT_PROOF_TIME },
-    { "epsilon", required_argument, NULL, OPT_EPSILON },
-    { "init", required_argument, NULL, OPT_INIT },
-    { "nodes", required_argument, NULL, OPT_NODES },
-    { "time", required_argument, NULL, OPT_TIME },
-    { "tb-dir", required_argument, NULL, OPT_TBDIR },
-    { "tb-decode", no_argument, NULL, OPT_TBDECODE },
-    { "no-tb", no_argument, NULL, OPT_NOTB },
-    { "proof", required_argument, NULL, OPT_PROOF },
-    { "trace", required_argument, NULL, OPT_TRACE },
-    { "json", no_argument, NULL, OPT_JSON },
-    { "validate", required_argument, NULL, OPT_VALIDATE },
-    { "within", required_argument, NULL, OPT_WITHIN },
-    { "count", required_argument, NULL, OPT_COUNT },
-    { "seed", required_argument, NULL, OPT_SEED },
-    { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
-    { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
-    { "resume", required_argument, NULL, OPT_RESUME },
-    { "sum", required_argument, NULL, OPT_SUM },
-    { "score", no_argument, NULL, OPT_SCORE },
-    { "exact-empties", required_argument, NULL, OPT_EXACT },
-    { "proof-exact", required_argument, NULL, OPT_PROOF_EXACT },
-    { "threads", required_argument, NULL, OPT_THREADS },
-    { NULL, 0, NULL, 0 },
-};
-
-static int on_option(int opt, const char *arg, void *ctx)
-{
-    prove_opts *p = ctx;
-    switch (opt) {
-    case OPT_QUESTION:
-        p->question_set = 1;
-        if (strcmp(arg, "win") == 0) p->o.question = PNS_WIN;
-        else if (strcmp(arg, "advantage") == 0) p->o.question = PNS_ADVANTAGE;
-        else if (strncmp(arg, "score:", 6) == 0) {
-            long k;
-            if (cli_long(arg + 6, -1000000, 1000000, &k) != 0) return -1;
-            p->o.question = PNS_SCORE;
-            p->o.score_target = (int)k;
-        } else return -1;
-        return 0;
-    case OPT_ALGO:
-        if (strcmp(arg, "dfpn") == 0) p->o.algo = PNS_DFPN;
-        else if (strcmp(arg, "pns") == 0) p->o.algo = PNS_BEST_FIRST;
-        else return -1;
-        return 0;
-    case OPT_GHI:
-        if (strcmp(arg, "safe") == 0) p->o.ghi = PNS_GHI_SAFE;
-        else if (strcmp(arg, "naive") == 0) p->o.ghi = PNS_GHI_NAIVE;
-        else return -1;
-        return 0;
-    case OPT_MEMORY: {
-        long v;
-        if (cli_long(arg, 1, 1L << 22, &v) != 0) return -1;
-        p->o.memory = (size_t)v << 20;
-        return 0;
-    }
-    case OPT_PROOF_MEMORY: {
-        long v;
-        if (cli_long(arg, 1, 1L << 22, &v) != 0) return -1;
-        p->o.proof_memory = (size_t)v << 20;
-        return 0;
-    }
-    case OPT_EPSILON:
-        return cli_double(arg, 0, 100, &p->o.epsilon);
-    case OPT_INIT:
-        p->init_set = 1;
-        if (strcmp(arg, "one") == 0) p->o.init = PNS_INIT_ONE;
-        else if (strcmp(arg, "mobility") == 0) p->o.init = PNS_INIT_MOBILITY;
-        else if (strcmp(arg, "eval") == 0) p->o.init = PNS_INIT_EVAL;
-        else return -1;
-        return 0;
-    case OPT_NODES:
-        return cli_u64(arg, 1, UINT64_MAX / 2, &p->o.max_nodes);
-    case OPT_TIME:
-        return cli_double(arg, 1e-3, 1e8, &p->o.max_seconds);  /* over three years */
-    case OPT_PROOF_TIME:
-        return cli_double(arg, 1e-6, 1e8, &p->o.proof_seconds);
-    case OPT_TBDIR: p->tb_dir = arg; return *arg ? 0 : -1;
-    case OPT_NOTB: p->no_tb = 1; return 0;
-    case OPT_TBDECODE: p->tb_decode = 1; return 0;
-    case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
-    case OPT_TRACE: p->trace = arg; return *arg ? 0 : -1;
-    case OPT_JSON: p->json = 1; return 0;
-    case OPT_CHECKPOINT: p->o.checkpoint = arg; return *arg ? 0 : -1;
-    case OPT_RESUME: p->o.resume = arg; return *arg ? 0 : -1;
-    case OPT_SCORE: p->score = 1; return 0;
-    case OPT_EXACT:
-        p->exact_set = 1;
-        return cli_int(arg, 0, 64, &p->o.exact_empties);
-    case OPT_PROOF_EXACT:
-        p->proof_exact_set = 1;
-        return cli_int(arg, 0, PROOF_EXACT_MAX, &p->o.proof_exact_empties);
-    case OPT_SUM:
-        if (strcmp(arg, "plain") == 0) p->o.weak = 0;
-        else if (strcmp(arg, "weak") == 0) p->o.weak = 1;
-        else return -1;
-        return 0;
-    case OPT_CHECKPOINT_EVERY:
-        return cli_double(arg, 1e-3, 1e8, &p->o.checkpoint_every);
-    case OPT_VALIDATE:
-        return cli_int(arg, 2, 10, &p->validate);
-    case OPT_THREADS:
-        return cli_int(arg, 1, 256, &p->o.threads);
-    case OPT_WITHIN:
-        return cli_int(arg, 1, 63, &p->within);
-    case OPT_COUNT:
-    case OPT_SEED:
-        return cli_u64(arg, opt == OPT_COUNT, UINT64_MAX, opt == OPT_COUNT ? &p->count : &p->seed);
-    default: return -1;
-    }
-}
-
 static void on_progress(const pns_progress *pr, void *ctx)
 {
-    prove_opts *p = ctx;
+    cli_prove_opts *p = ctx;
     char target[32] = "";
     if (p->score || p->o.question == PNS_SCORE)
         snprintf(target, sizeof target, "  at least %+d?", pr->target);
@@ -326,7 +195,7 @@ static int proof_close(util_file *f, int rc, const pns_result *r)
     return cli_fail(1, "prove: writing proof file failed: %s", err[0] ? err : "unknown error"), -1;
 }
 
-static int validate(const game *g, prove_opts *p)
+static int validate(const game *g, cli_prove_opts *p)
 {
     char err[512];
     pns_validation v;
@@ -359,23 +228,10 @@ typedef struct {
     int ok, proof_failed;   /* ok 0: failed and said; proof_failed: the answer stands, its file does not */
 } prove_outcome;
 
-/* A score question's options where the command line left them. */
-static void score_options(prove_opts *p)
-{
-    pns_options d = p->o;
-    pns_score_defaults(&d);
-    if (!p->exact_set)
-        p->o.exact_empties = d.exact_empties;
-    if (!p->proof_exact_set)
-        p->o.proof_exact_empties = d.proof_exact_empties;
-    if (!p->init_set)
-        p->o.init = d.init;
-}
-
 /* --score: the exact score, and its proof with --proof. */
-static void run_score(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+static void run_score(const game *g, const game_state *s, cli_prove_opts *p, prove_outcome *x)
 {
-    score_options(p);
+    cli_prove_score_options(p);
     int bound = game_score_bound(g);
     util_file pf;
     FILE *out = p->proof ? proof_open(p->proof, &pf) : NULL;
@@ -394,7 +250,7 @@ static void run_score(const game *g, const game_state *s, prove_opts *p, prove_o
 }
 
 /* --question with --proof: the answer and its proof file. */
-static void run_proof(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+static void run_proof(const game *g, const game_state *s, cli_prove_opts *p, prove_outcome *x)
 {
     util_file pf;
     FILE *out = proof_open(p->proof, &pf);
@@ -409,12 +265,12 @@ static void run_proof(const game *g, const game_state *s, prove_opts *p, prove_o
     x->shown = &x->w;
 }
 
-static void run(const game *g, const game_state *s, prove_opts *p, prove_outcome *x)
+static void run(const game *g, const game_state *s, cli_prove_opts *p, prove_outcome *x)
 {
     memset(x, 0, sizeof *x);
     x->ok = 1;
     if (p->question_set && p->o.question == PNS_SCORE)
-        score_options(p);
+        cli_prove_score_options(p);
     if (p->score) {
         run_score(g, s, p, x);
     } else if (p->proof) {
@@ -431,7 +287,7 @@ static void run(const game *g, const game_state *s, prove_opts *p, prove_outcome
 }
 
 /* The combinations of options prove refuses; 0 when none. */
-static int refused(const prove_opts *p)
+static int refused(const cli_prove_opts *p)
 {
     if (p->within && !p->validate)
         return cli_fail(EXIT_USAGE, "prove: --within needs --validate");
@@ -446,31 +302,14 @@ static int refused(const prove_opts *p)
     return 0;
 }
 
-/* The tables of --tb-dir (default ./tables where it exists) into *tb;
- * 0, or an exit code (said). */
-static int open_tables(const game *g, const prove_opts *p, tb_set **tb)
-{
-    *tb = NULL;
-    if (p->no_tb || !game_has_tables(g))
-        return 0;
-    struct stat st;
-    const char *dir = p->tb_dir ? p->tb_dir : "tables";
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if ((*tb = tb_open(g, dir)) != NULL && p->tb_decode)
-            tb_set_resident_shared(*tb);
-    } else if (p->tb_dir)
-        return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p->tb_dir);
-    return 0;
-}
-
 int cmd_prove(int argc, char **argv)
 {
     cli_game_opts go;
-    prove_opts p;
+    cli_prove_opts p;
     memset(&p, 0, sizeof p);
     pns_defaults(&p.o);
     int first;
-    if (cli_parse(argc, argv, &go, prove_long, on_option, &p, &first) != 0)
+    if (cli_parse(argc, argv, &go, cli_prove_long, cli_prove_option, &p, &first) != 0)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;
@@ -491,7 +330,7 @@ int cmd_prove(int argc, char **argv)
         return rc;
     }
     tb_set *tb;
-    if ((rc = open_tables(g, &p, &tb)) != 0)
+    if ((rc = cli_prove_tables(g, &p, &tb)) != 0)
         return game_close(g), rc;
     p.o.tb = tb;
     char why[4400];
