@@ -7,8 +7,12 @@ CFLAGS  ?= $(OPT) $(ARCH) -g
 SAN     ?=
 ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -pthread
 LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
+# Open MPI for the command line's one MPI file (cli/campaign_mpi.c); the
+# library stays free of it.
+MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
 
-MODULES := util games ranking tablebase proof pns puzzle
+MODULES := util games ranking tablebase proof pns puzzle campaign
 LIB_SRC := $(sort $(shell find $(MODULES) -name "*.c"))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
@@ -27,8 +31,12 @@ $(BUILD)/libpnsolve.a: $(call obj,$(LIB_SRC))
 	rm -f $@
 	ar rcs $@ $^
 
+$(BUILD)/cli/campaign_mpi.o: cli/campaign_mpi.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+
 $(BUILD)/pnsolve: $(call obj,$(CLI_SRC)) $(BUILD)/libpnsolve.a
-	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
 
 $(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ -lcunit $(LDLIBS)
@@ -50,6 +58,7 @@ deps:
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
+	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \

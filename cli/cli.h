@@ -65,6 +65,7 @@ int cmd_tb(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify_proof(int argc, char **argv);
 int cmd_join_proofs(int argc, char **argv);
+int cmd_campaign(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_puzzles(int argc, char **argv);
 int cmd_solve_puzzle(int argc, char **argv);

@@ -11,6 +11,7 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
     { "prove", cmd_prove, "prove who wins from a position (df-pn or best-first PNS)" },
     { "verify-proof", cmd_verify_proof, "check a proof file from the rules and tables alone" },
     { "join-proofs", cmd_join_proofs, "one proof of a position from proofs of its children" },
+    { "campaign", cmd_campaign, "one question proved through a frontier, on threads or MPI ranks" },
     { "puzzles", cmd_puzzles, "compose mate-in-N problems (tables or search), text, JSON or SVG" },
     { "solve-puzzle", cmd_solve_puzzle, "check a mate-in-N problem: the claim, cooks, duals, tries" },
     { "plot", cmd_plot, "draw a search trace (root pn/dn over nodes) as a PNG with gnuplot" },

@@ -1,0 +1,53 @@
+/* campaign/answers.c - what is known of each position, and what an answer
+ * implies: "at least k" proven answers every lower k, disproven every
+ * higher one, and where the game ends only on some scores (an even Othello
+ * board: even scores) a bound moves to the next score the game can end on. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The least score >= k the game can end on (k itself in win/loss games). */
+static int up(const campaign *c, int k)
+{
+    int bound = game_score_bound(c->g);
+    while (c->scores && k < bound && !game_score_possible(c->g, k))
+        k++;
+    return k;
+}
+
+/* "at least k" disproven is "at least d" disproven, d one past the greatest
+ * possible score below k. */
+static int down(const campaign *c, int k)
+{
+    int bound = game_score_bound(c->g), v = k - 1;
+    while (c->scores && v > -bound && !game_score_possible(c->g, v))
+        v--;
+    return v + 1;
+}
+
+void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *file)
+{
+    char *f = strdup(file);
+    if (!f)
+        return;  /* the answer is lost to this run only: the journal has it */
+    if (proven) {
+        int b = up(c, k);
+        if (n->has_lo && n->lo >= b)
+            return free(f);
+        free(n->lo_file);
+        n->has_lo = 1, n->lo = b, n->lo_file = f;
+    } else {
+        int b = down(c, k);
+        if (n->has_hi && n->hi <= b)
+            return free(f);
+        free(n->hi_file);
+        n->has_hi = 1, n->hi = b, n->hi_file = f;
+    }
+}
+
+void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len)
+{
+    snprintf(out, len, "%s/p/%016llx%016llx.%d.proof", c->dir, (unsigned long long)n->key.hi,
+             (unsigned long long)n->key.lo, k);
+}
