@@ -65,6 +65,7 @@ typedef struct {
     int answered;        /* 1: proven or disproven, and the proof is at the question's path */
     int proven;
     int interrupted;     /* stopped by the caller (Ctrl-C): ask again next run */
+    int failed;          /* the search could not run (out of memory, a table unreadable): the campaign stops */
     uint64_t nodes, solver_nodes;
     double seconds;
     char best[32];       /* the search's best move where it proved more than it could write */

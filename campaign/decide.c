@@ -81,8 +81,9 @@ static void order(const campaign *c, const cnode *n, int *idx)
     long rank[GAME_MAX_MOVES];
     for (int i = 0; i < n->nkids; i++) {
         const cnode *ch = c->node[n->kids[i]];
-        char mv[GAME_TEXT_MAX];
-        game_format_move(c->g, &n->s, n->kid_moves[i], mv, sizeof mv);
+        char mv[GAME_TEXT_MAX] = "";
+        if (n->best[0])
+            game_format_move(c->g, &n->s, n->kid_moves[i], mv, sizeof mv);
         int e = ch->mover == n->mover ? ch->estimate : -ch->estimate;  /* the claim's side wants it high */
         rank[i] = n->best[0] && strcmp(mv, n->best) == 0 ? LONG_MIN : -(long)e * 1000 + ch->mobility;
         idx[i] = i;
@@ -168,7 +169,7 @@ int campaign_decide(campaign *c, int id, int k, int want, char **file, long *nee
     cmemo *m = memo_find(c->memo, id, k, want);
     *file = NULL, *need = 0;
     if (m)
-        return *file = m->file, m->verdict;
+        return *file = m->file, *need = m->need, m->verdict;
     if (n->has_lo && n->lo >= k)
         return *file = want ? n->lo_file : NULL, want ? V_YES : V_NO;
     if (n->has_hi && n->hi <= k)
@@ -183,6 +184,11 @@ int campaign_decide(campaign *c, int id, int k, int want, char **file, long *nee
     int v = campaign_decide_children(c, n, k, want, &chosen, files, &nf, need, err, errlen);
     n = c->node[id];
     n->visited = 1;
+    if (v == V_OPEN && c->memo_open) {  /* its questions are asked through its first path */
+        if (memo_put(&c->memo, id, k, want, v, -1, NULL) != 0)
+            return snprintf(err, errlen, "out of memory"), -1;
+        memo_find(c->memo, id, k, want)->need = *need;
+    }
     if (v < 0 || v == V_OPEN)
         return v;
     char path[CAMPAIGN_PATH_MAX + 128];

@@ -31,6 +31,7 @@ typedef struct {
     struct { int id, k, want; } key;
     UT_hash_handle hh;
     int verdict;                 /* V_YES, V_NO, V_OPEN */
+    long need;                   /* V_OPEN: its open questions at the fewest */
     int chosen;                  /* the child that holds where one must, else -1 */
     char *file;                  /* the proof where V_YES */
 } cmemo;
@@ -52,6 +53,7 @@ struct campaign {
     int n, cap;
     cnode *by_key;
     cmemo *memo, *chosen;
+    int memo_open;               /* a walk remembers open nodes too (each transposition walked once) */
     cask *ask;                   /* the current walk's open questions */
     int nask, capask;
     cask *flight;                /* asked and not answered in this run */

@@ -27,6 +27,8 @@ static int record(campaign *c, const cask *q, const campaign_answer *a, FILE *lo
     claim_words(c, q->k, w, sizeof w);
     if (a->interrupted)
         return 0;  /* asked again by the next run */
+    if (a->failed)  /* every question would fail alike: no split a move deeper */
+        return snprintf(err, errlen, "a worker could not search %s: %s", n->text, a->why), -1;
     if (a->answered) {
         campaign_answers_path(c, n, q->k, path, sizeof path);
         campaign_answers_add(c, n, q->k, a->proven, path);
@@ -98,7 +100,14 @@ static int settle(campaign *c, const campaign_workers *w, int k, int want, char 
     long shown = -1;
     for (;;) {
         campaign_decide_reset(c);
+        c->memo_open = 1;  /* each transposition walked once: a walk is linear in the tree */
         int v = campaign_decide(c, 0, k, want, file, need, err, errlen);
+        if (v == V_OPEN && c->nask == 0 && c->nflight == 0) {
+            /* a question dropped under one path may be needed through another: walk every path */
+            campaign_decide_reset(c);
+            c->memo_open = 0;
+            v = campaign_decide(c, 0, k, want, file, need, err, errlen);
+        }
         if (v != V_OPEN || !w)
             return v;
         char cw[32];

@@ -33,6 +33,7 @@ void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, camp
     a->answered = kept && r.status != PNS_UNKNOWN;
     a->proven = r.status == PNS_PROVEN;
     a->interrupted = cli_stop != 0;
+    a->failed = !a->answered && r.nodes == 0 && r.status == PNS_UNKNOWN && !a->interrupted;
     a->nodes = r.nodes, a->solver_nodes = r.endgame_nodes, a->seconds = r.seconds;
     if (!a->answered && r.status != PNS_UNKNOWN && r.pv_len > 0)
         game_format_move(pv->g, &s, r.pv[0], a->best, sizeof a->best);
