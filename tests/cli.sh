@@ -380,6 +380,60 @@ printf '13\tproven\t1\t1\t0.1\n' >"$tmp/fb55.bad"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q "line 1" "$tmp/out" &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a damaged answers file refused"; cat "$tmp/out"; }
 
+# A campaign (campaign/): the exact score of Othello 5x5 through a frontier
+# two moves deep, its two joined proofs checked, the status and a full
+# verify; killed (SIGKILL) mid-run and run again, it ends at the same score
+# with no question answered twice; other options, a damaged journal and a
+# directory that is a file are refused in one line.
+check "campaign 5x5 score" 0 "^score: 13$" -- campaign run "$tmp/cp55" othello:5x5 --question score --guess 12 --depth 2 --memory 64 --workers 2
+check "campaign lower bound sound" 0 "'can Black finish at least 13 ahead\?' proven" -- verify-proof "$tmp/cp55/lower.proof"
+check "campaign upper bound sound" 0 "'can Black finish at least 1[45] ahead\?' disproven" -- verify-proof "$tmp/cp55/upper.proof"
+check "campaign status" 0 "^decided: score 13$" -- campaign status "$tmp/cp55"
+check "campaign status json" 0 '"decided":true' -- campaign status "$tmp/cp55" --json
+check "campaign verify all" 0 "answers' proofs checked: sound$" -- campaign verify "$tmp/cp55" --all
+check "campaign other options" 2 "other options" -- campaign run "$tmp/cp55" othello:5x5 --question score --guess 12 --depth 3 --memory 64
+check "campaign needs a question" 2 "expected DIR GAME, --question and --depth" -- campaign run "$tmp/cpx" othello:4x4 --depth 1
+check "campaign bad question" 2 "bad value 'lose'" -- campaign run "$tmp/cpx" othello:4x4 --question lose --depth 1
+check "campaign guess without score" 2 "--guess is for --question score" -- campaign run "$tmp/cpx" othello:4x4 --question win --guess 3 --depth 1
+check "campaign no such campaign" 1 "no campaign here" -- campaign status "$tmp/nothing"
+: >"$tmp/afile"
+check "campaign directory is a file" 1 "not a directory" -- campaign run "$tmp/afile" othello:4x4 --question win --depth 1
+cp -r "$tmp/cp55" "$tmp/cpbad" && echo "answer 3 maybe" >>"$tmp/cpbad/journal"
+check "campaign damaged journal" 1 "journal line [0-9]+: a record of no known kind" -- campaign status "$tmp/cpbad"
+check "campaign win, tic-tac-toe" 0 "^win: disproven$" -- campaign run "$tmp/cpt" tictactoe --question win --depth 2
+check "campaign win, its disproof" 0 "'can X force a win\?' disproven" -- verify-proof "$tmp/cpt/result.proof"
+check "campaign split deeper at the limits" 0 "^win: proven$" -- campaign run "$tmp/cpj" jungle --position "7/3t3/7/7/7/3E3/7 w" --question win --depth 0 --nodes 800 --memory 16 --no-tb --workers 2
+grep -q "^deeper " "$tmp/cpj/journal" && "$bin" verify-proof "$tmp/cpj/result.proof" | grep -q "^sound: " &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign questions split a move deeper"; }
+cargs=(othello:5x6 --question score --guess 10 --depth 3 --memory 64 --workers 2)
+"$bin" campaign run "$tmp/cpk" "${cargs[@]}" >/dev/null 2>&1 &
+cpid=$!
+sleep 1
+kill -9 $cpid 2>/dev/null; wait $cpid 2>/dev/null
+before=$(grep -c "^answer " "$tmp/cpk/journal")
+"$bin" campaign run "$tmp/cpk" "${cargs[@]}" >"$tmp/out" 2>&1 && grep -q "^score: 10$" "$tmp/out" &&
+    [ -z "$(grep "^answer " "$tmp/cpk/journal" | cut -d' ' -f2,7- | sort | uniq -d)" ] &&
+    [ "$(grep -c "^answer " "$tmp/cpk/journal")" -gt "$before" ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a killed campaign resumed ($before answers before)"; tail -3 "$tmp/out"; }
+# The same campaign on MPI ranks (where Open MPI is installed): one manager
+# and two workers give the score and sound proofs; killed and run again,
+# nothing answered twice.
+if command -v mpirun >/dev/null 2>&1; then
+    mpi=(mpirun --oversubscribe -np 3)
+    [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
+    "${mpi[@]}" "$bin" campaign run "$tmp/cpm" othello:5x5 --question score --guess 12 --depth 2 --memory 64 >"$tmp/out" 2>&1 &&
+        grep -q "^score: 13$" "$tmp/out" && grep -q "^run 2$" "$tmp/cpm/journal" &&
+        "$bin" campaign verify "$tmp/cpm" --all | grep -q "sound$" &&
+        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a campaign on three MPI ranks"; tail -3 "$tmp/out"; }
+    "${mpi[@]}" "$bin" campaign run "$tmp/cpmk" "${cargs[@]}" >/dev/null 2>&1 &
+    cpid=$!
+    sleep 1.5
+    kill -9 $cpid 2>/dev/null; wait $cpid 2>/dev/null; sleep 0.5
+    "${mpi[@]}" "$bin" campaign run "$tmp/cpmk" "${cargs[@]}" >"$tmp/out" 2>&1 && grep -q "^score: 10$" "$tmp/out" &&
+        [ -z "$(grep "^answer " "$tmp/cpmk/journal" | cut -d' ' -f2,7- | sort | uniq -d)" ] &&
+        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a killed mpirun campaign resumed"; tail -3 "$tmp/out"; }
+fi
+
 # Plots of traces: two traces on one figure against seconds (where gnuplot
 # is installed; else a one-line refusal), bad options refused.
 printf 'seconds,nodes,pn,dn\n1.0,1000,10,20\n2.0,3000,12,40\n' >"$tmp/t1.csv"
