@@ -117,6 +117,13 @@ const game *campaign_game(const campaign *c);
  * or stuck (said on log); -1: an error (err). */
 int campaign_run(campaign *c, const campaign_workers *w, volatile int *stop, FILE *log, char *err, size_t errlen);
 
+/* Adopts the proof file path (checked first by the proof checker, with the
+ * tables of tb_dir, NULL: none) as the answer to its claim at a position of
+ * c's tree, as if a worker had answered: copied into c's directory and
+ * journaled.  0, or -1 with a one-line reason (not sound, another game or
+ * kind of question, a position outside the tree). */
+int campaign_import(campaign *c, const char *path, const char *tb_dir, char *err, size_t errlen);
+
 /* The campaign's state: what is decided and how much is left. */
 typedef struct {
     int decided;           /* the root's question (or score) is settled */

@@ -262,7 +262,7 @@ int campaign_status(campaign *c, campaign_state *st, char *err, size_t errlen)
     st->answered = c->answered, st->deeper = c->deeper, st->in_flight = flight, st->seconds = c->seconds;
     for (int i = 0; i < c->n; i++)
         st->frontier += c->node[i]->nkids < 0;
-    if (!st->decided && c->answered > 0)
+    if (!st->decided && c->answered > 0 && c->seconds > 0)
         st->eta = c->seconds / (double)c->answered * (double)st->open_needed / (c->workers > 0 ? c->workers : 1);
     return 0;
 }

@@ -14,9 +14,6 @@ typedef struct {
 
 /* Answers q by one search with its proof (a campaign_answer_fn; ctx is a campaign_prover). */
 void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, campaign_answer *a);
-/* Runs the campaign of spec in dir to its end or Ctrl-C, on workers threads
- * (0: the cores over --threads), or on the ranks of mpirun/srun; an exit code. */
-int campaign_cli_run(const char *dir, const campaign_spec *spec, campaign_prover *pv, int workers);
 /* The campaign of spec in dir, opened for a run; NULL after saying why (*rc: the exit code). */
 campaign *campaign_cli_open(const char *dir, const campaign_spec *spec, int *rc);
 /* Runs c on w, then says how it ended; an exit code. */

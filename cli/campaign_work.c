@@ -67,28 +67,3 @@ int campaign_cli_drive(campaign *c, const campaign_workers *w)
     }
     return rc;
 }
-
-int campaign_cli_run(const char *dir, const campaign_spec *spec, campaign_prover *pv, int workers)
-{
-    cli_catch_interrupt();
-    if (campaign_mpi_size() > 1)
-        return campaign_mpi_run(dir, spec, pv);
-    if (workers <= 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        int t = pv->opts->o.threads > 1 ? pv->opts->o.threads : 1;
-        workers = cores / t > 0 ? (int)(cores / t) : 1;
-    }
-    int rc = 0;
-    campaign *c = campaign_cli_open(dir, spec, &rc);
-    if (!c)
-        return rc;
-    campaign_pool *p = campaign_pool_new(workers, campaign_cli_answer, pv);
-    if (!p)
-        return campaign_close(c), cli_fail(1, "campaign run: cannot start %d worker threads", workers);
-    campaign_workers w = campaign_pool_workers(p);
-    rc = campaign_cli_drive(c, &w);
-    cli_stop = 1;  /* searches still under way are not needed: they end at their next look */
-    campaign_pool_free(p);
-    campaign_close(c);
-    return rc;
-}

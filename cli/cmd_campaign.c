@@ -17,6 +17,7 @@ static const char help[] =
     "                            [--workers W] [prove's search options]\n"
     "       pnsolve campaign status DIR [--json]\n"
     "       pnsolve campaign verify DIR [--sample N | --all] [--tb-dir D]\n"
+    "       pnsolve campaign import DIR GAME [run's options] PROOF...\n"
     "A proof-tree manager: the question asked of the position's side to move is\n"
     "split through the positions N moves deep (the frontier); where the side it\n"
     "is asked for moves, one child must hold (tried by known answers, the game's\n"
@@ -41,7 +42,11 @@ static const char help[] =
     "their proofs into DIR, which must be the same path on every machine.\n"
     "status: what is answered, open and in flight, the bounds so far, an ETA.\n"
     "verify: checks the root's proof(s) and a sample of the answers' proofs\n"
-    "(--sample N, default 20) or all of them (--all) with verify-proof's checker.\n";
+    "(--sample N, default 20) or all of them (--all) with verify-proof's checker.\n"
+    "import: proof files of frontier questions (from an earlier run, another\n"
+    "machine, or a proof-tree manager of one's own), each checked by the proof\n"
+    "checker (with --tb-dir) and adopted as the answer of the position it proves;\n"
+    "a run with the same options then asks only what they leave open.\n";
 
 enum { OPT_CQUESTION = 512, OPT_DEPTH, OPT_WORKERS, OPT_GUESS, OPT_JSON_C, OPT_SAMPLE, OPT_ALL };
 
@@ -117,6 +122,51 @@ static int parse(int argc, char **argv, campaign_opts *c, cli_game_opts *go, int
     return cli_parse(argc, argv, go, c->table, on_option, c, first);
 }
 
+/* The campaign of spec in dir to its end or Ctrl-C, on workers threads (0:
+ * the cores over --threads), or on the ranks of mpirun/srun; an exit code. */
+static int run_campaign(const char *dir, const campaign_spec *spec, campaign_prover *pv, int workers)
+{
+    cli_catch_interrupt();
+    if (campaign_mpi_size() > 1)
+        return campaign_mpi_run(dir, spec, pv);
+    if (workers <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int t = pv->opts->o.threads > 1 ? pv->opts->o.threads : 1;
+        workers = cores / t > 0 ? (int)(cores / t) : 1;
+    }
+    int rc = 0;
+    campaign *c = campaign_cli_open(dir, spec, &rc);
+    if (!c)
+        return rc;
+    campaign_pool *p = campaign_pool_new(workers, campaign_cli_answer, pv);
+    if (!p)
+        return campaign_close(c), cli_fail(1, "campaign run: cannot start %d worker threads", workers);
+    campaign_workers w = campaign_pool_workers(p);
+    rc = campaign_cli_drive(c, &w);
+    cli_stop = 1;  /* searches still under way are not needed: they end at their next look */
+    campaign_pool_free(p);
+    campaign_close(c);
+    return rc;
+}
+
+/* The spec of run's arguments (DIR GAME ...) into c->spec; 0, or an exit code (said). */
+static int spec_of(int argc, char **argv, int first, campaign_opts *c, const cli_game_opts *go, game **g)
+{
+    if (!c->question_set || !c->depth_set)
+        return cli_fail(EXIT_USAGE, "campaign: expected DIR GAME, --question and --depth (try 'pnsolve campaign --help')");
+    if (c->guess_set && c->spec.kind != CAMPAIGN_SCORE)
+        return cli_fail(EXIT_USAGE, "campaign run: --guess is for --question score");
+    (void)argc;
+    game_state root;
+    int rc = cli_open_game(argv[first + 1], go->variant, go->position, g, &root);
+    if (rc)
+        return rc;
+    snprintf(c->spec.game, sizeof c->spec.game, "%s", argv[first + 1]);
+    snprintf(c->spec.variant, sizeof c->spec.variant, "%s", go->variant ? go->variant : "");
+    game_format(*g, &root, c->spec.position, sizeof c->spec.position);
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
     campaign_opts c;
@@ -126,27 +176,50 @@ static int run(int argc, char **argv)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;
-    if (argc - first != 2 || !c.question_set || !c.depth_set)
+    if (argc - first != 2)
         return cli_fail(EXIT_USAGE, "campaign run: expected DIR GAME, --question and --depth (try 'pnsolve campaign --help')");
-    if (c.guess_set && c.spec.kind != CAMPAIGN_SCORE)
-        return cli_fail(EXIT_USAGE, "campaign run: --guess is for --question score");
     game *g;
-    game_state root;
-    int rc = cli_open_game(argv[first + 1], go.variant, go.position, &g, &root);
+    int rc = spec_of(argc, argv, first, &c, &go, &g);
     if (rc)
         return rc;
-    snprintf(c.spec.game, sizeof c.spec.game, "%s", argv[first + 1]);
-    snprintf(c.spec.variant, sizeof c.spec.variant, "%s", go.variant ? go.variant : "");
-    game_format(g, &root, c.spec.position, sizeof c.spec.position);
     if (c.spec.kind == CAMPAIGN_SCORE || c.spec.kind == CAMPAIGN_AT_LEAST)
         cli_prove_score_options(&c.prove);
     campaign_prover pv = { g, &c.prove, NULL };
     rc = cli_prove_tables(g, &c.prove, &pv.tb);
     if (rc == 0)
-        rc = campaign_cli_run(argv[first], &c.spec, &pv, c.workers);
+        rc = run_campaign(argv[first], &c.spec, &pv, c.workers);
     tb_close(pv.tb);
     game_close(g);
     return rc;
+}
+
+static int import(int argc, char **argv)
+{
+    campaign_opts c;
+    cli_game_opts go;
+    int first;
+    if (parse(argc, argv, &c, &go, &first) != 0)
+        return EXIT_USAGE;
+    if (go.help)
+        return fputs(help, stdout), 0;
+    if (argc - first < 3)
+        return cli_fail(EXIT_USAGE, "campaign import: expected DIR GAME and proof files");
+    game *g;
+    int rc = spec_of(argc, argv, first, &c, &go, &g);
+    if (rc)
+        return rc;
+    game_close(g);
+    char err[CAMPAIGN_PATH_MAX + 1200];
+    int usage, bad = 0;
+    campaign *cp = campaign_open(argv[first], &c.spec, err, sizeof err, &usage);
+    if (!cp)
+        return cli_fail(usage ? EXIT_USAGE : 1, "campaign import: %s: %s", argv[first], err);
+    for (int i = first + 2; i < argc; i++)
+        if (campaign_import(cp, argv[i], c.prove.tb_dir, err, sizeof err) != 0)
+            bad++, cli_fail(1, "campaign import: %s", err);
+    printf("imported %d of %d proofs into %s\n", argc - first - 2 - bad, argc - first - 2, argv[first]);
+    campaign_close(cp);
+    return bad ? 1 : 0;
 }
 
 static int status(int argc, char **argv)
@@ -189,12 +262,14 @@ int cmd_campaign(int argc, char **argv)
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
         return fputs(help, stdout), 0;
     if (argc < 2)
-        return cli_fail(EXIT_USAGE, "campaign: expected run, status or verify (try 'pnsolve campaign --help')");
+        return cli_fail(EXIT_USAGE, "campaign: expected run, status, verify or import (try 'pnsolve campaign --help')");
     if (strcmp(argv[1], "run") == 0)
         return run(argc - 1, argv + 1);
     if (strcmp(argv[1], "status") == 0)
         return status(argc - 1, argv + 1);
     if (strcmp(argv[1], "verify") == 0)
         return verify(argc - 1, argv + 1);
-    return cli_fail(EXIT_USAGE, "campaign: unknown subcommand '%s' (run, status or verify)", argv[1]);
+    if (strcmp(argv[1], "import") == 0)
+        return import(argc - 1, argv + 1);
+    return cli_fail(EXIT_USAGE, "campaign: unknown subcommand '%s' (run, status, verify or import)", argv[1]);
 }

@@ -41,7 +41,7 @@ static const char help[] =
     "  --proof-memory MB         what the proof writer may read the table's graph\n"
     "                            into where a draw supports the claim (default: as\n"
     "                            much as --memory, at least 256); past it the proof\n"
-    "                            fails, to be split a move deeper (split-deeper.sh)\n"
+    "                            fails, to be split a move deeper (pnsolve campaign)\n"
     "  --proof-time S            the proof writer stops S seconds after the search\n"
     "                            solved the root (besides --time): a writer that\n"
     "                            searches for hours is cut short, and the split\n"

@@ -938,7 +938,7 @@ out:
     if (P.over)
         snprintf(D->S.error, sizeof D->S.error,
                  "the closed-set writer read %u positions of the table's graph, over --proof-memory (%zu MB): "
-                 "split the position a move deeper (bench/split-deeper.sh) or give it more", P.n, P.budget >> 20);
+                 "split the position a move deeper (pnsolve campaign) or give it more", P.n, P.budget >> 20);
     release(&P);
     return rc;
 }
