@@ -59,6 +59,7 @@ struct campaign {
     cask *flight;                /* asked and not answered in this run */
     int nflight, capflight;
     FILE *journal;
+    int lock;                    /* DIR/lock, held while a run writes the journal (-1: none) */
     long answered, deeper, asks;
     double seconds;
     int workers;                 /* of the last run in the journal */

@@ -6,7 +6,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static campaign *campaign_new(const char *dir, char *err, size_t errlen)
 {
@@ -16,6 +19,7 @@ static campaign *campaign_new(const char *dir, char *err, size_t errlen)
     if (strlen(dir) >= sizeof c->dir)
         return free(c), snprintf(err, errlen, "the directory's name is too long"), NULL;
     snprintf(c->dir, sizeof c->dir, "%s", dir);
+    c->lock = -1;
     return c;
 }
 
@@ -25,6 +29,20 @@ static int open_game(campaign *c, char *err, size_t errlen)
         return -1;
     c->scores = c->spec.kind == CAMPAIGN_AT_LEAST || c->spec.kind == CAMPAIGN_SCORE;
     c->estimator = game_has_solver(c->g) ? game_solver_new(c->g, (size_t)1 << 20) : NULL;
+    return 0;
+}
+
+/* One run at a time writes a campaign: two would ask and journal the same
+ * questions (a killed mpirun's ranks may run on).  The lock goes with the
+ * process, however it ends. */
+static int take_lock(campaign *c, char *err, size_t errlen)
+{
+    char path[CAMPAIGN_PATH_MAX];
+    snprintf(path, sizeof path, "%s/lock", c->dir);
+    if ((c->lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
+        return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
+    if (flock(c->lock, LOCK_EX | LOCK_NB) != 0)
+        return snprintf(err, errlen, "another run is writing this campaign (wait for it to end, or end it)"), -1;
     return 0;
 }
 
@@ -44,7 +62,9 @@ campaign *campaign_open(const char *dir, const campaign_spec *spec, char *err, s
             return campaign_close(c), NULL;
         }
     }
-    int rc = open_game(c, err, errlen);
+    int rc = take_lock(c, err, errlen);
+    if (rc == 0)
+        rc = open_game(c, err, errlen);
     if (rc == 0)
         rc = campaign_journal_open(c, 1, err, errlen);
     if (rc != 0) {
@@ -91,6 +111,8 @@ void campaign_close(campaign *c)
         return;
     if (c->journal)
         fclose(c->journal);
+    if (c->lock >= 0)
+        close(c->lock);
     campaign_decide_reset(c);
     cmemo *m, *t;
     HASH_ITER(hh, c->chosen, m, t) {
