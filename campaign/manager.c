@@ -75,6 +75,13 @@ static int start_asks(campaign *c, const campaign_workers *w, int k, int want, F
     return 0;
 }
 
+/* The caller's stop flag (Ctrl-C, or a worker's): read as an atomic, it is
+ * set from other threads. */
+static int stopped(volatile int *stop)
+{
+    return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
+}
+
 /* Waits for one answer and records it. */
 static int collect(campaign *c, const campaign_workers *w, FILE *log, char *err, size_t errlen)
 {
@@ -115,13 +122,13 @@ static int settle(campaign *c, const campaign_workers *w, int k, int want, char 
             fprintf(log, "%s %s?: %ld open question%s at the fewest\n", claim_words(c, k, cw, sizeof cw),
                      want ? "proven" : "disproven", *need, *need == 1 ? "" : "s");
         shown = *need;
-        if (!(stop && *stop) && start_asks(c, w, k, want, log, err, errlen) != 0)
+        if (!stopped(stop) && start_asks(c, w, k, want, log, err, errlen) != 0)
             return -1;
         if (c->nflight == 0)
-            return stop && *stop ? V_OPEN : (snprintf(err, errlen, "the root is open and no question is left to ask"), -1);
+            return stopped(stop) ? V_OPEN : (snprintf(err, errlen, "the root is open and no question is left to ask"), -1);
         if (collect(c, w, log, err, errlen) != 0)
             return -1;
-        if (stop && *stop && c->nflight == 0)
+        if (stopped(stop) && c->nflight == 0)
             return V_OPEN;
     }
 }

@@ -49,7 +49,7 @@ static void answer(void *ctx, int worker, const campaign_question *q, campaign_a
     a->proven = r.status == PNS_PROVEN;
     a->nodes = r.nodes;
     if (t->stop && __atomic_add_fetch(&t->answers, 1, __ATOMIC_SEQ_CST) >= t->stop_after)
-        *t->stop = 1;
+        __atomic_store_n(t->stop, 1, __ATOMIC_RELAXED);
 }
 
 static char *temp_dir(void)
@@ -73,7 +73,7 @@ static int run(const char *dir, const campaign_spec *spec, asker *t, volatile in
     if (rc < 0)
         fprintf(stderr, "\n    campaign: %s\n", err);
     if (stop)
-        *stop = 1;  /* the questions still under way end */
+        __atomic_store_n(stop, 1, __ATOMIC_RELAXED);  /* the questions still under way end */
     campaign_pool_free(p);
     CU_ASSERT_EQUAL(campaign_status(c, st, err, sizeof err), 0);
     campaign_close(c);
