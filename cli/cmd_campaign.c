@@ -114,12 +114,18 @@ static void make_table(campaign_opts *c)
     c->table[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-static int parse(int argc, char **argv, campaign_opts *c, cli_game_opts *go, int *first)
+/* A subcommand's options: 0 to go on, else 1 with the exit code in *rc
+ * (0 after --help). */
+static int parse(int argc, char **argv, campaign_opts *c, cli_game_opts *go, int *first, int *rc)
 {
     memset(c, 0, sizeof *c);
     pns_defaults(&c->prove.o);
     make_table(c);
-    return cli_parse(argc, argv, go, c->table, on_option, c, first);
+    if (cli_parse(argc, argv, go, c->table, on_option, c, first) != 0)
+        return *rc = EXIT_USAGE, 1;
+    if (go->help)
+        return fputs(help, stdout), *rc = 0, 1;
+    return 0;
 }
 
 /* The campaign of spec in dir to its end or Ctrl-C, on workers threads (0:
@@ -171,15 +177,13 @@ static int run(int argc, char **argv)
 {
     campaign_opts c;
     cli_game_opts go;
-    int first;
-    if (parse(argc, argv, &c, &go, &first) != 0)
-        return EXIT_USAGE;
-    if (go.help)
-        return fputs(help, stdout), 0;
+    int first, rc;
+    if (parse(argc, argv, &c, &go, &first, &rc))
+        return rc;
     if (argc - first != 2)
         return cli_fail(EXIT_USAGE, "campaign run: expected DIR GAME, --question and --depth (try 'pnsolve campaign --help')");
     game *g;
-    int rc = spec_of(argc, argv, first, &c, &go, &g);
+    rc = spec_of(argc, argv, first, &c, &go, &g);
     if (rc)
         return rc;
     if (c.spec.kind == CAMPAIGN_SCORE || c.spec.kind == CAMPAIGN_AT_LEAST)
@@ -197,15 +201,13 @@ static int import(int argc, char **argv)
 {
     campaign_opts c;
     cli_game_opts go;
-    int first;
-    if (parse(argc, argv, &c, &go, &first) != 0)
-        return EXIT_USAGE;
-    if (go.help)
-        return fputs(help, stdout), 0;
+    int first, rc;
+    if (parse(argc, argv, &c, &go, &first, &rc))
+        return rc;
     if (argc - first < 3)
         return cli_fail(EXIT_USAGE, "campaign import: expected DIR GAME and proof files");
     game *g;
-    int rc = spec_of(argc, argv, first, &c, &go, &g);
+    rc = spec_of(argc, argv, first, &c, &go, &g);
     if (rc)
         return rc;
     game_close(g);
@@ -226,11 +228,9 @@ static int status(int argc, char **argv)
 {
     campaign_opts c;
     cli_game_opts go;
-    int first;
-    if (parse(argc, argv, &c, &go, &first) != 0)
-        return EXIT_USAGE;
-    if (go.help)
-        return fputs(help, stdout), 0;
+    int first, rc;
+    if (parse(argc, argv, &c, &go, &first, &rc))
+        return rc;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "campaign status: expected DIR");
     char err[CAMPAIGN_PATH_MAX + 512];
@@ -247,11 +247,9 @@ static int verify(int argc, char **argv)
 {
     campaign_opts c;
     cli_game_opts go;
-    int first;
-    if (parse(argc, argv, &c, &go, &first) != 0)
-        return EXIT_USAGE;
-    if (go.help)
-        return fputs(help, stdout), 0;
+    int first, rc;
+    if (parse(argc, argv, &c, &go, &first, &rc))
+        return rc;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "campaign verify: expected DIR");
     return campaign_cli_verify(argv[first], c.all ? -1 : c.sample ? c.sample : 20, c.prove.tb_dir);

@@ -312,10 +312,11 @@ if command -v mpirun >/dev/null 2>&1; then
     sleep 1.5
     check "campaign run while another runs" 1 "another run is writing this campaign" -- campaign run "$tmp/cpmk" "${cargs[@]}"
     # a job killed whole, as a scheduler kills it: mpirun and its ranks
-    kill -9 $cpid $(pgrep -f "campaign run $tmp/cpmk") 2>/dev/null; wait $cpid 2>/dev/null; sleep 0.5
+    kill -9 $cpid $(pgrep -f "campaign run $tmp/cpmk") 2>/dev/null; wait $cpid 2>/dev/null
+    for _ in $(seq 50); do pgrep -f "campaign run $tmp/cpmk" >/dev/null || break; sleep 0.2; done
     "${mpi[@]}" "$bin" campaign run "$tmp/cpmk" "${cargs[@]}" >"$tmp/out" 2>&1 && grep -q "^score: 10$" "$tmp/out" &&
         [ -z "$(grep "^answer " "$tmp/cpmk/journal" | cut -d' ' -f2,7- | sort | uniq -d)" ] &&
-        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a killed mpirun campaign resumed"; tail -3 "$tmp/out"; }
+        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a killed mpirun campaign resumed"; grep "pnsolve" "$tmp/out"; tail -3 "$tmp/out"; }
 fi
 
 # Plots of traces: two traces on one figure against seconds (where gnuplot
