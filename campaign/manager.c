@@ -125,7 +125,7 @@ static int settle(campaign *c, const campaign_workers *w, int k, int want, char 
         if (!stopped(stop) && start_asks(c, w, k, want, log, err, errlen) != 0)
             return -1;
         if (c->nflight == 0)
-            return stopped(stop) ? V_OPEN : (snprintf(err, errlen, "the root is open and no question is left to ask"), -1);
+            return stopped(stop) ? V_OPEN : (snprintf(err, errlen, "the root is open and no question is left to ask (a repetition above the frontier decides nothing: try another --depth)"), -1);
         if (collect(c, w, log, err, errlen) != 0)
             return -1;
         if (stopped(stop) && c->nflight == 0)

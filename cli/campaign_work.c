@@ -27,6 +27,7 @@ void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, camp
         snprintf(a->why, sizeof a->why, "%.200s", why);
         return;
     }
+    o.prover = game_to_move(pv->g, &s);  /* asked of the side to move, also where a graph's prover is player 0 */
     pns_result r;
     int rc = pns_write_proof(pv->g, &s, &o, f.f, &r);
     int kept = util_file_commit(&f, rc == 0, why, sizeof why) == 0 && rc == 0;

@@ -39,6 +39,7 @@ static void answer(void *ctx, int worker, const campaign_question *q, campaign_a
         o.question = q->k > 0 ? PNS_WIN : PNS_ADVANTAGE;
     }
     o.memory = (size_t)16 << 20;
+    o.prover = game_to_move(t->g, &s);
     util_file f;
     char err[512];
     if (util_file_create(&f, q->proof, "w", err, sizeof err) != 0)
