@@ -303,12 +303,26 @@ check "campaign import refuses a forged proof" 1 "not sound" -- campaign import 
 if command -v mpirun >/dev/null 2>&1; then
     # Open MPI's own components leave memory at exit that LeakSanitizer
     # (make check-asan) would report; ours is checked on the threads above
-    mpi=(env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" mpirun --oversubscribe -np 3)
+    mpi=(env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" mpirun --oversubscribe)
     [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
+    mpi+=(-np 3)  # last: the Ostle runs below change it
     "${mpi[@]}" "$bin" campaign run "$tmp/cpm" othello:5x5 --question score --guess 12 --depth 2 --memory 64 >"$tmp/out" 2>&1 &&
         grep -q "^score: 13$" "$tmp/out" && grep -q "^run 2$" "$tmp/cpm/journal" &&
         "$bin" campaign verify "$tmp/cpm" --all | grep -q "sound$" &&
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a campaign on three MPI ranks"; tail -3 "$tmp/out"; }
+    # an Ostle disproof on three ranks and on one (mpirun -np 1: the
+    # workers are threads), each the threads' answer, each proof sound
+    for np in 3 1; do
+        mp=("${mpi[@]}"); mp[${#mp[@]} - 1]=$np
+        "${mp[@]}" "$bin" campaign run "$tmp/com$np" ostle:4x4 --position "1B1B/W1B1/WH1B/1WW1 w -" --question win --depth 1 \
+            --tb-dir "$tmp/ot44" --memory 64 >"$tmp/out" 2>&1 && grep -q "^win: disproven$" "$tmp/out" &&
+            "$bin" verify-proof "$tmp/com$np/result.proof" --tb-dir "$tmp/ot44" | grep -q "'can White force a win?' disproven" &&
+            pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: an Ostle campaign on $np MPI ranks"; tail -3 "$tmp/out"; }
+    done
+    # a worker rank that cannot allocate its table says so in one line, and the campaign stops
+    "${mpi[@]}" "$bin" campaign run "$tmp/coom" othello:4x4 --question win --depth 1 --memory 4000000 >"$tmp/out" 2>&1
+    [ $? != 0 ] && [ "$(grep -c "^pnsolve: campaign run: a worker could not search .*: out of memory$" "$tmp/out")" = 1 ] &&
+        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a rank out of memory"; tail -3 "$tmp/out"; }
     "${mpi[@]}" "$bin" campaign run "$tmp/cpmk" "${cargs[@]}" >/dev/null 2>&1 &
     cpid=$!
     sleep 1.5
