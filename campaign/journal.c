@@ -89,7 +89,7 @@ static int replay(campaign *c, char *line, char *err, size_t errlen)
         if (!(n = campaign_tree_find(c, line + used + at, why, sizeof why)))
             return snprintf(err, errlen, "%s", why), -1;
         c->asks++;
-        return campaign_flight_add(c, n->id, k, -1);
+        return campaign_flight_add(c, n->id, k, -1) == 0 ? 0 : (snprintf(err, errlen, "out of memory"), -1);
     }
     if (strcmp(word, "deeper") == 0) {
         pos = line + used + 1;
