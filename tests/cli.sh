@@ -264,9 +264,12 @@ check "campaign split deeper at the limits" 0 "^win: proven$" -- campaign run "$
 grep -q "^deeper " "$tmp/cpj/journal" && "$bin" verify-proof "$tmp/cpj/result.proof" | grep -q "^sound: " &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign questions split a move deeper"; }
 cargs=(othello:5x6 --question score --guess 10 --depth 3 --memory 64 --workers 2)
+wait_answers() {  # DIR N: until DIR's journal holds N answers (at most 20 s)
+    for _ in $(seq 400); do [ "$(grep -c "^answer " "$1/journal" 2>/dev/null)" -ge "$2" ] && return; sleep 0.05; done
+}
 "$bin" campaign run "$tmp/cpk" "${cargs[@]}" >/dev/null 2>&1 &
 cpid=$!
-sleep 1
+wait_answers "$tmp/cpk" 3
 kill -9 $cpid 2>/dev/null; wait $cpid 2>/dev/null
 before=$(grep -c "^answer " "$tmp/cpk/journal")
 "$bin" campaign run "$tmp/cpk" "${cargs[@]}" >"$tmp/out" 2>&1 && grep -q "^score: 10$" "$tmp/out" &&
@@ -328,7 +331,7 @@ else
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a rank out of memory"; tail -3 "$tmp/out"; }
     "${mpi[@]}" "$bin" campaign run "$tmp/cpmk" "${cargs[@]}" >/dev/null 2>&1 &
     cpid=$!
-    sleep 1.5
+    wait_answers "$tmp/cpmk" 3
     check "campaign run while another runs" 1 "another run is writing this campaign" -- campaign run "$tmp/cpmk" "${cargs[@]}"
     # a job killed whole, as a scheduler kills it: mpirun and its ranks
     kill -9 $cpid $(pgrep -f "campaign run $tmp/cpmk") 2>/dev/null; wait $cpid 2>/dev/null
