@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The least score >= k the game can end on (k itself in win/loss games). */
-static int up(const campaign *c, int k)
+int campaign_score_up(const campaign *c, int k)
 {
     int bound = game_score_bound(c->g);
     while (c->scores && k < bound && !game_score_possible(c->g, k))
@@ -16,14 +15,12 @@ static int up(const campaign *c, int k)
     return k;
 }
 
-/* "at least k" disproven is "at least d" disproven, d one past the greatest
- * possible score below k. */
-static int down(const campaign *c, int k)
+int campaign_score_below(const campaign *c, int k)
 {
     int bound = game_score_bound(c->g), v = k - 1;
     while (c->scores && v > -bound && !game_score_possible(c->g, v))
         v--;
-    return v + 1;
+    return v;
 }
 
 void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *file)
@@ -32,13 +29,13 @@ void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *
     if (!f)
         return;  /* the answer is lost to this run only: the journal has it */
     if (proven) {
-        int b = up(c, k);
+        int b = campaign_score_up(c, k);
         if (n->has_lo && n->lo >= b)
             return free(f);
         free(n->lo_file);
         n->has_lo = 1, n->lo = b, n->lo_file = f;
     } else {
-        int b = down(c, k);
+        int b = campaign_score_below(c, k) + 1;  /* disproven k: disproven one past the score below */
         if (n->has_hi && n->hi <= b)
             return free(f);
         free(n->hi_file);
@@ -46,8 +43,15 @@ void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *
     }
 }
 
+void campaign_node_path(const campaign *c, const cnode *n, const char *sub, const char *tail, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s/%016llx%016llx.%s", c->dir, sub, (unsigned long long)n->key.hi, (unsigned long long)n->key.lo,
+             tail);
+}
+
 void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len)
 {
-    snprintf(out, len, "%s/p/%016llx%016llx.%d.proof", c->dir, (unsigned long long)n->key.hi,
-             (unsigned long long)n->key.lo, k);
+    char tail[32];
+    snprintf(tail, sizeof tail, "%d.proof", k);
+    campaign_node_path(c, n, "p", tail, out, len);
 }

@@ -52,17 +52,9 @@ int campaign_decide_chosen(const campaign *c, int id, int k, int want)
     return m ? m->chosen : -1;
 }
 
-static int in_flight(const campaign *c, int id, int k)
-{
-    for (int i = 0; i < c->nflight; i++)
-        if (c->flight[i].node == id && c->flight[i].k == k)
-            return 1;
-    return 0;
-}
-
 static int ask_add(campaign *c, int id, int k)
 {
-    if (in_flight(c, id, k))
+    if (campaign_flight_has(c, id, k))
         return 0;
     if (c->nask == c->capask) {
         int cap = c->capask ? c->capask * 2 : 64;
@@ -191,9 +183,9 @@ int campaign_decide(campaign *c, int id, int k, int want, char **file, long *nee
     }
     if (v < 0 || v == V_OPEN)
         return v;
-    char path[CAMPAIGN_PATH_MAX + 128];
-    snprintf(path, sizeof path, "%s/j/%016llx%016llx.%d.%s.proof", c->dir, (unsigned long long)n->key.hi,
-             (unsigned long long)n->key.lo, k, want ? "proven" : "disproven");
+    char path[CAMPAIGN_PATH_MAX + 128], tail[48];
+    snprintf(tail, sizeof tail, "%d.%s.proof", k, want ? "proven" : "disproven");
+    campaign_node_path(c, n, "j", tail, path, sizeof path);
     if (v == V_YES && join(c, n, files, nf, path, err, errlen) != 0)
         return -1;
     c->nask = asked;  /* the questions under a decided node are not needed */

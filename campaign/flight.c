@@ -18,6 +18,14 @@ int campaign_flight_add(campaign *c, int node, int k, int tag)
     return 0;
 }
 
+int campaign_flight_has(const campaign *c, int node, int k)
+{
+    for (int i = 0; i < c->nflight; i++)
+        if (c->flight[i].node == node && c->flight[i].k == k)
+            return 1;
+    return 0;
+}
+
 int campaign_flight_drop(campaign *c, int node, int k)
 {
     int tag = -1;

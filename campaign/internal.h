@@ -74,6 +74,12 @@ void campaign_tree_child_question(const cnode *p, const cnode *ch, int k, int wa
 void campaign_tree_free(campaign *c);
 
 /* answers.c: known answers and what they imply. */
+/* The least score >= k the game can end on (k itself in win/loss games). */
+int campaign_score_up(const campaign *c, int k);
+/* The greatest score < k the game can end on (k - 1 in win/loss games). */
+int campaign_score_below(const campaign *c, int k);
+/* DIR/SUB/KEY.TAIL: a file of node n, named by its exact key. */
+void campaign_node_path(const campaign *c, const cnode *n, const char *sub, const char *tail, char *out, size_t len);
 void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *file);
 /* The path of n's proof of "at least k" (a question asked at the frontier). */
 void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
@@ -84,6 +90,8 @@ int campaign_journal_append(campaign *c, const char *fmt, ...) __attribute__((fo
 
 /* flight.c: the questions under way (tag -1: asked by an earlier run). */
 int campaign_flight_add(campaign *c, int node, int k, int tag);
+/* Whether (node, k) is among them. */
+int campaign_flight_has(const campaign *c, int node, int k);
 /* Drops (node, k) from them, every k where k is INT_MIN; the entry's tag, or -1. */
 int campaign_flight_drop(campaign *c, int node, int k);
 

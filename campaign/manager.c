@@ -168,15 +168,6 @@ static void score_line(campaign *c, int s, char *out, size_t len)
     }
 }
 
-/* The greatest score below k the game can end on. */
-static int below(const campaign *c, int k)
-{
-    int v = k - 1, bound = game_score_bound(c->g);
-    while (v > -bound && !game_score_possible(c->g, v))
-        v--;
-    return v;
-}
-
 /* The exact score: the guess moved until "at least s" holds and "at least
  * s + 1" fails. */
 static int score_bounds(campaign *c, const campaign_workers *w, volatile int *stop, FILE *log, campaign_state *st,
@@ -191,7 +182,7 @@ static int score_bounds(campaign *c, const campaign_workers *w, volatile int *st
             return st->open_needed = need, v < 0 ? -1 : 1;
         if (v == V_NO) {  /* less than s */
             st->has_upper = 1, st->upper = s;
-            s = below(c, s);
+            s = campaign_score_below(c, s);
             continue;
         }
         st->has_lower = 1, st->lower = s;
@@ -200,8 +191,7 @@ static int score_bounds(campaign *c, const campaign_workers *w, volatile int *st
         if (v < 0 || v == V_OPEN)
             return st->open_needed = need, v < 0 ? -1 : 1;
         if (v == V_NO) {  /* at least s + 1: the next possible score up */
-            for (s = s + 1; s < bound && !game_score_possible(c->g, s); s++)
-                ;
+            s = campaign_score_up(c, s + 1);
             continue;
         }
         st->has_upper = 1, st->upper = s + 1;

@@ -156,13 +156,12 @@ static int run_campaign(const char *dir, const campaign_spec *spec, campaign_pro
 }
 
 /* The spec of run's arguments (DIR GAME ...) into c->spec; 0, or an exit code (said). */
-static int spec_of(int argc, char **argv, int first, campaign_opts *c, const cli_game_opts *go, game **g)
+static int spec_of(char **argv, int first, campaign_opts *c, const cli_game_opts *go, game **g)
 {
     if (!c->question_set || !c->depth_set)
         return cli_fail(EXIT_USAGE, "campaign: expected DIR GAME, --question and --depth (try 'pnsolve campaign --help')");
     if (c->guess_set && c->spec.kind != CAMPAIGN_SCORE)
         return cli_fail(EXIT_USAGE, "campaign run: --guess is for --question score");
-    (void)argc;
     game_state root;
     int rc = cli_open_game(argv[first + 1], go->variant, go->position, g, &root);
     if (rc)
@@ -183,7 +182,7 @@ static int run(int argc, char **argv)
     if (argc - first != 2)
         return cli_fail(EXIT_USAGE, "campaign run: expected DIR GAME, --question and --depth (try 'pnsolve campaign --help')");
     game *g;
-    rc = spec_of(argc, argv, first, &c, &go, &g);
+    rc = spec_of(argv, first, &c, &go, &g);
     if (rc)
         return rc;
     if (c.spec.kind == CAMPAIGN_SCORE || c.spec.kind == CAMPAIGN_AT_LEAST)
@@ -207,7 +206,7 @@ static int import(int argc, char **argv)
     if (argc - first < 3)
         return cli_fail(EXIT_USAGE, "campaign import: expected DIR GAME and proof files");
     game *g;
-    rc = spec_of(argc, argv, first, &c, &go, &g);
+    rc = spec_of(argv, first, &c, &go, &g);
     if (rc)
         return rc;
     game_close(g);
