@@ -260,13 +260,17 @@ int cmd_campaign(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc < 2)
         return cli_fail(EXIT_USAGE, "campaign: expected run, status, verify or import (try 'pnsolve campaign --help')");
-    if (strcmp(argv[1], "run") == 0)
+    static char name[32];  /* what the option parser's messages name: "campaign run" */
+    snprintf(name, sizeof name, "campaign %.20s", argv[1]);
+    const char *sub = argv[1];
+    argv[1] = name;
+    if (strcmp(sub, "run") == 0)
         return run(argc - 1, argv + 1);
-    if (strcmp(argv[1], "status") == 0)
+    if (strcmp(sub, "status") == 0)
         return status(argc - 1, argv + 1);
-    if (strcmp(argv[1], "verify") == 0)
+    if (strcmp(sub, "verify") == 0)
         return verify(argc - 1, argv + 1);
-    if (strcmp(argv[1], "import") == 0)
+    if (strcmp(sub, "import") == 0)
         return import(argc - 1, argv + 1);
-    return cli_fail(EXIT_USAGE, "campaign: unknown subcommand '%s' (run, status, verify or import)", argv[1]);
+    return cli_fail(EXIT_USAGE, "campaign: unknown subcommand '%s' (run, status, verify or import)", sub);
 }
