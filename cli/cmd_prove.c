@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char help[] =
     "usage: pnsolve prove GAME [--position P] [--variant V] [options]\n"
