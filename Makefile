@@ -7,7 +7,7 @@ CFLAGS  ?= $(OPT) $(ARCH) -g
 SAN     ?=
 ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -pthread
 LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
-# Open MPI for the command line's one MPI file (cli/campaign_mpi.c); the
+# Open MPI for the command line's MPI files (cli/*_mpi.c: one per use); the
 # library stays free of it.
 MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
@@ -31,7 +31,7 @@ $(BUILD)/libpnsolve.a: $(call obj,$(LIB_SRC))
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/cli/campaign_mpi.o: cli/campaign_mpi.c
+$(BUILD)/cli/%_mpi.o: cli/%_mpi.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 

@@ -23,8 +23,6 @@ void campaign_cli_print_status(const campaign *c, const campaign_state *st, int 
 /* Checks the root's proof(s) and sample answers' proofs (-1: all); an exit code. */
 int campaign_cli_verify(const char *dir, int sample, const char *tb_dir);
 
-/* campaign_mpi.c: the number of ranks mpirun or srun started (1 when none). */
-int campaign_mpi_size(void);
 /* Under mpirun with several ranks: rank 0 runs c on the others, which
  * answer through pv until it ends them; an exit code. */
 int campaign_mpi_run(const char *dir, const campaign_spec *spec, campaign_prover *pv);

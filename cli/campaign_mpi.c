@@ -16,16 +16,6 @@
 
 enum { TAG_QUESTION = 1, TAG_ANSWER, TAG_STOP };
 
-int campaign_mpi_size(void)
-{
-    const char *v = getenv("OMPI_COMM_WORLD_SIZE");  /* mpirun of Open MPI */
-    if (!v)
-        v = getenv("PMI_SIZE");  /* srun, MPICH's mpiexec */
-    if (!v && getenv("PMIX_RANK"))
-        v = getenv("SLURM_NTASKS");  /* srun --mpi=pmix */
-    return v ? atoi(v) : 1;
-}
-
 typedef struct {
     int size, *busy, *tag;
 } manager;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../games/game.h"
+#include "../tablebase/tablebase.h"
 
 enum { EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
@@ -48,6 +49,15 @@ int cli_long(const char *text, long lo, long hi, long *out);
 int cli_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
 int cli_double(const char *text, double lo, double hi, double *out);
 int cli_int(const char *text, int lo, int hi, int *out);
+
+/* The number of ranks mpirun or srun started this process among (1 when
+ * none): read from their environment, before MPI starts. */
+int cli_mpi_size(void);
+/* tb_mpi.c: tb_build of g to `pieces` in dir as one of the ranks of mpirun
+ * or srun (bo->ranks set; the log and progress on rank 0 alone, which also
+ * reports what crossed between the ranks); tb_build's return, *rank set. */
+int tb_mpi_build(const game *g, const char *dir, int pieces, tb_build_options *bo, char *err, size_t errlen,
+                 int *rank);
 
 /* mkdir -p: 0, or -1 with errno. */
 int cli_make_dir(const char *dir);

@@ -133,7 +133,7 @@ static int parse(int argc, char **argv, campaign_opts *c, cli_game_opts *go, int
 static int run_campaign(const char *dir, const campaign_spec *spec, campaign_prover *pv, int workers)
 {
     cli_catch_interrupt();
-    if (campaign_mpi_size() > 1)
+    if (cli_mpi_size() > 1)
         return campaign_mpi_run(dir, spec, pv);
     if (workers <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);

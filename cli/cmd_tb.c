@@ -11,7 +11,7 @@
 
 static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
-    "                        [--compress large|all|none] [--only MATERIAL] [--save-every S]\n"
+    "                        [--compress large|all|none] [--only MATERIAL] [--save-every S] [--whole-below N]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
@@ -29,6 +29,9 @@ static const char help[] =
     "  builds one table and the smaller ones it needs, verifies one table.\n"
     "  A table in the making is saved between plies every S seconds (default\n"
     "  1800, 0 never) beside its file; build goes on from there after a stop.\n"
+    "  Under mpirun or srun the ranks build each table together, each holding\n"
+    "  1/ranks of it (no saves); tables of at most N positions (default\n"
+    "  33554432, 0 none) are dealt whole, one rank each (docs/tablebases.md).\n"
     "  stats --census (Ostle): each table's states by the classes that relate\n"
     "  them to the published count of non-trivial states (docs/ostle.md).\n"
     "reach: breadth first from the start (or POSITION) over every state of the\n"
@@ -39,11 +42,12 @@ static const char help[] =
 
 typedef struct {
     int pieces, threads, json, compress, census, save_every;
+    int64_t whole_below;
     const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
 
 enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
-       OPT_SAVE_EVERY, OPT_UNREACHED };
+       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -57,6 +61,7 @@ static const struct option tb_long[] = {
     { "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
     { "save-every", required_argument, NULL, OPT_SAVE_EVERY },
     { "unreached", required_argument, NULL, OPT_UNREACHED },
+    { "whole-below", required_argument, NULL, OPT_WHOLE_BELOW },
     { NULL, 0, NULL, 0 },
 };
 
@@ -74,6 +79,13 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_CHECKPOINT: o->checkpoint = arg; return *arg ? 0 : -1;
     case OPT_UNREACHED: o->unreached = arg; return *arg ? 0 : -1;
     case OPT_SAVE_EVERY: return cli_int(arg, 0, 1000000, &o->save_every);
+    case OPT_WHOLE_BELOW: {
+        uint64_t v;
+        if (cli_u64(arg, 0, (uint64_t)1 << 50, &v) != 0)
+            return -1;
+        o->whole_below = v ? (int64_t)v : -1;
+        return 0;
+    }
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
         return o->compress == 2 ? -1 : 0;
@@ -116,15 +128,25 @@ static int tb_build_cmd(game *g, const tb_opts *o)
         return cli_fail(EXIT_USAGE, "tb build: --pieces N is required");
     cli_catch_interrupt();
     tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
-                            .only = o->only, .save_every = o->save_every };
+                            .only = o->only, .save_every = o->save_every, .whole_below = o->whole_below };
     bo.progress = show_progress;
     bo.ctx = isatty(2) ? NULL : stderr;
     char err[600];
-    int rc = tb_build(g, o->dir, o->pieces, &bo, err, sizeof err);
-    if (!bo.ctx)
+    int rank = 0, rc;
+    if (cli_mpi_size() > 1) {
+        bo.save_every = 0;  /* ranks keep no saves: a table under way is built again */
+        rc = tb_mpi_build(g, o->dir, o->pieces, &bo, err, sizeof err, &rank);
+    } else {
+        rc = tb_build(g, o->dir, o->pieces, &bo, err, sizeof err);
+    }
+    if (!bo.ctx && rank == 0)
         fputs("\r\033[K", stderr);
+    if (rc < 0 && rank > 0 && strstr(err, "its message says why") != NULL)
+        return 1;  /* the rank that failed says why */
     if (rc < 0)
-        return cli_fail(1, "tb build: %s", err);
+        return rank ? cli_fail(1, "tb build: rank %d: %s", rank, err) : cli_fail(1, "tb build: %s", err);
+    if (rank > 0)
+        return rc == 1 ? EXIT_INTERRUPTED : 0;
     if (rc == 1) {
         fprintf(stderr, "interrupted: finished tables and the last save of the one in progress are kept in %s;"
                         " run again to resume\n", o->dir);

@@ -173,3 +173,13 @@ int cli_int(const char *text, int lo, int hi, int *out)
     *out = (int)v;
     return 0;
 }
+
+int cli_mpi_size(void)
+{
+    const char *v = getenv("OMPI_COMM_WORLD_SIZE");  /* mpirun of Open MPI */
+    if (!v)
+        v = getenv("PMI_SIZE");  /* srun, MPICH's mpiexec */
+    if (!v && getenv("PMIX_RANK"))
+        v = getenv("SLURM_NTASKS");  /* srun --mpi=pmix */
+    return v ? atoi(v) : 1;
+}

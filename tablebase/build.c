@@ -1,6 +1,7 @@
 /* tablebase/build.c - building every missing table of a game, smaller
  * first: the order, the directory lock, tables copied from another variant,
- * small tables side by side; retro.c works out each table's values.
+ * small tables side by side (across ranks: dealt to the ranks whole, each
+ * built by one); retro.c works out each table's values.
  */
 #include "retro.h"
 #include "../util/util.h"
@@ -37,6 +38,29 @@ static int compressed(const tb_build_options *o, uint64_t n)
 }
 
 static tb_entry file_entry(const void *f, uint64_t i) { return tb_file_entry(f, i); }
+
+/* Across ranks: the outcome every rank agrees on from each one's rc (-1
+ * failed, 1 stopped, 0 done), err set where another rank failed. */
+static int agree_rc(const tb_ranks *r, int rc, char *err, size_t errlen)
+{
+    if (!r)
+        return rc;
+    uint64_t v = rc < 0 ? 2 : rc > 0 ? 1 : 0;
+    if (r->allreduce(r->ctx, &v, 1, TB_MAX) != 0)
+        return util_error(err, errlen, "the ranks cannot agree (transport failed)");
+    if (v == 2 && rc >= 0)
+        return util_error(err, errlen, "stopped: another rank failed (its message says why)");
+    return v == 2 ? -1 : (int)v;
+}
+
+/* Rank 0's rc, the same on every rank (alone: rc). */
+static int rank0_rc(const tb_ranks *r, int rc)
+{
+    if (!r)
+        return rc;
+    uint64_t v = r->rank == 0 ? (uint64_t)(rc + 1) : 0;
+    return r->allreduce(r->ctx, &v, 1, TB_SUM) != 0 ? -1 : (int)v - 1;
+}
 
 /* Writes mat's table from the same table of another variant when the game
  * says their values agree and dir holds that file (its checksums checked):
@@ -97,7 +121,9 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     b->done = 0;
     b->prog = (tb_progress){ .material = name, .table_no = no, .tables = tables, .size = b->n };
     double t = util_clock(), t_write = 0;
-    int rc = copy_same_table(g, dir, mat, path, err, errlen);
+    int rc = !b->ranks || b->ranks->rank == 0 ? copy_same_table(g, dir, mat, path, err, errlen) : 0;
+    if (rank0_rc(b->ranks, rc) != rc)
+        rc = rc < 0 ? rc : util_error(err, errlen, "%s: rank 0 could not copy it (its message says why)", name);
     if (rc > 0 && o->log) {
         fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
                 (unsigned long long)b->n, b->ops->same_table_as(g, mat), util_clock() - t);
@@ -106,15 +132,16 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     char save[4300];
     snprintf(save, sizeof save, "%s.save", path);
     if (rc == 0) {
-        b->save_path = o->save_every > 0 ? save : NULL;
+        b->save_path = o->save_every > 0 && !b->ranks ? save : NULL;
         b->deps_id = deps_id(g, dir, mat);
         rc = tb_retro_build(b, err, errlen);
-        if (rc == 0 && o->stop && *o->stop)
+        if (rc == 0 && o->stop && *o->stop && !b->ranks)  /* across ranks, stops are agreed within */
             rc = 1;
         if (rc == 0) {
             b->prog.phase = "write";
             t_write = util_clock();
-            rc = tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), err, errlen);
+            rc = b->ranks ? tb_retro_write_ranked(b, path, compressed(o, b->n), err, errlen)
+                          : tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), err, errlen);
             t_write = util_clock() - t_write;
         }
         tb_retro_free(b);
@@ -180,6 +207,23 @@ static void group_tables(void *arg, uint64_t lo, uint64_t hi)
     }
 }
 
+/* Across ranks: tables todo[first, end) dealt to the ranks, each built
+ * whole by one rank on its threads. */
+static int make_dealt(tb_builder *b, const char *dir, const int *todo, int first, int end, int tables, char *err,
+                      size_t errlen)
+{
+    tb_builder alone = *b;
+    alone.ranks = NULL;
+    pthread_mutex_init(&alone.lock, NULL);
+    int rc = 0;
+    for (int i = first + b->ranks->rank; i < end && rc == 0; i += b->ranks->size)
+        rc = make_table(&alone, dir, todo[i], i + 1, tables, err, errlen);
+    pthread_mutex_destroy(&alone.lock);
+    for (int i = first; i < end; i++)
+        b->run_before += (double)b->ops->size(b->g, b->ix, todo[i]);
+    return agree_rc(b->ranks, rc, err, errlen);
+}
+
 static int make_group(tb_builder *b, const char *dir, const int *todo, int first, int end, int tables, char *err,
                       size_t errlen)
 {
@@ -221,13 +265,19 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return util_error(err, errlen, "%s has no endgame tables", g->name);
-    if (make_dir(dir, err, errlen) != 0)
+    if (agree_rc(o->ranks, make_dir(dir, err, errlen), err, errlen) != 0)
         return -1;
-    int lock = tb_dir_lock(dir, err, errlen);
-    if (lock < 0)
+    /* One lock for all ranks, taken by rank 0 (a second lock on the same
+     * machine would be refused by the first). */
+    int lock = !o->ranks || o->ranks->rank == 0 ? tb_dir_lock(dir, err, errlen) : 0;
+    if (agree_rc(o->ranks, lock < 0 ? -1 : 0, err, errlen) != 0) {
+        if (lock >= 0 && o->ranks && o->ranks->rank == 0)
+            close(lock);
         return -1;
+    }
     int rc = build_locked(g, dir, max_pieces, o, err, errlen);
-    close(lock);
+    if (!o->ranks || o->ranks->rank == 0)
+        close(lock);
     return rc;
 }
 
@@ -286,6 +336,15 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     b.ops = ops;
     b.ix = ix;
     b.threads = o->threads > 0 ? o->threads : util_default_threads();
+    b.ranks = o->ranks;
+    if (b.ranks) {  /* the owners of a table's blocks are counted alike on every rank */
+        uint64_t t = (uint64_t)b.threads;
+        if (b.ranks->allreduce(b.ranks->ctx, &t, 1, TB_MIN) != 0) {
+            tb_close(smaller);
+            return util_error(err, errlen, "the ranks cannot agree (transport failed)");
+        }
+        b.threads = (int)t;
+    }
     b.smaller = smaller;
     b.opt = o;
     b.short_max = o->long_from > 1 ? o->long_from - 1 : 0;
@@ -293,13 +352,16 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     b.run_total = total > 0 ? total : 1;
     pthread_mutex_init(&b.lock, NULL);
     int rc = 0;
-    for (int i = 0; i < ntodo && rc == 0 && !(o->stop && *o->stop);) {
+    for (int i = 0; i < ntodo && rc == 0 && !(o->stop && *o->stop && !b.ranks);) {
         /* Small tables with as many pieces never read each other: they are
          * built side by side, one per thread (no thread waits at a ply's
-         * barrier on a short frontier, no write contends). */
+         * barrier on a short frontier, no write contends), or across ranks
+         * one per rank. */
         int j = i + 1;
-        if (b.threads > 1 && ops->size(g, ix, todo[i]) <= SMALL_TABLE)
-            while (j < ntodo && ops->size(g, ix, todo[j]) <= SMALL_TABLE &&
+        uint64_t small = b.ranks ? (o->whole_below ? (uint64_t)o->whole_below : SMALL_TABLE) : SMALL_TABLE;
+        int deal = b.ranks && o->whole_below >= 0;
+        if ((deal || (b.threads > 1 && !b.ranks)) && ops->size(g, ix, todo[i]) <= small)
+            while (j < ntodo && ops->size(g, ix, todo[j]) <= small &&
                    ops->material_pieces(g, todo[j]) == ops->material_pieces(g, todo[i]))
                 j++;
         /* Tables read only those their captures lead to; one decoded for
@@ -310,11 +372,12 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
             nd += ops->material_deps(g, todo[k], deps + nd);
         if (k == j)
             tb_release_others(b.smaller, deps, nd);
-        rc = j - i > 1 ? make_group(&b, dir, todo, i, j, ntodo, err, errlen)
-                       : make_table(&b, dir, todo[i], i + 1, ntodo, err, errlen);
+        rc = deal && j - i > 1 ? make_dealt(&b, dir, todo, i, j, ntodo, err, errlen)
+             : j - i > 1          ? make_group(&b, dir, todo, i, j, ntodo, err, errlen)
+                                  : make_table(&b, dir, todo[i], i + 1, ntodo, err, errlen);
         i = j;
     }
     pthread_mutex_destroy(&b.lock);
     tb_close(smaller);
-    return rc < 0 ? -1 : rc > 0 || (o->stop && *o->stop) ? 1 : 0;
+    return rc < 0 ? -1 : rc > 0 || (o->stop && *o->stop && !b.ranks) ? 1 : 0;
 }

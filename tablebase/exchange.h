@@ -12,6 +12,12 @@
  * share the frontier; owners on several machines would each send from the
  * frontier they own and move the boxes between rounds, under the same two
  * calls (the algorithm in retro.c knows no transport).
+ *
+ * Across ranks (tb_ranks, tablebase.h) each rank plays `per` owners on as
+ * many threads: rank r owns the owners r*per .. r*per + per - 1, so the
+ * blocks it holds are tb_part_block(p, 0), tb_part_block(p, 1), ...;
+ * between a round's sending and applying, the boxes for other ranks'
+ * owners cross in one all-to-all.
  */
 #ifndef PNSOLVE_TB_EXCHANGE_H
 #define PNSOLVE_TB_EXCHANGE_H
@@ -61,18 +67,45 @@ static inline void tb_outbox_put(tb_outbox *restrict o, const uint64_t *restrict
     o->most = most;
 }
 
-typedef struct tb_exchange tb_exchange;
+/* The blocks of one rank: the table's n entries in blocks of 2^shift dealt
+ * round-robin to ranks * per owners, rank `rank` owning per of them in a
+ * row (one rank: every block, in order). */
+typedef struct {
+    int rank, ranks, per, shift;
+    uint64_t n, blocks, owned;  /* blocks of the table, and of this rank */
+} tb_part;
 
-/* Boxes for `owners` owners of a table of n entries in blocks of 2^shift
- * (at least 64), each box room for at least `batch` updates (what one
- * position may send); NULL when out of memory. */
-tb_exchange *tb_exchange_new(int owners, int shift, uint64_t n, uint64_t batch);
+/* The part of rank `rank` of `ranks`, each with per owners. */
+tb_part tb_part_of(uint64_t n, int shift, int rank, int ranks, int per);
+/* The rank that owns entry i. */
+static inline int tb_part_rank(const tb_part *p, uint64_t i)
+{
+    return (int)(((i >> p->shift) % ((uint64_t)p->ranks * (uint64_t)p->per)) / (uint64_t)p->per);
+}
+/* The k-th block this rank owns (k < p->owned), in increasing order. */
+static inline uint64_t tb_part_block(const tb_part *p, uint64_t k)
+{
+    uint64_t per = (uint64_t)p->per;
+    return k / per * (uint64_t)p->ranks * per + (uint64_t)p->rank * per + k % per;
+}
+
+typedef struct tb_exchange tb_exchange;
+struct tb_ranks;
+
+/* Boxes for the owners of a table of n entries in blocks of 2^shift (at
+ * least 64), `owners` of them on this process, each box room for at least
+ * `batch` updates (what one position may send); with ranks (NULL: this
+ * process alone) every rank plays `owners` of ranks->size * owners.  NULL
+ * when out of memory or past TB_MAX_OWNERS. */
+tb_exchange *tb_exchange_new(int owners, const struct tb_ranks *ranks, int shift, uint64_t n, uint64_t batch);
 void tb_exchange_free(tb_exchange *x);
 
-/* One pass: rounds of send (sender o fills out; returns 1 when it has sent
- * everything) then apply (owner d gets the n updates of one sender's box
- * for d, once per sender), until every sender has sent everything. */
-void tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbox *out),
+/* One pass: rounds of send (local sender o fills out; returns 1 when it has
+ * sent everything) then apply (local owner d gets the updates of one
+ * sender's box for d at a time, once per sender of every rank), until every
+ * sender of every rank has sent everything.  Across ranks every rank calls
+ * it together; 0, or -1 when the transport failed (the pass is incomplete). */
+int tb_exchange_pass(tb_exchange *x, int (*send)(void *ctx, int owner, tb_outbox *out),
                       void (*apply)(void *ctx, int owner, const uint64_t *upd, uint64_t n), void *ctx);
 
 #endif

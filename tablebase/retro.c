@@ -22,6 +22,14 @@
  * which updates arrive, so the files are byte-identical for any thread
  * count.
  *
+ * Across ranks (tb_ranks) a rank holds only its own blocks: its arrays are
+ * mapped whole but touched only there (util_alloc_sparse), so an index
+ * still names its cell with no translation in the hot loops.  It resolves
+ * its part of each frontier and the exchange carries the updates to their
+ * owners; the ply's counts, the longest pending distance and a stop are
+ * agreed by the ranks between plies, and a twin asks its canonical entry's
+ * owner for the value.
+ *
  * Memory: the byte per position and three frontier bitmaps (the last ply's
  * wins and losses and the new wins; the new losses go where the last losses
  * were read) make 1.375 bytes per position.  A distance beyond short_max is
@@ -74,7 +82,44 @@ static void fail(tb_builder *b, const char *msg)
 
 static int stopped(const tb_builder *b)
 {
-    return b->failed || (b->opt->stop && *b->opt->stop) || (b->opt->stop_at_ply && b->ply >= b->opt->stop_at_ply);
+    return b->failed || b->halted || (b->opt->stop && *b->opt->stop) ||
+           (b->opt->stop_at_ply && b->ply >= b->opt->stop_at_ply);
+}
+
+/* Across ranks: v[0..n) reduced by op over every rank (alone: unchanged). */
+static void agree(tb_builder *b, uint64_t *v, int n, tb_reduce_op op)
+{
+    if (b->ranks && b->ranks->allreduce(b->ranks->ctx, v, n, op) != 0)
+        fail(b, "the ranks cannot agree (transport failed)");
+}
+
+/* fn over this process's entries (unit 0) or frontier words (unit 6) on
+ * b->threads threads: the whole table alone, else each owned block. */
+typedef struct {
+    tb_builder *b;
+    int unit;
+    void (*fn)(void *ctx, uint64_t first, uint64_t end);
+} owned_walk;
+
+static void owned_blocks(void *ctx, uint64_t lo, uint64_t hi)
+{
+    owned_walk *w = ctx;
+    const tb_part *p = &w->b->part;
+    uint64_t end = w->unit ? w->b->words : w->b->n;
+    for (uint64_t k = lo; k < hi; k++) {
+        uint64_t q = tb_part_block(p, k), first = (q << p->shift) >> w->unit, last = ((q + 1) << p->shift) >> w->unit;
+        w->fn(w->b, first, last < end ? last : end);
+    }
+}
+
+static void each_owned(tb_builder *b, int unit, void (*fn)(void *ctx, uint64_t first, uint64_t end))
+{
+    if (!b->ranks) {
+        util_parallel(b->threads, unit ? b->words : b->n, 0, fn, b);
+        return;
+    }
+    owned_walk w = { b, unit, fn };
+    util_parallel(b->threads, b->part.owned, 1, owned_blocks, &w);
 }
 
 /* Calls the progress hook at most twice a second, from whichever thread. */
@@ -83,6 +128,8 @@ static void report(tb_builder *b, uint64_t add)
     uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
     if (!b->opt->progress)
         return;
+    if (b->ranks)
+        done *= (uint64_t)b->ranks->size;  /* this rank's share stands for every rank's */
     double t = util_clock();
     if (t - b->last_report < 0.5 || pthread_mutex_trylock(&b->lock) != 0)
         return;
@@ -391,9 +438,10 @@ static int send_predecessors(void *ctx, int o, tb_outbox *out)
     for (;;) {
         uint64_t w = b->cursor[o], end = b->cursor_end[o];
         if (w >= end) {
-            w = __atomic_fetch_add(&b->next_block, 1, __ATOMIC_RELAXED) * block;
-            if (w >= b->words)
+            uint64_t k = __atomic_fetch_add(&b->next_block, 1, __ATOMIC_RELAXED);
+            if (k >= b->part.owned)
                 return 1;
+            w = tb_part_block(&b->part, k) * block;
             end = w + block < b->words ? w + block : b->words;
             b->cursor_end[o] = end;
         }
@@ -586,6 +634,102 @@ static void copy_twins(void *ctx, uint64_t first, uint64_t end)
         }
 }
 
+/* Across ranks, the twins of this rank in batches: each asks the owner of
+ * its canonical entry for the value, in one all-to-all there and one back,
+ * until no rank has twins left.  0, or -1 (the builder failed). */
+#define TWIN_BATCH ((uint64_t)1 << 20)
+
+typedef struct {
+    uint64_t k, i;            /* the walk: owned block k, entry i */
+    uint64_t *twin, *ask, *got, *at, *from, *from2, cap, cap2;
+    int *dest;
+} twin_walk;
+
+/* The next batch of this rank's twins: their count. */
+static uint64_t next_twins(tb_builder *b, twin_walk *w)
+{
+    uint64_t m = 0, size = (uint64_t)1 << b->part.shift;
+    while (m < TWIN_BATCH && w->k < b->part.owned) {
+        uint64_t lo = tb_part_block(&b->part, w->k) * size, hi = lo + size < b->n ? lo + size : b->n;
+        if (w->i < lo)
+            w->i = lo;
+        for (; w->i < hi && m < TWIN_BATCH; w->i++)
+            if (b->c[w->i] == TWIN)
+                w->twin[m++] = w->i;
+        if (w->i >= hi)
+            w->k++;
+    }
+    return m;
+}
+
+/* One batch of m twins: canonical entries asked of their owners, answers
+ * given for the entries asked here, the twins set. */
+static int twin_batch(tb_builder *b, twin_walk *w, uint64_t m, uint64_t *slot)
+{
+    const tb_ranks *r = b->ranks;
+    for (int p = 0; p <= r->size; p++)
+        w->at[p] = 0;
+    for (uint64_t j = 0; j < m; j++) {
+        game_state s;
+        b->ops->unindex(b->g, b->ix, b->mat, w->twin[j], &s);
+        uint64_t canon = b->ops->index(b->g, b->ix, &s);
+        w->dest[j] = tb_part_rank(&b->part, canon);
+        w->got[j] = canon;
+        w->at[w->dest[j] + 1]++;
+    }
+    for (int p = 0; p < r->size; p++)
+        w->at[p + 1] += w->at[p];
+    for (int p = 0; p < r->size; p++)
+        slot[p] = w->at[p];
+    for (uint64_t j = 0; j < m; j++)
+        w->ask[slot[w->dest[j]]++] = w->got[j];
+    if (r->alltoall(r->ctx, w->ask, w->at, &w->got, &w->cap, w->from) != 0)
+        return -1;
+    for (uint64_t a = 0; a < w->from[r->size]; a++)
+        w->got[a] = tb_retro_value(b, w->got[a]);
+    uint64_t *answers = NULL;
+    if (r->alltoall(r->ctx, w->got, w->from, &answers, &w->cap2, w->from2) != 0)
+        return free(answers), -1;
+    for (int p = 0; p < r->size; p++)
+        slot[p] = w->at[p];
+    for (uint64_t j = 0; j < m; j++) {
+        tb_entry e = (tb_entry)answers[slot[w->dest[j]]++];
+        if (e == 0)
+            b->c[w->twin[j]] = DRAWN;
+        else if (!set_final(b, w->twin[j], e))
+            fail(b, "out of memory (long distances)");
+    }
+    free(answers);
+    return 0;
+}
+
+static void copy_twins_ranked(tb_builder *b)
+{
+    int size = b->ranks->size;
+    twin_walk w = { .twin = malloc(TWIN_BATCH * 8), .ask = malloc(TWIN_BATCH * 8),
+                    .got = malloc(TWIN_BATCH * 8), .cap = TWIN_BATCH, .dest = malloc(TWIN_BATCH * sizeof(int)),
+                    .at = calloc((size_t)size + 1, 8), .from = calloc((size_t)size + 1, 8),
+                    .from2 = calloc((size_t)size + 1, 8) };
+    uint64_t *slot = calloc((size_t)size + 1, 8);
+    uint64_t more = 1, ok = w.twin && w.ask && w.got && w.dest && w.at && w.from && w.from2 && slot;
+    while (more) {
+        uint64_t m = ok ? next_twins(b, &w) : 0;
+        /* every rank goes round as long as one has twins left */
+        uint64_t v[2] = { m > 0 || w.k < b->part.owned, !ok };
+        agree(b, v, 2, TB_MAX);
+        if (v[1] || b->failed) {
+            fail(b, "out of memory (twins)");
+            break;
+        }
+        more = v[0];
+        if (more && twin_batch(b, &w, m, slot) != 0) {
+            fail(b, "the ranks cannot agree (transport failed)");
+            break;
+        }
+    }
+    free(w.twin), free(w.ask), free(w.got), free(w.dest), free(w.at), free(w.from), free(w.from2), free(slot);
+}
+
 tb_entry tb_retro_value(const void *ctx, uint64_t i)
 {
     const tb_builder *b = ctx;
@@ -611,7 +755,8 @@ static uint64_t pass(tb_builder *b, uint64_t *in, uint64_t *out,
     b->next_block = 0;
     for (int o = 0; o < b->owners; o++)
         b->cursor[o] = b->cursor_end[o] = 0;
-    tb_exchange_pass(b->ex, send_predecessors, apply, b);
+    if (tb_exchange_pass(b->ex, send_predecessors, apply, b) != 0)
+        fail(b, "the ranks cannot agree (transport failed)");
     return b->resolved;
 }
 
@@ -626,7 +771,7 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
     b->in = wins;
     b->out = losses;
     b->resolved = 0;
-    util_parallel(b->threads, b->words, 0, scan_pending, b);
+    each_owned(b, 6, scan_pending);
     return b->resolved;
 }
 
@@ -636,7 +781,7 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
 static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses)
 {
     double now = util_clock();
-    if (!b->save_path || b->opt->save_every <= 0 || stopped(b) || now - b->last_save < b->opt->save_every)
+    if (!b->save_path || b->ranks || b->opt->save_every <= 0 || stopped(b) || now - b->last_save < b->opt->save_every)
         return;
     char err[600];
     if (tb_retro_save(b, wins, losses, b->save_path, err, sizeof err) == 0) {
@@ -652,24 +797,58 @@ static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *los
     b->last_save = util_clock();
 }
 
-int tb_retro_build(tb_builder *b, char *err, size_t errlen)
+/* Whether the build stops here: agreed by every rank (a failure or stop
+ * on one stops all, so that none waits for the others in a pass), with the
+ * longest distance pending anywhere. */
+static int halt_agreed(tb_builder *b)
 {
-    uint64_t n = b->n;
-    b->words = (n + 63) / 64;
-    b->c = util_alloc_big(n);
+    uint64_t most[2] = { (uint64_t)b->max_pending, (uint64_t)(b->failed ? 2 : stopped(b) ? 1 : 0) };
+    agree(b, most, 2, TB_MAX);
+    b->max_pending = (int)most[0];
+    if (most[1] == 2 && !b->failed)
+        fail(b, "stopped: another rank failed (its message says why)");
+    else if (most[1] == 1)
+        b->halted = 1;
+    return most[1] != 0;
+}
+
+/* Whether the ply loop ends after ply b->ply resolved `found` positions
+ * here (across ranks: the finds of every rank). */
+static int last_ply(tb_builder *b, uint64_t found)
+{
+    agree(b, &found, 1, TB_SUM);
+    return halt_agreed(b) || (!found && b->ply >= b->max_pending);
+}
+
+/* The arrays of a build: 0, or -1 when out of memory.  Across ranks, only
+ * the pages of this rank's blocks are ever touched. */
+static int alloc_build(tb_builder *b, uint64_t **wins, uint64_t **losses, uint64_t **new_wins)
+{
+    void *(*alloc)(size_t) = b->ranks ? util_alloc_sparse : util_alloc_big;
+    b->words = (b->n + 63) / 64;
+    b->c = alloc(b->n);
     b->pending = calloc(TB_MAX_DISTANCE + 1, 1);
     b->max_pending = 0;
-    if (b->short_max <= 0 || b->short_max > SHORT_MAX)
-        b->short_max = SHORT_MAX;
     /* Three frontiers: the wins and losses of the last ply and the new
      * wins; the new losses go where the last losses were read. */
-    uint64_t *wins = util_alloc_big(b->words * 8), *losses = util_alloc_big(b->words * 8);
-    uint64_t *new_wins = util_alloc_big(b->words * 8);
-    b->owners = b->threads < TB_MAX_OWNERS ? b->threads : TB_MAX_OWNERS;
+    *wins = alloc(b->words * 8), *losses = alloc(b->words * 8), *new_wins = alloc(b->words * 8);
+    int size = b->ranks ? b->ranks->size : 1, rank = b->ranks ? b->ranks->rank : 0;
+    b->owners = b->threads < TB_MAX_OWNERS / size ? b->threads : TB_MAX_OWNERS / size;
     int own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
-    b->ex = tb_exchange_new(b->owners, own_shift, n, GAME_MAX_PREDECESSORS);
+    b->part = tb_part_of(b->n, own_shift, rank, size, b->owners);
+    b->ex = tb_exchange_new(b->owners, b->ranks, own_shift, b->n, GAME_MAX_PREDECESSORS);
+    return b->c && b->pending && *wins && *losses && *new_wins && b->ex ? 0 : -1;
+}
+
+int tb_retro_build(tb_builder *b, char *err, size_t errlen)
+{
+    uint64_t n = b->n, *wins, *losses, *new_wins;
+    if (b->short_max <= 0 || b->short_max > SHORT_MAX)
+        b->short_max = SHORT_MAX;
     int rc = -1;
-    if (!b->c || !b->pending || !wins || !losses || !new_wins || !b->ex) {
+    uint64_t no_memory = alloc_build(b, &wins, &losses, &new_wins) != 0;
+    agree(b, &no_memory, 1, TB_MAX);
+    if (no_memory) {
         util_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
@@ -689,7 +868,7 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
     } else {
         b->prog.phase = "init";
         b->ply = 0;
-        util_parallel(b->threads, n, 0, init_range, b);
+        each_owned(b, 0, init_range);
         b->t_init = util_clock() - t;
         t = util_clock();
         b->t_plies = 0;
@@ -697,7 +876,8 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         save_if_due(b, wins, losses);
     }
     b->prog.phase = "plies";
-    for (b->ply++; !stopped(b); b->ply++) {
+    int halt = halt_agreed(b);
+    for (b->ply++; !halt; b->ply++) {
         if (b->ply > TB_MAX_DISTANCE - 2) {
             fail(b, "distance out of range");
             break;
@@ -708,7 +888,7 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         uint64_t *last = wins;
         wins = new_wins;
         new_wins = last;  /* cleared by the pass that read it */
-        if (!won && !lost && !known && b->ply >= b->max_pending)
+        if (last_ply(b, won + lost + known))
             break;
         b->t_plies = util_clock() - t;
         save_if_due(b, wins, losses);
@@ -721,7 +901,10 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         rc = 1;  /* interrupted: nothing is written */
         goto out;
     }
-    util_parallel(b->threads, n, 0, copy_twins, b);
+    if (b->ranks)
+        copy_twins_ranked(b);
+    else
+        util_parallel(b->threads, n, 0, copy_twins, b);
     b->t_plies = util_clock() - t;
     rc = b->failed ? util_error(err, errlen, "%s: %s", b->prog.material, b->err) : 0;
 out:

@@ -27,10 +27,13 @@ typedef struct tb_builder {
     uint64_t resolved;       /* positions set in out by the pass */
     int owners;              /* of index ranges, one per thread (exchange.h) */
     tb_exchange *ex;
-    uint64_t next_block;     /* the first frontier block no sender has claimed */
+    const tb_ranks *ranks;   /* NULL: this process alone; else the ranks sharing the table */
+    tb_part part;            /* the blocks of the index this process holds */
+    uint64_t next_block;     /* the first owned frontier block no sender has claimed */
     uint64_t cursor[TB_MAX_OWNERS], cursor_end[TB_MAX_OWNERS];  /* each sender's words left in its block */
     pthread_mutex_t lock;
     int failed;
+    int halted;              /* another rank stopped (across ranks) */
     char err[512];
     /* progress */
     const tb_build_options *opt;
@@ -49,8 +52,13 @@ typedef struct tb_builder {
 /* Builds the values of table b->mat (b->n positions) in b->c: 0, 1 when
  * stopped (nothing kept), -1 with err. */
 int tb_retro_build(tb_builder *b, char *err, size_t errlen);
-/* The value of index i after tb_retro_build (ctx is the builder). */
+/* The value of index i after tb_retro_build (ctx is the builder; across
+ * ranks, i one of its own blocks). */
 tb_entry tb_retro_value(const void *ctx, uint64_t i);
+/* Across ranks, after tb_retro_build: rank 0 writes the table to path
+ * (tb_file_write) with every rank's blocks sent to it in rounds, the others
+ * send theirs; every rank calls it: 0 when written, -1 with err. */
+int tb_retro_write_ranked(const tb_builder *b, const char *path, int compress, char *err, size_t errlen);
 /* Saves b's state after ply b->ply (the cells, the frontiers wins and
  * losses that ply b->ply + 1 reads, the pending distances, the long
  * entries) to path through a temporary file: 0, or -1 with err. */

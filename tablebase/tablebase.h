@@ -103,6 +103,25 @@ int tb_draw_position(tb_set *t, const game *g, int mat, uint64_t *rng, game_stat
 
 /* --- building ------------------------------------------------------------ */
 
+/* Processes that build tables together (MPI ranks: cli/tb_mpi.c), seen only
+ * through two collective calls that every rank makes in the same order.  A
+ * table's index is cut into blocks dealt round-robin to the ranks; each
+ * rank keeps its blocks' cells (about 1/size of the table), resolves its
+ * frontier and sends the predecessor updates to their owners in batches
+ * (transposition-driven scheduling); rank 0 writes the file. */
+typedef enum { TB_SUM, TB_MAX, TB_MIN } tb_reduce_op;
+typedef struct tb_ranks {
+    int rank, size;
+    void *ctx;
+    /* Sends words send[at[p] .. at[p+1]) to each rank p (itself included) and
+     * receives rank p's words for this one at (*recv)[from[p] .. from[p+1]),
+     * *recv grown with realloc to *cap words as needed: 0, or -1. */
+    int (*alltoall)(void *ctx, const uint64_t *send, const uint64_t *at, uint64_t **recv, uint64_t *cap,
+                    uint64_t *from);
+    /* Replaces v[0..n) by its elementwise op over every rank: 0, or -1. */
+    int (*allreduce)(void *ctx, uint64_t *v, int n, tb_reduce_op op);
+} tb_ranks;
+
 typedef struct {
     const char *material;     /* name of the table being built */
     int table_no, tables;     /* 1-based position in this run */
@@ -133,6 +152,13 @@ typedef struct {
                                  when built again; 0: never */
     int stop_at_ply;          /* 0: normal; else a table that reaches this ply stops
                                  there as Ctrl-C would stop it, to test resuming */
+    const tb_ranks *ranks;    /* NULL: this process alone; else the build is shared
+                                 with the other ranks, each calling tb_build with the
+                                 same arguments (threads: the fewest any rank has;
+                                 saving between plies: off) */
+    int64_t whole_below;      /* across ranks, tables of at most this many positions are dealt to the
+                                 ranks whole, each built by one: 0 means 2^25, < 0 none
+                                 (every table shared by all ranks) */
 } tb_build_options;
 
 /* Builds every table with at most max_pieces pieces that dir lacks, in

@@ -41,6 +41,23 @@ void *util_alloc_big(size_t bytes)
     return p;
 }
 
+/* Every page of 4 KB: a process that touches one block of 64 KB in every
+ * few (a rank of a shared table build) holds only those (a huge page would
+ * back 2 MB around each). */
+void *util_alloc_sparse(size_t bytes)
+{
+    size_t len = big_len(bytes);
+    if (len == 0)
+        return NULL;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_NOHUGEPAGE
+    madvise(p, len, MADV_NOHUGEPAGE);
+#endif
+    return p;
+}
+
 void util_free_big(void *p, size_t bytes)
 {
     if (p)

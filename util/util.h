@@ -31,6 +31,10 @@ double util_clock(void);
  * misses the TLB, and each first touch is a fault); NULL when out of memory.
  * Free it with util_free_big and the same size. */
 void *util_alloc_big(size_t bytes);
+/* As util_alloc_big, but on small pages and reserving no swap: only the
+ * pages touched take memory (NULL when the address space is short).  Free
+ * it with util_free_big and the same size. */
+void *util_alloc_sparse(size_t bytes);
 /* Frees a block of util_alloc_big (NULL: nothing). */
 void util_free_big(void *p, size_t bytes);
 /* The number of processors online, at least 1. */
