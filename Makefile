@@ -79,6 +79,8 @@ test: deps
 check-slow: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests
 	tests/rules_doc.sh
+	$(MAKE) --no-print-directory $(BUILD)/pnsolve
+	tests/mpi_tables.sh ./$(BUILD)/pnsolve
 	PNSOLVE_SLOW=1 ./$(BUILD)/run-tests \
 	  "ostle tables/every state of 3x3 Ostle (3x4: PNSOLVE_SLOW) with 2 and 3 pieces a side vs brute force with rule 8" \
 	  "search/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# tests/mpi_tables.sh PNSOLVE - tables built by MPI ranks (make check-slow):
+# every Jungle table to four pieces and every Ostle 4x4 table to eight,
+# shared by 1, 2 and 4 ranks and dealt whole to 2, are the files of one
+# process; a build whose mpirun is killed (SIGKILL) resumes to the same
+# files.  Skipped, saying so, where mpirun cannot start.
+set -u
+bin=$1
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpi=(mpirun --oversubscribe --bind-to none)  # ranks of several threads: not one core each
+[ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
+if ! command -v mpirun >/dev/null 2>&1 || ! "${mpi[@]}" -np 2 true >/dev/null 2>&1; then
+    echo "mpi tables: no working mpirun here: skipped"
+    exit 0
+fi
+same_files() {
+    local n=0
+    for f in "$1"/*.pntb; do cmp -s "$f" "$2/${f##*/}" || return 1; n=$((n + 1)); done
+    [ $n -gt 0 ]
+}
+result() { if [ "$1" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; tail -3 "$tmp/out"; fi; }
+
+for game in "jungle --pieces 4" "ostle:4x4 --pieces 8"; do
+    name=${game%% *}; name=${name/:/-}
+    read -r -a g <<<"$game"
+    "$bin" tb build "${g[@]}" --dir "$tmp/$name" >/dev/null 2>&1 || { fail=$((fail + 1)); echo "FAIL: $game alone"; }
+    for np in 1 2 4 2d; do
+        share=(--whole-below 0); [ "$np" = 2d ] && share=()
+        start=$(date +%s.%N)
+        "${mpi[@]}" -np "${np%d}" "$bin" tb build "${g[@]}" --dir "$tmp/$name$np" "${share[@]}" >"$tmp/out" 2>&1 &&
+            same_files "$tmp/$name" "$tmp/$name$np"
+        result $? "$game on $np MPI ranks"
+        printf '  %s, %s ranks%s: %.1f s\n' "$game" "${np%d}" "${share:+ (shared)}" "$(echo "$(date +%s.%N) - $start" | bc)"
+    done
+done
+
+# a build killed whole (mpirun and its ranks) after its first tables, built again
+"${mpi[@]}" -np 2 "$bin" tb build ostle:4x4 --pieces 8 --dir "$tmp/killed" --whole-below 0 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do [ -n "$(ls "$tmp/killed"/*.pntb 2>/dev/null)" ] && break; sleep 0.1; done
+kill -9 $pid $(pgrep -f "tb build ostle:4x4 --pieces 8 --dir $tmp/killed") 2>/dev/null; wait $pid 2>/dev/null
+for _ in $(seq 50); do pgrep -f "dir $tmp/killed" >/dev/null || break; sleep 0.2; done
+kept=$(ls "$tmp/killed"/*.pntb | wc -l)
+"${mpi[@]}" -np 2 "$bin" tb build ostle:4x4 --pieces 8 --dir "$tmp/killed" --whole-below 0 >"$tmp/out" 2>&1 &&
+    same_files "$tmp/ostle-4x4" "$tmp/killed" && [ "$kept" -ge 1 ] && ! ls "$tmp/killed" | grep -q "\.tmp\."
+result $? "a killed build on MPI ranks resumed (kept $kept tables)"
+
+echo "mpi tables: $pass passed, $fail failed"
+[ $fail = 0 ]
