@@ -265,7 +265,8 @@ grep -q "^deeper " "$tmp/cpj/journal" && "$bin" verify-proof "$tmp/cpj/result.pr
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign questions split a move deeper"; }
 cargs=(othello:5x6 --question score --guess 10 --depth 3 --memory 64 --workers 2)
 wait_answers() {  # DIR N: until DIR's journal holds N answers (at most 20 s)
-    for _ in $(seq 400); do [ "$(grep -c "^answer " "$1/journal" 2>/dev/null)" -ge "$2" ] && return; sleep 0.05; done
+    local n
+    for _ in $(seq 400); do n=$(grep -c "^answer " "$1/journal" 2>/dev/null); [ "${n:-0}" -ge "$2" ] && return; sleep 0.05; done
 }
 "$bin" campaign run "$tmp/cpk" "${cargs[@]}" >/dev/null 2>&1 &
 cpid=$!

@@ -10,7 +10,9 @@
 #  4. the library exports only names with a module's prefix (the compiler's
 #     own __ names, such as the sanitizers', aside);
 #  5. no function is longer than 100 lines (the project's style: a body opens
-#     with "{" and closes with "}" alone on a line; generated weights aside).
+#     with "{" and closes with "}" alone on a line; generated weights aside);
+#  6. MPI only in the command line's cli/*_mpi.c files, one per use: no other
+#     source includes mpi.h, the library has no MPI_ symbol.
 B=${1:-build}
 fail=0
 
@@ -73,5 +75,12 @@ if [ -n "$long" ]; then
     echo "FAIL: functions over 100 lines:"; printf '%s\n' "$long"; fail=1
 fi
 
-[ $fail = 0 ] && echo "layering: calls go down the modules, no private header crosses one, no circle between $(printf '%s\n' "$edges" | awk 'NF == 2 { print $1; print $2 }' | sort -u | wc -l) files, every exported name prefixed, no function over 100 lines"
+# 6: MPI kept to cli/*_mpi.c
+mpi=$(cd "$src" && grep -l '#include <mpi.h>' $(find util ranking games tablebase proof pns puzzle campaign cli bench tests -name '*.[ch]') |
+    grep -v '^cli/[a-z]*_mpi\.c$'; nm "$B/libpnsolve.a" 2>/dev/null | grep -c ' MPI_' | grep -v '^0$')
+if [ -n "$mpi" ]; then
+    echo "FAIL: MPI outside cli/*_mpi.c: $mpi"; fail=1
+fi
+
+[ $fail = 0 ] && echo "layering: calls go down the modules, no private header crosses one, no circle between $(printf '%s\n' "$edges" | awk 'NF == 2 { print $1; print $2 }' | sort -u | wc -l) files, every exported name prefixed, no function over 100 lines, MPI in cli/*_mpi.c alone"
 exit $fail
