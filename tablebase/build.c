@@ -295,11 +295,18 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
         tb_close(smaller);
         return -1;
     }
-    /* every table's state index, made or mapped now: the sizes need them */
-    const game_tb_index *ix = tb_index_needs(tb_set_index(smaller), mats, count);
-    if (!ix) {
+    /* every table's state index, made or mapped now: the sizes need them;
+     * across ranks rank 0 makes the files first and the others map them */
+    const game_tb_index *ix = NULL;
+    if (!o->ranks || o->ranks->rank == 0)
+        ix = tb_index_needs(tb_set_index(smaller), mats, count);
+    if (o->ranks && agree_rc(o->ranks, 0, err, errlen) == 0 && !ix)  /* rank 0 is done */
+        ix = tb_index_needs(tb_set_index(smaller), mats, count);
+    if (!ix)
+        util_error(err, errlen, "out of memory for the state indices");
+    if (agree_rc(o->ranks, ix ? 0 : -1, err, errlen) != 0) {
         tb_close(smaller);
-        return util_error(err, errlen, "out of memory for the state indices");
+        return -1;
     }
     /* Work out what is missing first, so progress can count it. */
     int todo[4096], ntodo = 0;
