@@ -95,7 +95,8 @@ static int loop_alltoall(void *ctx, const uint64_t *send, const uint64_t *at, ui
         *recv = grown, *cap = total;
     }
     for (int p = 0; p < h->size; p++)
-        memcpy(*recv + from[p], h->send[p] + h->at[p][me], (from[p + 1] - from[p]) * sizeof(uint64_t));
+        if (from[p + 1] > from[p])
+            memcpy(*recv + from[p], h->send[p] + h->at[p][me], (from[p + 1] - from[p]) * sizeof(uint64_t));
     pthread_barrier_wait(&h->bar);  /* the senders' buffers are free again */
     return 0;
 }

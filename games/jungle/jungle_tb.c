@@ -3,6 +3,7 @@
 #include "jungle_impl.h"
 #include "../../ranking/ranking.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* Canonical material of each piece set, and ranking's location of each
@@ -12,15 +13,23 @@ static uint8_t canonical_of[256];
 static int8_t location_of[49];
 static uint8_t square_of[47];
 
-void jungle_tb_init(void)
+static void fill_tables(void)
 {
-    for (unsigned m = 0; m < 256; m++)  /* the same values on every open */
+    for (unsigned m = 0; m < 256; m++)
         canonical_of[m] = (uint8_t)rank_material_canonical(m);
     for (int sq = 0; sq < 49; sq++) {
         location_of[sq] = (int8_t)rank_location(sq);
         if (location_of[sq] >= 0)
             square_of[location_of[sq]] = (uint8_t)sq;
     }
+}
+
+/* Once per process: games open on several threads at once (the builder
+ * copying a variant's tables side by side). */
+void jungle_tb_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fill_tables);
 }
 
 static int jtb_materials(const game *g, int max_pieces, int *out, int cap)
