@@ -12,7 +12,17 @@ LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
 MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
 
-MODULES := util games ranking tablebase proof pns puzzle campaign
+# make install: the paths (DESTDIR prefixes them all, for packaging)
+VERSION    = 1.0.0
+SOMAJOR    = 1
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+LIBDIR    ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR    ?= $(PREFIX)/share/man
+SONAME     = libpnsolve.so.$(SOMAJOR)
+
+MODULES := util games ranking tablebase proof pns puzzle campaign api
 LIB_SRC := $(sort $(shell find $(MODULES) -name "*.c"))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
@@ -21,11 +31,58 @@ FIT_SRC := bench/fit/othello_eval.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-all: $(BUILD)/pnsolve $(BUILD)/libpnsolve.a
+all: $(BUILD)/pnsolve $(BUILD)/libpnsolve.a $(BUILD)/libpnsolve.so.$(VERSION) $(BUILD)/pnsolve.1
 
-$(BUILD)/%.o: %.c
+# The Debian packages a build needs, by the file each installs.
+MISSING = missing=""; \
+	command -v $(CC) >/dev/null 2>&1 || missing="$$missing gcc"; \
+	[ -f /usr/include/Judy.h ] || missing="$$missing libjudy-dev"; \
+	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
+	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
+	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
+	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
+	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
+	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"
+
+# Before any compiling: one line naming what is missing.
+depcheck:
+	@$(MISSING); [ -z "$$missing" ] || { echo "pnsolve: missing Debian packages:$$missing (make deps installs them)" >&2; exit 1; }
+
+$(BUILD)/%.o: %.c | depcheck
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The shared library: position-independent objects, only pnsolve.h's names
+# exported (hidden by default, and the version script).
+$(BUILD)/pic/%.o: %.c | depcheck
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(BUILD)/libpnsolve.so.$(VERSION): $(patsubst %.c,$(BUILD)/pic/%.o,$(LIB_SRC)) api/pnsolve.map
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=api/pnsolve.map -Wl,--no-undefined \
+	  $(filter %.o,$^) -o $@ $(LDLIBS)
+
+$(BUILD)/pnsolve.1: $(BUILD)/pnsolve docs/man.sh
+	docs/man.sh $(BUILD)/pnsolve $(VERSION) > $@.tmp && mv $@.tmp $@
+
+install: all
+	@d="$(DESTDIR)$(PREFIX)"; while [ ! -d "$$d" ]; do d=$$(dirname "$$d"); done; \
+	  [ -w "$$d" ] || { echo "make install: cannot write to $$d (run as root, or set PREFIX or DESTDIR)" >&2; exit 1; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/pnsolve $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BUILD)/pnsolve $(DESTDIR)$(BINDIR)/pnsolve
+	install -m 644 $(BUILD)/libpnsolve.a $(DESTDIR)$(LIBDIR)/libpnsolve.a
+	install -m 755 $(BUILD)/libpnsolve.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpnsolve.so.$(VERSION)
+	ln -sf libpnsolve.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpnsolve.so
+	install -m 644 api/pnsolve.h $(DESTDIR)$(INCLUDEDIR)/pnsolve/pnsolve.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' api/pnsolve.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve.pc
+	install -m 644 $(BUILD)/pnsolve.1 $(DESTDIR)$(MANDIR)/man1/pnsolve.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pnsolve $(DESTDIR)$(LIBDIR)/libpnsolve.a $(DESTDIR)$(LIBDIR)/libpnsolve.so* \
+	  $(DESTDIR)$(INCLUDEDIR)/pnsolve/pnsolve.h $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve.pc $(DESTDIR)$(MANDIR)/man1/pnsolve.1
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/pnsolve 2>/dev/null
 
 $(BUILD)/libpnsolve.a: $(call obj,$(LIB_SRC))
 	rm -f $@
@@ -50,15 +107,7 @@ $(BUILD)/fit-othello-eval: $(call obj,$(FIT_SRC)) $(BUILD)/libpnsolve.a
 
 # Installs what a fresh Debian machine lacks; does nothing when all is there.
 deps:
-	@missing=""; \
-	command -v $(CC) >/dev/null 2>&1 || missing="$$missing gcc"; \
-	[ -f /usr/include/Judy.h ] || missing="$$missing libjudy-dev"; \
-	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
-	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
-	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
-	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
-	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
-	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"; \
+	@$(MISSING); \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
@@ -72,6 +121,7 @@ test: deps
 	./$(BUILD)/run-tests
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/threads.sh ./$(BUILD)/pnsolve
+	tests/install.sh $(BUILD) "$(SAN)"
 
 # Cross-checks too long for `make test` (CI runs both): the tests that
 # test_slow() widens (every state of 3x4 Ostle and its forbidden-move
@@ -113,7 +163,7 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps test check-slow check-asan check-tsan demo bench clean fuzz
+.PHONY: all deps depcheck install uninstall test check-slow check-asan check-tsan demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

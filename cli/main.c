@@ -1,5 +1,6 @@
 /* cli/main.c - the pnsolve command: dispatch to one command per file. */
 #include "cli.h"
+#include "../api/pnsolve.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +21,8 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
 static void usage(FILE *out)
 {
     fputs("usage: pnsolve COMMAND [options]\n\n"
-          "Solves board games: proves who wins, builds tablebases, composes puzzles.\n\n"
+          "Solves board games: proves who wins, builds tablebases, composes puzzles.\n"
+          "'pnsolve --version' prints the version.\n\n"
           "Commands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "no command given (try 'pnsolve --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout), 0;
+    if (strcmp(argv[1], "--version") == 0)
+        return printf("pnsolve %s\n", pnsolve_version()), 0;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

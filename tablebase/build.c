@@ -281,6 +281,39 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
     return rc;
 }
 
+/* Of mats[0..count), those dir lacks into todo (their positions added to
+ * *total): how many, or -1 with err (a damaged table, one too large). */
+static int missing_tables(const game *g, const char *dir, tb_set *smaller, const game_tb_index *ix, const int *mats,
+                          int count, int *todo, double *total, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = game_tables(g);
+    int ntodo = 0;
+    for (int i = 0; i < count; i++) {
+        char path[4200];
+        tb_file f;
+        tb_path(g, dir, mats[i], path, sizeof path);
+        /* a table kept is checked whole: the ones built next read it */
+        if (tb_file_open(g, tb_set_index(smaller), path, mats[i], 1, &f, err, errlen) < 0) {
+            size_t at = strlen(err);
+            snprintf(err + at, errlen - at, " (remove it to build it again)");
+            return -1;
+        }
+        if (f.map) {
+            tb_file_close(&f);
+            continue;
+        }
+        uint64_t size = ops->size(g, ix, mats[i]);
+        if (size == 0) {
+            char name[32];
+            ops->material_name(g, mats[i], name, sizeof name);
+            return util_error(err, errlen, "table %s cannot be indexed here (too large)", name);
+        }
+        todo[ntodo++] = mats[i];
+        *total += (double)size;
+    }
+    return ntodo;
+}
+
 static int build_locked(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err,
                         size_t errlen)
 {
@@ -309,33 +342,12 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
         return -1;
     }
     /* Work out what is missing first, so progress can count it. */
-    int todo[4096], ntodo = 0;
+    int todo[4096];
     double total = 0;
-    for (int i = 0; i < count; i++) {
-        char path[4200];
-        tb_file f;
-        tb_path(g, dir, mats[i], path, sizeof path);
-        /* a table kept is checked whole: the ones built next read it */
-        int rc = tb_file_open(g, tb_set_index(smaller), path, mats[i], 1, &f, err, errlen);
-        if (rc < 0) {
-            tb_close(smaller);
-            size_t at = strlen(err);
-            snprintf(err + at, errlen - at, " (remove it to build it again)");
-            return -1;
-        }
-        if (f.map) {
-            tb_file_close(&f);
-            continue;
-        }
-        uint64_t size = ops->size(g, ix, mats[i]);
-        if (size == 0) {
-            char name[32];
-            ops->material_name(g, mats[i], name, sizeof name);
-            tb_close(smaller);
-            return util_error(err, errlen, "table %s cannot be indexed here (too large)", name);
-        }
-        todo[ntodo++] = mats[i];
-        total += (double)size;
+    int ntodo = missing_tables(g, dir, smaller, ix, mats, count, todo, &total, err, errlen);
+    if (agree_rc(o->ranks, ntodo < 0 ? -1 : 0, err, errlen) != 0) {
+        tb_close(smaller);
+        return -1;
     }
     tb_builder b;
     memset(&b, 0, sizeof b);

@@ -203,6 +203,7 @@ int main(int argc, char **argv)
     suite_tictactoe();
     suite_campaign();
     suite_tb_ranks();
+    suite_api();
     CU_basic_set_mode(CU_BRM_NORMAL);
     unsigned failed = 0;  /* each run's counts start again: summed over the runs */
     if (argc == 1) {

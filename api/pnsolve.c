@@ -1,0 +1,285 @@
+/* api/pnsolve.c - the public API (pnsolve.h) over the modules: handles
+ * that own a game or a table set, positions and moves as text. */
+#include "pnsolve.h"
+#include "../pns/pns.h"
+#include "../util/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pnsolve_game {
+    game *g;
+};
+
+struct pnsolve_tables {
+    const game *g;
+    tb_set *t;
+};
+
+/* Writes a reason to err (may be NULL) and returns code. */
+static pnsolve_status fail(pnsolve_status code, char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+const char *pnsolve_version(void) { return PNSOLVE_VERSION; }
+
+pnsolve_game *pnsolve_game_open(const char *spec, const char *variant, char *err, size_t errlen)
+{
+    char why[300] = "";
+    if (!spec) {
+        fail(PNSOLVE_EINVAL, err, errlen, "no game named");
+        return NULL;
+    }
+    pnsolve_game *h = calloc(1, sizeof *h);
+    if (!h) {
+        fail(PNSOLVE_ENOMEM, err, errlen, "out of memory");
+        return NULL;
+    }
+    h->g = game_open(spec, variant, why, sizeof why);
+    if (!h->g) {
+        fail(PNSOLVE_EINVAL, err, errlen, "%s", why);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void pnsolve_game_close(pnsolve_game *h)
+{
+    if (h)
+        game_close(h->g);
+    free(h);
+}
+
+const char *pnsolve_game_name(const pnsolve_game *h) { return h->g->name; }
+
+pnsolve_status pnsolve_game_start(const pnsolve_game *h, char *buf, size_t len)
+{
+    game_state s;
+    game_start(h->g, &s);
+    game_format(h->g, &s, buf, len);
+    return PNSOLVE_OK;
+}
+
+/* The state of position (NULL: the start). */
+static pnsolve_status read_position(const game *g, const char *position, game_state *s, char *err, size_t errlen)
+{
+    char why[300];
+    if (!position) {
+        game_start(g, s);
+        return PNSOLVE_OK;
+    }
+    return game_parse(g, position, s, why, sizeof why) == 0 ? PNSOLVE_OK
+                                                            : fail(PNSOLVE_EINVAL, err, errlen, "%s", why);
+}
+
+pnsolve_status pnsolve_position_check(const pnsolve_game *h, const char *position, char *buf, size_t len, char *err,
+                                      size_t errlen)
+{
+    game_state s;
+    pnsolve_status rc = read_position(h->g, position, &s, err, errlen);
+    if (rc == PNSOLVE_OK && buf)
+        game_format(h->g, &s, buf, len);
+    return rc;
+}
+
+void pnsolve_options_default(pnsolve_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->question = PNSOLVE_QUESTION_WIN;
+    o->threads = 1;
+}
+
+/* The caller's progress hook, called with the search's figures. */
+typedef struct {
+    const pnsolve_options *o;
+} hook;
+
+static void on_progress(const pns_progress *p, void *ctx)
+{
+    const pnsolve_options *o = ((const hook *)ctx)->o;
+    pnsolve_progress q = { p->nodes, p->seconds, p->pn, p->dn };
+    o->progress(&q, o->ctx);
+}
+
+/* The line of r from s as text into out. */
+static void write_line(const game *g, const game_state *root, const pns_result *r, pnsolve_result *out)
+{
+    game_state s = *root;
+    size_t at = 0;
+    out->line[0] = 0;
+    out->line_len = 0;
+    for (int i = 0; i < r->pv_len; i++) {
+        char mv[64];
+        game_format_move(g, &s, r->pv[i], mv, sizeof mv);
+        size_t need = strlen(mv) + (at ? 1 : 0);
+        if (at + need + 1 > sizeof out->line)
+            break;
+        at += (size_t)snprintf(out->line + at, sizeof out->line - at, "%s%s", at ? " " : "", mv);
+        out->line_len++;
+        game_play(g, &s, r->pv[i]);
+    }
+}
+
+/* WIN or ADVANTAGE, its proof written to o->proof_path when solved. */
+static pnsolve_status prove_question(const game *g, const game_state *s, const pnsolve_options *o,
+                                     const pns_options *po, pns_result *r, char *err, size_t errlen)
+{
+    if (!o->proof_path) {
+        pns_solve(g, s, po, r);
+        return PNSOLVE_OK;
+    }
+    util_file f;
+    char why[600];
+    if (util_file_create(&f, o->proof_path, "w", why, sizeof why) != 0)
+        return fail(PNSOLVE_EIO, err, errlen, "%s", why);
+    int rc = pns_write_proof(g, s, po, f.f, r);
+    if (util_file_commit(&f, rc == 0, why, sizeof why) != 0 && rc == 0)
+        return fail(PNSOLVE_EIO, err, errlen, "%s", why);
+    if (rc != 0 && r->status != PNS_UNKNOWN)
+        return fail(PNSOLVE_EIO, err, errlen, "%s: the proof was not written%s%s", o->proof_path,
+                    r->error[0] ? ": " : "", r->error);
+    return PNSOLVE_OK;
+}
+
+pnsolve_status pnsolve_prove(const pnsolve_game *h, const char *position, const pnsolve_options *o,
+                             pnsolve_result *out, char *err, size_t errlen)
+{
+    const game *g = h->g;
+    game_state s;
+    memset(out, 0, sizeof *out);
+    pnsolve_status rc = read_position(g, position, &s, err, errlen);
+    if (rc != PNSOLVE_OK)
+        return rc;
+    if (o->question == PNSOLVE_QUESTION_SCORE && g->score_bound <= 0)
+        return fail(PNSOLVE_EINVAL, err, errlen, "%s has no scores", g->name);
+    if (o->proof_path && o->question != PNSOLVE_QUESTION_WIN && o->question != PNSOLVE_QUESTION_ADVANTAGE)
+        return fail(PNSOLVE_EINVAL, err, errlen, "a proof file is written for the win and advantage questions");
+    pns_options po;
+    pns_defaults(&po);
+    if (o->question == PNSOLVE_QUESTION_SCORE)
+        pns_score_defaults(&po);
+    po.question = o->question == PNSOLVE_QUESTION_ADVANTAGE ? PNS_ADVANTAGE : PNS_WIN;
+    po.max_nodes = o->max_nodes;
+    po.max_seconds = o->max_seconds;
+    po.memory = (o->memory_mb ? o->memory_mb : 256) << 20;
+    po.threads = o->threads;
+    po.stop = o->cancel;
+    hook k = { o };
+    if (o->progress) {
+        po.progress = on_progress;
+        po.ctx = &k;
+        po.progress_every = o->progress_seconds;
+    }
+    if (o->tb_dir && !(po.tb = tb_open(g, o->tb_dir)))
+        return fail(PNSOLVE_ENOMEM, err, errlen, "out of memory");
+    pns_result r, adv;
+    memset(&r, 0, sizeof r);
+    memset(&adv, 0, sizeof adv);
+    switch (o->question) {
+    case PNSOLVE_QUESTION_VALUE: {
+        int value = pns_value(g, &s, &po, &r, &adv);
+        out->answer = value == 2 ? PNSOLVE_OPEN : PNSOLVE_PROVEN;
+        out->value = value == 2 ? 0 : value;
+        uint64_t nodes = r.nodes + adv.nodes;
+        double seconds = r.seconds + adv.seconds;
+        if (value == 0 || value == -1 || (value == 2 && r.status == PNS_DISPROVEN))
+            r = adv;  /* a draw's or a loss's line is the advantage search's */
+        r.nodes = nodes, r.seconds = seconds;
+        break;
+    }
+    case PNSOLVE_QUESTION_SCORE: {
+        int score;
+        int found = pns_score(g, &s, &po, -g->score_bound, g->score_bound, &score, &r, NULL);
+        out->answer = found >= 0 ? PNSOLVE_PROVEN : PNSOLVE_OPEN;
+        out->value = found >= 0 ? score : 0;
+        break;
+    }
+    default:
+        rc = prove_question(g, &s, o, &po, &r, err, errlen);
+        out->answer = r.status == PNS_PROVEN ? PNSOLVE_PROVEN : r.status == PNS_DISPROVEN ? PNSOLVE_DISPROVEN
+                                                                                        : PNSOLVE_OPEN;
+    }
+    tb_close(po.tb);
+    if (rc == PNSOLVE_OK && r.error[0] && out->answer == PNSOLVE_OPEN)
+        rc = fail(PNSOLVE_EIO, err, errlen, "%s", r.error);
+    out->nodes = r.nodes;
+    out->seconds = r.seconds;
+    out->stopped_by = r.stopped_by;
+    write_line(g, &s, &r, out);
+    return rc;
+}
+
+pnsolve_tables *pnsolve_tables_open(const pnsolve_game *h, const char *dir, char *err, size_t errlen)
+{
+    if (!game_tables(h->g)) {
+        fail(PNSOLVE_EINVAL, err, errlen, "%s has no endgame tables", h->g->name);
+        return NULL;
+    }
+    pnsolve_tables *t = calloc(1, sizeof *t);
+    if (t && !(t->t = tb_open(h->g, dir))) {
+        free(t);
+        t = NULL;
+    }
+    if (!t)
+        fail(PNSOLVE_ENOMEM, err, errlen, "out of memory");
+    else
+        t->g = h->g;
+    return t;
+}
+
+void pnsolve_tables_close(pnsolve_tables *t)
+{
+    if (t)
+        tb_close(t->t);
+    free(t);
+}
+
+pnsolve_status pnsolve_tables_probe(pnsolve_tables *t, const char *position, int *wdl, int *distance, char *err,
+                                    size_t errlen)
+{
+    game_state s;
+    char why[600];
+    pnsolve_status rc = read_position(t->g, position, &s, err, errlen);
+    if (rc != PNSOLVE_OK)
+        return rc;
+    if (game_result_of(t->g, &s) != GAME_ONGOING)
+        return fail(PNSOLVE_EINVAL, err, errlen, "the game is over in this position");
+    tb_value v;
+    int found = tb_probe(t->t, &s, &v, why, sizeof why);
+    if (found < 0)
+        return fail(PNSOLVE_EIO, err, errlen, "%s", why);
+    if (found == 0)
+        return fail(PNSOLVE_ETABLE, err, errlen, "no table for this position's material");
+    *wdl = v.wdl == TB_WIN ? 1 : v.wdl == TB_LOSS ? -1 : 0;
+    *distance = v.distance;
+    return PNSOLVE_OK;
+}
+
+pnsolve_status pnsolve_proof_check(const char *path, const char *tb_dir, int *sound, char *summary, size_t slen,
+                                   char *err, size_t errlen)
+{
+    *sound = 0;
+    errno = 0;
+    FILE *in = util_fopen_regular(path);
+    if (!in)
+        return fail(PNSOLVE_EIO, err, errlen, "%s: %s", path, errno ? strerror(errno) : "not a regular file");
+    proof_check_options co = { .tb_dir = tb_dir };
+    char why[600] = "", said[600] = "";
+    *sound = proof_verify(in, &co, said, sizeof said, why, sizeof why) == 0;
+    fclose(in);
+    if (summary && slen)
+        snprintf(summary, slen, "%s", *sound ? said : "");
+    if (!*sound)
+        fail(PNSOLVE_OK, err, errlen, "%s", why);
+    return PNSOLVE_OK;
+}
