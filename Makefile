@@ -33,20 +33,23 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 all: $(BUILD)/pnsolve $(BUILD)/libpnsolve.a $(BUILD)/libpnsolve.so.$(VERSION) $(BUILD)/pnsolve.1
 
-# The Debian packages a build needs, by the file each installs.
-MISSING = missing=""; \
+# The Debian packages a build needs, by the file each installs; the tests
+# also need CUnit and Graphviz.
+BUILD_MISSING = missing=""; \
 	command -v $(CC) >/dev/null 2>&1 || missing="$$missing gcc"; \
 	[ -f /usr/include/Judy.h ] || missing="$$missing libjudy-dev"; \
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
-	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"
+MISSING = $(BUILD_MISSING); \
+	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"
 
 # Before any compiling: one line naming what is missing.
 depcheck:
-	@$(MISSING); [ -z "$$missing" ] || { echo "pnsolve: missing Debian packages:$$missing (make deps installs them)" >&2; exit 1; }
+	@$(BUILD_MISSING); [ -z "$$missing" ] || { echo "pnsolve: missing Debian packages:$$missing (make deps installs them)" >&2; exit 1; }
 
 $(BUILD)/%.o: %.c | depcheck
 	@mkdir -p $(dir $@)

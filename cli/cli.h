@@ -59,6 +59,14 @@ int cli_mpi_size(void);
 int tb_mpi_build(const game *g, const char *dir, int pieces, tb_build_options *bo, char *err, size_t errlen,
                  int *rank);
 
+/* dot.c: every position reachable from s and its moves, as Graphviz DOT
+ * written to path (all or nothing; refused past 2,000 positions); 0, or an
+ * exit code (said). */
+int cli_dot_positions(const game *g, const game_state *s, const char *path);
+/* dot.c: the tree of the proof file proof_path as DOT written to path (the
+ * prover's moves bold, repetitions dashed); 0, or an exit code (said). */
+int cli_dot_proof(const char *proof_path, const char *path);
+
 /* mkdir -p: 0, or -1 with errno. */
 int cli_make_dir(const char *dir);
 

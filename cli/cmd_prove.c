@@ -37,6 +37,8 @@ static const char help[] =
     "                            machine (else into this process's memory)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
     "                            with --score, the trees of both bounds\n"
+    "  --dot FILE                with --proof: the proof's tree as a Graphviz graph\n"
+    "                            (the prover's moves bold, repetitions dashed)\n"
     "  --proof-memory MB         what the proof writer may read the table's graph\n"
     "                            into where a draw supports the claim (default: as\n"
     "                            much as --memory, at least 256); past it the proof\n"
@@ -294,6 +296,8 @@ static int refused(const cli_prove_opts *p)
         return cli_fail(EXIT_USAGE, "prove: --score takes no --question");
     if (p->proof && !p->question_set && !p->score)
         return cli_fail(EXIT_USAGE, "prove: --proof needs --question or --score");
+    if (p->dot && !p->proof)
+        return cli_fail(EXIT_USAGE, "prove: --dot needs --proof (the picture is of the proof)");
     if (p->o.threads > 1 && p->o.algo != PNS_DFPN)
         return cli_fail(EXIT_USAGE, "prove: --threads is for df-pn (best-first PNS runs on one thread)");
     if ((p->o.checkpoint || p->o.resume) && ((!p->question_set && !p->score) || p->o.algo != PNS_DFPN))
@@ -364,6 +368,8 @@ int cmd_prove(int argc, char **argv)
     tb_close(tb);
     game_close(g);
     if (!x.ok || x.proof_failed)
+        return 1;
+    if (p.dot && (x.w.status != PNS_UNKNOWN || x.has_score) && cli_dot_proof(p.proof, p.dot) != 0)
         return 1;
     return cli_stop ? EXIT_INTERRUPTED : 0;
 }

@@ -4,20 +4,26 @@
 #include <stdio.h>
 
 static const char help[] =
-    "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V]\n"
+    "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V] [--dot FILE]\n"
     "Prints the position's diagram, its notation, the side to move, its\n"
     "symmetry class (where the game has symmetries: the same for a position's\n"
     "images), the solver's estimate of the final score for the side to move\n"
     "(where the game has one: a guide for ordering moves, never a value), the\n"
     "scores a finished game can have (where it has scores) and the legal\n"
     "moves (or the result if the game is over), after playing the given moves\n"
-    "from the position.\n";
+    "from the position.  --dot FILE also writes every position reachable from\n"
+    "it, with its moves, as a Graphviz graph (OR positions boxes, AND\n"
+    "ellipses, finished games filled by result, moves back onto the path\n"
+    "dashed: 'dot -Tsvg FILE' draws it; at most 2,000 positions).\n";
+
+static const struct option show_long[] = { { "dot", required_argument, NULL, 256 }, { NULL, 0, NULL, 0 } };
 
 int cmd_show(int argc, char **argv)
 {
     cli_game_opts o;
+    const char *dot = NULL;
     int first;
-    if (cli_parse(argc, argv, &o, NULL, NULL, NULL, &first) != 0)
+    if (cli_parse(argc, argv, &o, show_long, cli_store_string, &dot, &first) != 0)
         return EXIT_USAGE;
     if (o.help)
         return fputs(help, stdout), 0;
@@ -75,6 +81,9 @@ int cmd_show(int argc, char **argv)
         }
         putchar('\n');
     }
+    rc = dot ? cli_dot_positions(g, &s, dot) : 0;
+    if (rc == 0 && dot)
+        printf("wrote %s\n", dot);
     game_close(g);
-    return 0;
+    return rc;
 }

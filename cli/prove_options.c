@@ -21,6 +21,7 @@ const struct option cli_prove_long[] = {
     { "tb-decode", no_argument, NULL, OPT_TBDECODE },
     { "no-tb", no_argument, NULL, OPT_NOTB },
     { "proof", required_argument, NULL, OPT_PROOF },
+    { "dot", required_argument, NULL, OPT_DOT },
     { "trace", required_argument, NULL, OPT_TRACE },
     { "json", no_argument, NULL, OPT_JSON },
     { "validate", required_argument, NULL, OPT_VALIDATE },
@@ -95,6 +96,7 @@ int cli_prove_option(int opt, const char *arg, void *ctx)
     case OPT_NOTB: p->no_tb = 1; return 0;
     case OPT_TBDECODE: p->tb_decode = 1; return 0;
     case OPT_PROOF: p->proof = arg; return *arg ? 0 : -1;
+    case OPT_DOT: p->dot = arg; return *arg ? 0 : -1;
     case OPT_TRACE: p->trace = arg; return *arg ? 0 : -1;
     case OPT_JSON: p->json = 1; return 0;
     case OPT_CHECKPOINT: p->o.checkpoint = arg; return *arg ? 0 : -1;

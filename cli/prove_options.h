@@ -9,14 +9,14 @@ typedef struct {
     pns_options o;
     int question_set, json, no_tb, tb_decode, validate, within, score, exact_set, proof_exact_set, init_set;
     uint64_t count, seed;
-    const char *tb_dir, *proof, *trace;
+    const char *tb_dir, *proof, *trace, *dot;
     FILE *trace_file;
 } cli_prove_opts;
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_PROOF_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,
        OPT_TBDIR, OPT_NOTB, OPT_TBDECODE, OPT_PROOF, OPT_TRACE, OPT_JSON, OPT_VALIDATE, OPT_WITHIN, OPT_COUNT, OPT_SEED, OPT_CHECKPOINT,
        OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_SUM, OPT_SCORE, OPT_EXACT,
-       OPT_PROOF_EXACT, OPT_THREADS, OPT_PROOF_TIME };
+       OPT_PROOF_EXACT, OPT_THREADS, OPT_PROOF_TIME, OPT_DOT };
 
 
 /* prove's long options, for cli_parse (the last entry zero). */

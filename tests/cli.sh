@@ -362,6 +362,36 @@ else
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tables by ranks into a bad directory"; tail -3 "$tmp/out"; }
 fi
 
+# Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the
+# one move back onto the path dashed; its proof's tree with the prover's
+# moves bold; graphs too big, unwritable paths and --dot without a proof
+# refused in one line (where graphviz is installed, dot draws both)
+ghi=positions/ghi/kishimoto-fig3-2.graph
+check "show --dot" 0 "^wrote $tmp/ghi.dot$" -- show "graph:$ghi" --dot "$tmp/ghi.dot"
+[ "$(grep -c "^  n[0-9]* \[label=" "$tmp/ghi.dot")" = 11 ] && [ "$(grep -c " -> " "$tmp/ghi.dot")" = 17 ] &&
+    [ "$(grep -c "style=dashed" "$tmp/ghi.dot")" = 1 ] && grep -q 'n3 -> n2 \[label="E", style=dashed' "$tmp/ghi.dot" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: the GHI graph's picture"; }
+check "prove --dot" 0 "^value: proven$" -- prove "graph:$ghi" --question win --proof "$tmp/ghi.proof" --dot "$tmp/ghip.dot"
+[ "$(grep -c "style=bold" "$tmp/ghip.dot")" = 4 ] && [ "$(grep -c "same position" "$tmp/ghip.dot")" = 2 ] &&
+    grep -q 'l0 -> l1 \[label="C", style=bold' "$tmp/ghip.dot" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: the GHI proof's picture"; }
+if command -v dot >/dev/null 2>&1; then
+    dot -Tsvg "$tmp/ghi.dot" -o "$tmp/ghi.svg" && dot -Tsvg "$tmp/ghip.dot" -o "$tmp/ghip.svg" && grep -q "<svg" "$tmp/ghip.svg" &&
+        pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: dot cannot draw our pictures"; }
+fi
+check "show --dot, too big" 1 "more than 2000 positions: too many to draw, nothing written" -- show jungle --dot "$tmp/j.dot"
+[ ! -e "$tmp/j.dot" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a picture too big left a file"; }
+check "show --dot, unwritable" 1 "cannot write the picture" -- show "graph:$ghi" --dot "$tmp/none/x.dot"
+check "prove --dot without --proof" 2 "--dot needs --proof" -- prove "graph:$ghi" --dot "$tmp/x.dot"
+
+# make demo's story: the GHI graph's right answer and the path-blind one's
+# wrong one, each step announced, every proof it checks sound
+"$(dirname "$0")/../demo.sh" "$bin" >"$tmp/demo" 2>&1 &&
+    [ "$(grep -A3 "^== the GHI example" "$tmp/demo" | grep "^value:" | tr '\n' ' ')" = "value: win " ] &&
+    grep -A1 "^-- a table that ignores the path" "$tmp/demo" | grep -q "^value: draw$" &&
+    [ "$(grep -c "^sound: " "$tmp/demo")" = 2 ] && [ "$(grep -c "^== " "$tmp/demo")" = 7 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: make demo's story"; tail -5 "$tmp/demo"; }
+
 # Plots of traces: two traces on one figure against seconds (where gnuplot
 # is installed; else a one-line refusal), bad options refused.
 printf 'seconds,nodes,pn,dn\n1.0,1000,10,20\n2.0,3000,12,40\n' >"$tmp/t1.csv"
