@@ -154,6 +154,12 @@ check-tsan: deps
 	  "othello solver/Othello's solver with threads: the scores and bounds of one thread"
 	TSAN_OPTIONS="halt_on_error=1" tests/threads.sh ./build-tsan/pnsolve
 
+# A puzzle booklet rendered by headless Chromium (installed if missing): not
+# in make test, which stays quick.
+check-html: deps
+	$(MAKE) --no-print-directory $(BUILD)/pnsolve
+	tests/check_html.sh ./$(BUILD)/pnsolve
+
 demo: deps
 	$(MAKE) --no-print-directory $(BUILD)/pnsolve
 	./demo.sh $(BUILD)/pnsolve
@@ -166,7 +172,7 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps depcheck install uninstall test check-slow check-asan check-tsan demo bench clean fuzz
+.PHONY: all deps depcheck install uninstall test check-slow check-asan check-tsan check-html demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

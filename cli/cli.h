@@ -73,6 +73,16 @@ int cli_make_dir(const char *dir);
 /* Prints s as a JSON string (quoted, escaped). */
 void cli_json_string(FILE *out, const char *s);
 
+/* A problem of a booklet: its position, stipulation and analysis as text. */
+typedef struct {
+    const game_state *s;
+    const char *stipulation, *analysis;
+} cli_booklet_item;
+/* booklet.c: items[0..n) of g as one self-contained HTML page at path (all
+ * or nothing); 0, or an exit code (said). */
+int cli_booklet_write(const char *path, const char *title, const game *g, const cli_booklet_item *items, int n);
+/* Draws s as an SVG element (title above, caption below) on out; g has a board. */
+void cli_svg_draw(const game *g, const game_state *s, const char *title, const char *caption, FILE *out);
 /* Writes s as an SVG diagram (title above, caption below) to path; 0, or
  * an exit code after printing one line. */
 int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path);

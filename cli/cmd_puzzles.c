@@ -31,7 +31,10 @@ static const char puzzles_help[] =
     "  --tb-dir D  --no-tb       endgame tables (default ./tables) or none\n"
     "  --memory MB               search table (default 256)\n"
     "  --json                    one JSON object per puzzle, one per line\n"
-    "  --svg DIR                 also one SVG diagram per puzzle in DIR\n";
+    "  --svg DIR                 also one SVG diagram per puzzle in DIR\n"
+    "  --html FILE               also a booklet: one page, a numbered diagram per\n"
+    "                            problem, the solutions folded; two to an A4 page\n"
+    "                            when printed\n";
 
 static const char solve_help[] =
     "usage: pnsolve solve-puzzle GAME --position P --mate-in N [options]\n"
@@ -50,11 +53,11 @@ typedef struct {
     uint64_t count, seed, samples;
     int plies;
     size_t memory;
-    const char *tb_dir, *svg, *pieces, *side;
+    const char *tb_dir, *svg, *pieces, *side, *html;
 } puzzle_opts;
 
 enum { OPT_MATE = 256, OPT_UNIQUE, OPT_MOTIF, OPT_COUNT, OPT_SEED, OPT_PIECES, OPT_SIDE, OPT_SAMPLES, OPT_PLIES,
-       OPT_TBDIR, OPT_NOTB, OPT_MEMORY, OPT_JSON, OPT_SVG };
+       OPT_TBDIR, OPT_NOTB, OPT_MEMORY, OPT_JSON, OPT_SVG, OPT_HTML };
 
 static const struct option puzzle_long[] = {
     { "mate-in", required_argument, NULL, OPT_MATE },
@@ -71,6 +74,7 @@ static const struct option puzzle_long[] = {
     { "memory", required_argument, NULL, OPT_MEMORY },
     { "json", no_argument, NULL, OPT_JSON },
     { "svg", required_argument, NULL, OPT_SVG },
+    { "html", required_argument, NULL, OPT_HTML },
     { NULL, 0, NULL, 0 },
 };
 
@@ -121,6 +125,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_NOTB: p->no_tb = 1; return 0;
     case OPT_JSON: p->json = 1; return 0;
     case OPT_SVG: p->svg = arg; return *arg ? 0 : -1;
+    case OPT_HTML: p->html = arg; return *arg ? 0 : -1;
     case OPT_MEMORY: {
         long v;
         if (cli_long(arg, 1, 1L << 20, &v) != 0) return -1;
@@ -180,7 +185,7 @@ static void motif_list(unsigned f, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", motif_names[i].name);
 }
 
-static void print_text(const game *g, const game_state *s, const puzzle_problem *p, int number)
+static void print_text(FILE *out, const game *g, const game_state *s, const puzzle_problem *p, int number, int diagram)
 {
     char text[GAME_TEXT_MAX], stip[128], line[4096], motifs[256], mv[GAME_TEXT_MAX], rf[GAME_TEXT_MAX];
     game_format(g, s, text, sizeof text);
@@ -188,21 +193,22 @@ static void print_text(const game *g, const game_state *s, const puzzle_problem 
     line_text(g, s, p, line, sizeof line);
     motif_list(p->motifs, motifs, sizeof motifs);
     if (number)
-        printf("Puzzle %d  (score %.0f)\n", number, p->score);
-    game_diagram(g, s, stdout);
-    printf("position: %s\n%s\n", text, stip);
+        fprintf(out, "Puzzle %d  (score %.0f)\n", number, p->score);
+    if (diagram)
+        game_diagram(g, s, out);
+    fprintf(out, "position: %s\n%s\n", text, stip);
     game_format_move(g, s, p->key, mv, sizeof mv);
-    printf("key: %s%s%s%s\n", mv, *motifs ? "  (" : "", motifs, *motifs ? ")" : "");
-    printf("solution: %s\n", line);
+    fprintf(out, "key: %s%s%s%s\n", mv, *motifs ? "  (" : "", motifs, *motifs ? ")" : "");
+    fprintf(out, "solution: %s\n", line);
     if (p->nduals == 0)
-        printf("duals: none\n");
+        fprintf(out, "duals: none\n");
     for (int i = 0; i < p->nduals; i++) {
         game_state t = line_state(g, s, p, p->duals[i].ply);
         game_format_move(g, &t, p->duals[i].move, mv, sizeof mv);
         game_format_move(g, &t, p->line[p->duals[i].ply], rf, sizeof rf);
-        printf("dual: ply %d %s (as well as %s)\n", p->duals[i].ply + 1, mv, rf);
+        fprintf(out, "dual: ply %d %s (as well as %s)\n", p->duals[i].ply + 1, mv, rf);
     }
-    printf("tries: %d\n", p->ntries);
+    fprintf(out, "tries: %d\n", p->ntries);
     for (int i = 0; i < p->ntries; i++) {
         const puzzle_try *t = &p->tries[i];
         game_state a = *s;
@@ -211,14 +217,14 @@ static void print_text(const game *g, const game_state *s, const puzzle_problem 
         if (t->has_refutation) {
             game_format_move(g, &a, t->refutation, rf, sizeof rf);
             if (t->outcome == PUZZLE_TRY_SLOWER)
-                printf("  try %s? %s! (%s: in %d)\n", mv, rf, try_outcome(t->outcome), t->distance);
+                fprintf(out, "  try %s? %s! (%s: in %d)\n", mv, rf, try_outcome(t->outcome), t->distance);
             else
-                printf("  try %s? %s! (%s)\n", mv, rf, try_outcome(t->outcome));
+                fprintf(out, "  try %s? %s! (%s)\n", mv, rf, try_outcome(t->outcome));
         } else {
-            printf("  try %s? (%s at once)\n", mv, try_outcome(t->outcome));
+            fprintf(out, "  try %s? (%s at once)\n", mv, try_outcome(t->outcome));
         }
     }
-    putchar('\n');
+    fputc('\n', out);
 }
 
 static void print_json(const game *g, const game_state *s, const puzzle_problem *p)
@@ -333,6 +339,35 @@ typedef struct {
     found_puzzle *v;
     size_t n, cap;
 } found_list;
+
+/* The problems found as a booklet at p->html: 0, or an exit code (said). */
+static int write_booklet(const game *g, const found_list *found, const puzzle_opts *p)
+{
+    cli_booklet_item *items = calloc(found->n, sizeof *items);
+    char (*stip)[128] = calloc(found->n, sizeof *stip);
+    char **analysis = calloc(found->n, sizeof *analysis);
+    int rc = items && stip && analysis ? 0 : cli_fail(1, "puzzles: out of memory");
+    for (size_t i = 0; rc == 0 && i < found->n; i++) {
+        size_t len;
+        FILE *m = open_memstream(&analysis[i], &len);
+        if (!m)
+            rc = cli_fail(1, "puzzles: out of memory");
+        else {
+            print_text(m, g, &found->v[i].s, &found->v[i].p, 0, 0);
+            fclose(m);
+        }
+        stipulation(g, &found->v[i].s, &found->v[i].p, stip[i], sizeof stip[i]);
+        items[i] = (cli_booklet_item){ &found->v[i].s, stip[i], analysis[i] ? analysis[i] : "" };
+    }
+    char title[GAME_NAME_MAX + 64];
+    snprintf(title, sizeof title, "%s: %zu problems, mate in %d", g->name, found->n, p->n);
+    if (rc == 0 && (rc = cli_booklet_write(p->html, title, g, items, (int)found->n)) == 0)
+        fprintf(stderr, "puzzles: wrote %s\n", p->html);
+    for (size_t i = 0; analysis && i < found->n; i++)
+        free(analysis[i]);
+    free(analysis), free(stip), free(items);
+    return rc;
+}
 
 static int on_found(const game_state *s, const puzzle_problem *p, void *ctx)
 {
@@ -461,10 +496,12 @@ int cmd_puzzles(int argc, char **argv)
         if (p.json)
             print_json(g, &found.v[i].s, &found.v[i].p);
         else
-            print_text(g, &found.v[i].s, &found.v[i].p, (int)i + 1);
+            print_text(stdout, g, &found.v[i].s, &found.v[i].p, (int)i + 1, 1);
         if (p.svg)
             rc = write_svg(g, &found.v[i].s, &found.v[i].p, p.svg, (int)i + 1);
     }
+    if (rc == 0 && p.html && found.n)
+        rc = write_booklet(g, &found, &p);
     char why[128] = "";
     if (cli_stop)
         snprintf(why, sizeof why, " (interrupted)");
@@ -495,8 +532,8 @@ int cmd_solve_puzzle(int argc, char **argv)
         return rc;
     if (!go.position)
         return cli_fail(EXIT_USAGE, "solve-puzzle: --position P is required");
-    if (p.motifs || p.svg || p.pieces || p.side)
-        return cli_fail(EXIT_USAGE, "solve-puzzle: --motif, --svg, --pieces and --side are for puzzles");
+    if (p.motifs || p.svg || p.html || p.pieces || p.side)
+        return cli_fail(EXIT_USAGE, "solve-puzzle: --motif, --svg, --html, --pieces and --side are for puzzles");
     game *g;
     game_state s;
     if ((rc = cli_open_game(argv[first], go.variant, go.position, &g, &s)) != 0)
@@ -540,7 +577,7 @@ int cmd_solve_puzzle(int argc, char **argv)
             printf("cook: %s\n", mv);
         }
         if (pz.distance) {
-            print_text(g, &s, &pz, 0);
+            print_text(stdout, g, &s, &pz, 0, 1);
             printf("nodes: %llu\n", (unsigned long long)pns_mate_nodes(m));
         }
         printf("sound: %s\n", pz.sound == 1 ? "yes" : pz.sound == 0 ? "no" : "undecided (df-pn stayed open)");

@@ -1,4 +1,4 @@
-/* cli/svg.c - a board diagram as a standalone SVG file (game_ops.square). */
+/* cli/svg.c - a board diagram in SVG (game_ops.square): a file, or inline in a page. */
 #include "cli.h"
 #include "../util/util.h"
 
@@ -38,15 +38,8 @@ static int wrap(const char *text, int width, char lines[][128], int max)
     return n;
 }
 
-int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path)
+void cli_svg_draw(const game *g, const game_state *s, const char *title, const char *caption, FILE *out)
 {
-    if (!game_has_board(g))
-        return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
-    util_file file;
-    char why[4400];
-    if (util_file_create(&file, path, "w", why, sizeof why) != 0)
-        return cli_fail(1, "cannot write %s", why);
-    FILE *out = file.f;
     int W = g->width, H = g->height;
     char lines[16][128];
     int width = W * CELL + 2 * MARGIN;
@@ -94,6 +87,17 @@ int cli_svg_write(const game *g, const game_state *s, const char *title, const c
         fputs("</text>\n", out);
     }
     fputs("</svg>\n", out);
+}
+
+int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path)
+{
+    if (!game_has_board(g))
+        return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
+    util_file file;
+    char why[4400];
+    if (util_file_create(&file, path, "w", why, sizeof why) != 0)
+        return cli_fail(1, "cannot write %s", why);
+    cli_svg_draw(g, s, title, caption, file.f);
     if (util_file_commit(&file, 1, why, sizeof why) != 0)
         return cli_fail(1, "writing failed: %s", why);
     return 0;

@@ -416,6 +416,14 @@ check "puzzles pieces over ten" 2 "neither a piece count .2-10." -- puzzles jung
 check "puzzles pieces without tables" 2 "needs endgame tables" -- puzzles ostle --mate-in 3 --pieces 8
 check "puzzles jungle from tables" 0 "^key: " -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
 check "puzzles found line" 0 "2 found in" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
+# a booklet: one page, a diagram, stipulation and folded analysis per
+# problem, the key the text output gives (make check-html draws it in a browser)
+check "puzzles --html" 0 "wrote $tmp/book.html" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 4 --html "$tmp/book.html"
+[ "$(grep -c "<svg" "$tmp/book.html")" = 3 ] && [ "$(grep -c "<details>" "$tmp/book.html")" = 3 ] &&
+    [ "$(grep -c "^key: " "$tmp/book.html")" = 3 ] && grep -q "@media print" "$tmp/book.html" &&
+    [ "$("$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 4 2>/dev/null | grep "^key: ")" = "$(grep "^key: " "$tmp/book.html")" ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: the puzzle booklet"; }
+check "puzzles --html, unwritable" 1 "cannot write the booklet" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 1 --html "$tmp/none/b.html"
 check "puzzles jungle json" 0 '"main_line":\["[a-g][1-7][a-g][1-7]"' -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4 --json
 "$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 9 --json >"$tmp/pz1" 2>/dev/null
 "$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 9 --json >"$tmp/pz2" 2>/dev/null
