@@ -78,13 +78,19 @@ static const char help[] =
 static void on_progress(const pns_progress *pr, void *ctx)
 {
     cli_prove_opts *p = ctx;
-    char target[32] = "";
-    if (p->score || p->o.question == PNS_SCORE)
+    char target[96] = "";
+    if (pr->has_bounds)
+        snprintf(target, sizeof target, "  score in [%+d, %+d], asking at least %+d?", pr->score_lo, pr->score_hi,
+                 pr->target);
+    else if (p->score || p->o.question == PNS_SCORE)
         snprintf(target, sizeof target, "  at least %+d?", pr->target);
-    fprintf(stderr, "\r%12llu nodes  %7.0f k/s  pn %10u  dn %10u  table %5.1f%%  %7.1f MB  %7.0f s%s   ",
-            (unsigned long long)pr->nodes, pr->seconds > 0 ? pr->nodes / pr->seconds / 1e3 : 0.0, pr->pn, pr->dn,
-            pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds, target);
-    fflush(stderr);
+    if (p->tty) {  /* a line redrawn in place; nothing when stderr is a file or a pipe */
+        fprintf(stderr, "\r%11llu nodes %6.0f k/s  root pn %u dn %u, its child pn %u dn %u  table %4.1f%%  %6.0f MB  "
+                        "%6.0f s%s   ",
+                (unsigned long long)pr->nodes, pr->seconds > 0 ? pr->nodes / pr->seconds / 1e3 : 0.0, pr->pn, pr->dn,
+                pr->sub_pn, pr->sub_dn, pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds, target);
+        fflush(stderr);
+    }
     if (p->trace_file) {
         fprintf(p->trace_file, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);
         fflush(p->trace_file);
@@ -346,13 +352,14 @@ int cmd_prove(int argc, char **argv)
         fputs("seconds,nodes,pn,dn\n", p.trace_file);
     cli_catch_interrupt();
     p.o.stop = &cli_stop;
-    p.o.progress = on_progress;
+    p.tty = isatty(2);
+    p.o.progress = p.tty || p.trace_file ? on_progress : NULL;
     p.o.ctx = &p;
     p.o.progress_every = p.trace_file ? 1.0 : 2.0;
     prove_outcome x;
     run(g, &s, &p, &x);
     const pns_result *w = &x.w, *a = &x.a, *shown = x.shown;
-    if (p.o.progress && shown->seconds >= 2.0)
+    if (p.tty && shown->seconds >= 2.0)
         fputc('\n', stderr);
     uint64_t nodes = w->nodes + (shown == a ? a->nodes : 0);
     double secs = w->seconds + (shown == a ? a->seconds : 0);

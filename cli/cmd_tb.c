@@ -93,17 +93,11 @@ static int on_option(int opt, const char *arg, void *ctx)
     }
 }
 
-/* On a terminal the line is redrawn in place; in a log (ctx non-NULL) it is
- * a line of its own once a minute, so that a run in the background can be
- * followed and timed afterwards. */
+/* On a terminal only, redrawn in place (a log keeps the one line per table
+ * and the saves). */
 static void show_progress(const tb_progress *p, void *ctx)
 {
-    static double last_line = -60;
-    if (ctx) {
-        if (p->seconds - last_line < 60)
-            return;
-        last_line = p->seconds;
-    }
+    (void)ctx;
     static double last_t;
     static uint64_t last_done;
     static const char *last_table;
@@ -116,9 +110,9 @@ static void show_progress(const tb_progress *p, void *ctx)
     char eta[32] = "?";
     if (p->eta >= 0)
         snprintf(eta, sizeof eta, "%d:%02d", (int)p->eta / 60, (int)p->eta % 60);
-    fprintf(stderr, "%s[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s%s", ctx ? "" : "\r",
-            p->table_no, p->tables, p->material, p->phase, p->ply, (unsigned long long)p->done,
-            (unsigned long long)p->size, rate / 1e6, p->seconds, eta, ctx ? "\n" : "   ");
+    fprintf(stderr, "\r[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s   ", p->table_no, p->tables,
+            p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, rate / 1e6,
+            p->seconds, eta);
     fflush(stderr);
 }
 
@@ -129,8 +123,8 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     cli_catch_interrupt();
     tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
                             .only = o->only, .save_every = o->save_every, .whole_below = o->whole_below };
-    bo.progress = show_progress;
-    bo.ctx = isatty(2) ? NULL : stderr;
+    int tty = isatty(2);
+    bo.progress = tty ? show_progress : NULL;
     char err[600];
     int rank = 0, rc;
     if (cli_mpi_size() > 1) {
@@ -139,7 +133,7 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     } else {
         rc = tb_build(g, o->dir, o->pieces, &bo, err, sizeof err);
     }
-    if (!bo.ctx && rank == 0)
+    if (tty && rank == 0)
         fputs("\r\033[K", stderr);
     if (rc < 0 && rank > 0 && strstr(err, "its message says why") != NULL)
         return 1;  /* the rank that failed says why */

@@ -7,7 +7,7 @@
 
 typedef struct {
     pns_options o;
-    int question_set, json, no_tb, tb_decode, validate, within, score, exact_set, proof_exact_set, init_set;
+    int question_set, json, no_tb, tb_decode, validate, within, score, exact_set, proof_exact_set, init_set, tty;
     uint64_t count, seed;
     const char *tb_dir, *proof, *trace, *dot;
     FILE *trace_file;

@@ -561,6 +561,9 @@ void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint3
         if (depth == 0) {
             S->root_pn = pn;
             S->root_dn = dn;
+        } else if (depth == 1) {
+            S->sub_pn = pn;
+            S->sub_dn = dn;
         }
         if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || S->stopped)
             break;

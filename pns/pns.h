@@ -47,6 +47,10 @@ typedef struct {
     double table_fill;         /* share of the transposition table in use, 0..1 */
     size_t bytes;              /* memory in use by the search */
     int target;                /* PNS_SCORE: the target of the question being searched */
+    uint32_t sub_pn, sub_dn;   /* df-pn: the root's child being searched (the root's own numbers
+                                * move only when a child returns: hours on a large board) */
+    int has_bounds;            /* pns_score: the score's bounds so far, the root mover's */
+    int score_lo, score_hi;
 } pns_progress;
 
 typedef struct {

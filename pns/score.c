@@ -220,6 +220,9 @@ static void bounds_search(score_bounds *B, dfpn *D, dfpn_team *T, pns_options *q
 {
     int step = 1, dir0 = 0, same = 0;
     while (B->nc > 0 && (B->a < B->b || !B->have)) {
+        D->S.has_bounds = 1;  /* what the watcher of a long run sees */
+        D->S.score_lo = B->have ? B->cand[B->a] : B->cand[0];
+        D->S.score_hi = B->cand[B->b];
         score_question(D, q, B->cand[B->at]);
         pns_dfpn_go(D, T, s, &B->root);
         if ((B->open = B->root.pn != 0 && B->root.dn != 0))

@@ -294,7 +294,8 @@ int pns_search_tick(pns_search *S)
             S->next_progress = now + (o->progress_every > 0 ? o->progress_every : 2.0);
             uint64_t nodes = S->team ? __atomic_load_n(&S->team->nodes, __ATOMIC_RELAXED) : S->nodes;
             pns_progress p = { S->nodes_before + nodes, S->seconds_before + now - S->t0, S->root_pn, S->root_dn,
-                               S->fill, S->bytes, o->score_target };
+                               S->fill, S->bytes, o->score_target, S->sub_pn, S->sub_dn, S->has_bounds,
+                               S->score_lo, S->score_hi };
             o->progress(&p, o->ctx);
         }
     }

@@ -49,6 +49,8 @@ typedef struct {
     uint64_t endgame_nodes;     /* positions of exact endgame searches */
     uint64_t endgame_checked;   /* endgame_nodes when the clock was last read */
     uint32_t root_pn, root_dn;  /* latest known, for progress reports */
+    uint32_t sub_pn, sub_dn;    /* the same of the root's child being searched */
+    int has_bounds, score_lo, score_hi;  /* pns_score's bounds so far, for progress reports */
     double fill;                /* table fill, for progress reports */
     size_t bytes, peak_bytes;   /* memory in use, kept by the search */
     double next_checkpoint;
