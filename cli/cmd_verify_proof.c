@@ -5,6 +5,8 @@
 #include "../util/util.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: pnsolve verify-proof FILE|- [--tb-dir D [--verify-tables] [--threads T]]\n"
@@ -44,6 +46,26 @@ static int on_option(int opt, const char *arg, void *ctx)
     }
 }
 
+/* On a terminal: lines checked, the share of the file and the time left. */
+typedef struct {
+    double t0;
+    long size;  /* bytes of the file, <= 0 unknown (a pipe) */
+} watch;
+
+static void show_progress(uint64_t lines, long bytes, void *ctx)
+{
+    const watch *w = ctx;
+    double t = util_clock() - w->t0;
+    if (w->size > 0 && bytes > 0) {
+        double frac = (double)bytes / (double)w->size, left = frac > 0 ? t * (1 - frac) / frac : 0;
+        fprintf(stderr, "\r%12llu lines checked  %5.1f%% of the file  %6.0f s  eta %d:%02d   ",
+                (unsigned long long)lines, 100 * frac, t, (int)left / 60, (int)left % 60);
+    } else {
+        fprintf(stderr, "\r%12llu lines checked  %6.0f s   ", (unsigned long long)lines, t);
+    }
+    fflush(stderr);
+}
+
 int cmd_verify_proof(int argc, char **argv)
 {
     cli_game_opts go;
@@ -67,7 +89,16 @@ int cmd_verify_proof(int argc, char **argv)
     if (co.verify_tables)
         co.report = stderr;
     char summary[8192], err[512];
+    struct stat st;
+    watch w = { util_clock(), fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) ? (long)st.st_size : 0 };
+    int tty = isatty(2);
+    if (tty) {
+        co.progress = show_progress;
+        co.progress_ctx = &w;
+    }
     int rc = proof_verify(in, &co, summary, sizeof summary, err, sizeof err);
+    if (tty && util_clock() - w.t0 > 0.5)
+        fputs("\r\033[K", stderr);
     util_close_input(in);
     if (rc != 0)
         return cli_fail(1, "verify-proof: %s: %s", path, err);

@@ -74,14 +74,18 @@ int cli_open_game(const char *spec, const char *variant, const char *position, g
 int cli_parse(int argc, char **argv, cli_game_opts *o, const struct option *extra,
               int (*on_extra)(int opt, const char *arg, void *ctx), void *ctx, int *first)
 {
-    struct option all[32] = {
+    enum { MAX_OPTIONS = 64 };
+    struct option all[MAX_OPTIONS] = {
         { "position", required_argument, NULL, 'p' },
         { "variant", required_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
     };
     int n = 3;
-    for (; extra && extra[n - 3].name && n < 31; n++)
+    for (; extra && extra[n - 3].name; n++) {
+        if (n == MAX_OPTIONS - 1)  /* a command with more options than this table: never cut one off */
+            return cli_fail(1, "%s: more than %d options: cli_parse's table is too small", argv[0], MAX_OPTIONS - 4);
         all[n] = extra[n - 3];
+    }
     all[n] = (struct option){ NULL, 0, NULL, 0 };
     memset(o, 0, sizeof *o);
     opterr = 0;

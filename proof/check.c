@@ -632,6 +632,8 @@ int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t 
             C.fail_line = C.line;
             goto out;
         }
+        if (C.co->progress && (C.line & 0xFFFFF) == 0)
+            C.co->progress((uint64_t)C.line, ftell(in), C.co->progress_ctx);
         if (line[0] == '#' || line[0] == 0)
             continue;
         if (g && strncmp(line, "pnsolve-proof ", 14) == 0) {

@@ -99,6 +99,10 @@ typedef struct {
                                 * it, from their children (tb_verify_materials) */
     int threads;               /* for verify_tables; <= 0: all cores */
     FILE *report;              /* verify_tables' lines per table (NULL: none) */
+    /* called every 2^20 lines read with the lines and the bytes read so far
+     * (-1 where the input cannot tell, a pipe); NULL: never */
+    void (*progress)(uint64_t lines, long bytes, void *ctx);
+    void *progress_ctx;
 } proof_check_options;
 
 /* Checks a proof file from the rules (and the tables in co->tb_dir, whose
