@@ -3,12 +3,14 @@
 #include "cli.h"
 #include "../pns/pns.h"
 #include "../puzzle/puzzle.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char puzzles_help[] =
     "usage: pnsolve puzzles GAME --mate-in N [options]\n"
@@ -338,6 +340,8 @@ typedef struct {
 typedef struct {
     found_puzzle *v;
     size_t n, cap;
+    uint64_t want;  /* on a terminal: the count asked for, for the progress line (0: no line) */
+    double t0;
 } found_list;
 
 /* The problems found as a booklet at p->html: 0, or an exit code (said). */
@@ -382,6 +386,11 @@ static int on_found(const game_state *s, const puzzle_problem *p, void *ctx)
     }
     l->v[l->n] = (found_puzzle){ *s, *p, l->n };
     l->n++;
+    if (l->want) {
+        fprintf(stderr, "\rpuzzles: %zu of %llu found, %.0f s   ", l->n, (unsigned long long)l->want,
+                util_clock() - l->t0);
+        fflush(stderr);
+    }
     return 0;
 }
 
@@ -481,7 +490,7 @@ int cmd_puzzles(int argc, char **argv)
     }
     pns_mate_set_stop(m, &cli_stop);
     cli_catch_interrupt();
-    found_list found = { 0 };
+    found_list found = { .want = isatty(2) ? p.count : 0, .t0 = util_clock() };
     q.found = on_found;
     q.ctx = &found;
     uint64_t exhausted = 0;
@@ -490,6 +499,8 @@ int cmd_puzzles(int argc, char **argv)
     int64_t samples = puzzle_find(m, tb, &q, err, sizeof err);
     if (samples < 0 && !cli_stop)
         rc = cli_fail(1, "puzzles: %s", err);
+    if (found.want && found.n)
+        fputs("\r\033[K", stderr);
     if (found.n)  /* qsort of NULL is undefined even for none */
         qsort(found.v, found.n, sizeof *found.v, by_score);
     for (size_t i = 0; i < found.n && rc == 0; i++) {

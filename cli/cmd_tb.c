@@ -153,6 +153,15 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     return 0;
 }
 
+/* On a terminal: the table being verified and its share checked. */
+static void show_verify_progress(const char *material, uint64_t done, uint64_t entries, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "\rverifying %-8s %12llu/%llu (%5.1f%%)   ", material, (unsigned long long)done,
+            (unsigned long long)entries, entries ? 100.0 * (double)done / (double)entries : 100.0);
+    fflush(stderr);
+}
+
 /* Prints one answer; returns 0, 1 (table problem) or 2 (bad position). */
 static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient)
 {
@@ -537,8 +546,11 @@ int cmd_tb(int argc, char **argv)
             game_close(g);
             return cli_fail(EXIT_USAGE, "tb verify: no material '%s' in %s", o.only, argv[first + 1]);
         }
-        long wrong = o.only ? tb_verify_table(g, o.dir, mat, o.threads, stdout, err, sizeof err)
-                            : tb_verify(g, o.dir, o.threads, stdout, err, sizeof err);
+        tb_verify_watch watch = { show_verify_progress, NULL }, *w = isatty(2) ? &watch : NULL;
+        long wrong = o.only ? tb_verify_table(g, o.dir, mat, o.threads, stdout, w, err, sizeof err)
+                            : tb_verify_watched(g, o.dir, o.threads, stdout, w, err, sizeof err);
+        if (w)
+            fputs("\r\033[K", stderr);
         rc = wrong < 0 ? cli_fail(1, "tb verify: %s", err) : wrong > 0 ? 1 : 0;
         if (wrong > 0)
             printf("verify: %ld problems\n", wrong);

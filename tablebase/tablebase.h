@@ -201,9 +201,20 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
  * and checks checksums; writes a report; returns the number of wrong
  * entries (0: all good) or -1 with err (e.g. a missing smaller table). */
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen);
-/* tb_verify for the table of mat alone: the smaller tables it reads are
- * checked by their checksums, not re-derived. */
-long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen);
+/* A watcher of a long verification: progress(material, entries checked,
+ * entries of the table, ctx), from the checking threads at most twice a
+ * second. */
+typedef struct {
+    void (*progress)(const char *material, uint64_t done, uint64_t entries, void *ctx);
+    void *ctx;
+} tb_verify_watch;
+/* tb_verify, watched (NULL: as tb_verify). */
+long tb_verify_watched(const game *g, const char *dir, int threads, FILE *report, const tb_verify_watch *watch,
+                       char *err, size_t errlen);
+/* tb_verify for the table of mat alone (watched, or NULL): the smaller
+ * tables it reads are checked by their checksums, not re-derived. */
+long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE *report, const tb_verify_watch *watch,
+                     char *err, size_t errlen);
 /* tb_verify for the tables of mats[0..n) and every table they depend on
  * through captures, each once, with indices made from the rules
  * (tb_open_fresh); a missing table is an error; report may be NULL. */

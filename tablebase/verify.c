@@ -20,6 +20,11 @@ typedef struct {
     tb_entry stored, derived;
     int failed;
     char err[512];
+    /* progress: entries checked of this table, reported at most twice a second */
+    const tb_verify_watch *watch;
+    const char *name;
+    uint64_t done, entries;
+    double last;
 } checker;
 
 /* The value a position must have given its children's stored values. */
@@ -89,6 +94,12 @@ static void check_range(void *ctx, uint64_t first, uint64_t end)
         }
     }
     pthread_mutex_lock(&c->lock);
+    c->done += end - first;
+    double now = c->watch ? util_clock() : 0;
+    if (c->watch && now - c->last >= 0.5) {
+        c->last = now;
+        c->watch->progress(c->name, c->done, c->entries, c->watch->ctx);
+    }
     if (wrong && (!c->wrong || where < c->first_wrong)) {
         c->first_wrong = where;
         c->stored = stored;
@@ -110,8 +121,8 @@ static void describe(tb_entry e, char *buf, size_t len)
 /* Checks the table of mat in dir against its children (tables holds the
  * smaller ones): the number of wrong entries, or -1 with err when a table it
  * needs is missing; *found is set when the file exists. */
-static long verify_one(const game *g, const char *dir, int mat, int threads, tb_set *tables, FILE *report, int *found,
-                       char *err, size_t errlen)
+static long verify_one(const game *g, const char *dir, int mat, int threads, tb_set *tables, FILE *report,
+                       const tb_verify_watch *watch, int *found, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
     char path[4200], name[32];
@@ -142,6 +153,9 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     c.mat = mat;
     c.f = &f;
     c.tables = tables;
+    c.watch = watch && watch->progress ? watch : NULL;
+    c.name = name;
+    c.entries = f.h.entries;
     pthread_mutex_init(&c.lock, NULL);
     uint64_t entries = f.h.entries;
     util_parallel(threads, entries, 0, check_range, &c);
@@ -167,6 +181,12 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
 
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen)
 {
+    return tb_verify_watched(g, dir, threads, report, NULL, err, errlen);
+}
+
+long tb_verify_watched(const game *g, const char *dir, int threads, FILE *report, const tb_verify_watch *watch,
+                       char *err, size_t errlen)
+{
     const game_tb_ops *ops = game_tables(g);
     if (!ops)
         return util_error(err, errlen, "%s has no endgame tables", g->name);
@@ -178,7 +198,7 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     tb_set_resident(tables);
     for (int i = 0; i < count; i++) {
         int here;
-        long wrong = verify_one(g, dir, mats[i], threads, tables, report, &here, err, errlen);
+        long wrong = verify_one(g, dir, mats[i], threads, tables, report, watch, &here, err, errlen);
         if (wrong < 0) {
             tb_close(tables);
             return -1;
@@ -192,14 +212,15 @@ long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *
     return total;
 }
 
-long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE *report, char *err, size_t errlen)
+long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE *report, const tb_verify_watch *watch,
+                     char *err, size_t errlen)
 {
     tb_set *tables = tb_open(g, dir);
     if (!tables)
         return util_error(err, errlen, "out of memory");
     tb_set_resident(tables);
     int found;
-    long wrong = verify_one(g, dir, mat, threads, tables, report, &found, err, errlen);
+    long wrong = verify_one(g, dir, mat, threads, tables, report, watch, &found, err, errlen);
     tb_close(tables);
     if (wrong >= 0 && !found) {
         char path[4200];
@@ -225,7 +246,7 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
     long total = 0;
     for (int i = n - 1; i >= 0 && total >= 0; i--) {
         int found;
-        long wrong = verify_one(g, dir, want[i], threads, tables, report, &found, err, errlen);
+        long wrong = verify_one(g, dir, want[i], threads, tables, report, NULL, &found, err, errlen);
         if (wrong >= 0 && !found) {
             char name[32];
             ops->material_name(g, want[i], name, sizeof name);
