@@ -531,6 +531,11 @@ int cmd_tb(int argc, char **argv)
     int rc = cli_open_game(argv[first + 1], go.variant, NULL, &g, &unused);
     if (rc)
         return rc;
+    if (!game_has_tables(g) && game_has_solver(g) && game_has_unkey(g)) {  /* solved whole, by layers */
+        rc = cli_tb_layers(g, action, o.dir, want_args == 3 ? argv[first + 2] : NULL, o.json);
+        game_close(g);
+        return rc;
+    }
     if (!game_has_tables(g)) {
         game_close(g);
         return cli_fail(EXIT_USAGE, "tb: %s has no endgame tables", argv[first + 1]);

@@ -221,6 +221,42 @@ long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE 
 long tb_verify_materials(const game *g, const char *dir, const int *mats, int n, int threads, FILE *report,
                          char *err, size_t errlen);
 
+/* --- strong solutions by layers of empty squares ---------------------------
+ * For games whose every move but a pass fills a square (Othello on small
+ * boards; game_empties, game_unkey): every state reachable from the start
+ * with its exact final score for the side to move (tablebase/layers.c). */
+
+typedef struct tb_layers tb_layers;
+
+typedef struct {
+    int empties;              /* of the states of this layer */
+    uint64_t states, moving, passing, finished;  /* reachable; with a move that fills a square; passing; over */
+    uint64_t wins, draws, losses;                /* for the side to move */
+} tb_layer_stats;
+
+/* The file of g's strong solution in dir. */
+void tb_layers_path(const game *g, const char *dir, char *buf, size_t len);
+/* Builds g's strong solution from its start into dir, refusing before it
+ * allocates when the states would pass max_bytes of memory at 17 bytes
+ * each (0: no limit), the largest layer's states counted first; log gets a
+ * line per layer (NULL ok).  0, or -1 with err. */
+int tb_layers_build(const game *g, const char *dir, uint64_t max_bytes, FILE *log, char *err, size_t errlen);
+/* Opens the solution of g in dir (mapped, its checksum checked whole):
+ * NULL with err (missing, damaged, another game's). */
+tb_layers *tb_layers_open(const game *g, const char *dir, char *err, size_t errlen);
+/* Frees t (NULL allowed). */
+void tb_layers_close(tb_layers *t);
+/* The exact score of state s for the side to move: 1 with *score, 0 when
+ * s is not reachable from the start (not in the table). */
+int tb_layers_probe(const tb_layers *t, const game_state *s, int *score);
+/* Layers, the first with the most empty squares. */
+int tb_layers_count(const tb_layers *t);
+/* Statistics of layer i. */
+void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st);
+/* Re-derives every state's score from its children's stored scores (and
+ * checks that every child is there): the number of wrong states. */
+uint64_t tb_layers_verify(const tb_layers *t);
+
 /* --- reachability -------------------------------------------------------- */
 
 #define TB_REACH_MATERIALS 64

@@ -362,6 +362,20 @@ else
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tables by ranks into a bad directory"; tail -3 "$tmp/out"; }
 fi
 
+# Othello strongly solved by layers of empty squares: 4x4 built, its start
+# -10 with every best move, the per-disc counts and their total, every score
+# re-derived; unreachable, too large and another board's file refused
+check "tb build othello:4x4" 0 "every reachable state of othello:4x4 solved" -- tb build othello:4x4 --dir "$tmp/ol"
+check "tb probe othello:4x4 start" 0 "^best b1 a2 d3 c4$" -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/ol"
+grep -q "^score -10$" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 4x4's start is not -10"; }
+check "tb stats othello:4x4" 0 "^total +62789 " -- tb stats othello:4x4 --dir "$tmp/ol"
+check "tb stats othello:4x4 --json" 0 '"reachable_total":62789,' -- tb stats othello:4x4 --dir "$tmp/ol" --json
+check "tb verify othello:4x4" 0 "^verify: every state agrees with its children$" -- tb verify othello:4x4 --dir "$tmp/ol"
+check "tb probe othello:4x4, unreachable" 1 "not reachable from othello:4x4's start" -- tb probe othello:4x4 "4x4:----/-XX-/-XX-/---- O" --dir "$tmp/ol"
+check "tb build othello:5x5, too large" 1 "25 squares: boards of at most 20 are built explicitly" -- tb build othello:5x5 --dir "$tmp/ol"
+cp "$tmp/ol/othello-4x4.pnsl" "$tmp/ol/othello-5x4.pnsl"
+check "tb probe othello:5x4, another board's file" 1 "the solution of another game" -- tb probe othello:5x4 "5x4:-----/-OX--/-XO--/----- X" --dir "$tmp/ol"
+
 # Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the
 # one move back onto the path dashed; its proof's tree with the prover's
 # moves bold; graphs too big, unwritable paths and --dot without a proof

@@ -95,6 +95,16 @@ static game_key othello_key(const game *g, const game_state *s)
     return (game_key){ (occ & ~a) | (s->w[2] ? a : 0), s->w[0] };
 }
 
+/* The state of a key: the anchor is always occupied, its key bit the side. */
+static void othello_unkey(const game *g, game_key k, game_state *s)
+{
+    uint64_t a = 1ULL << geom(g)->anchor, occ = (k.lo & ~a) | a;
+    memset(s, 0, sizeof *s);
+    s->w[0] = k.hi;
+    s->w[1] = occ & ~k.hi;
+    s->w[2] = (k.lo & a) != 0;
+}
+
 /* The image of a bitboard under symmetry k of the W x H board: bit 0
  * mirrors the columns, bit 1 the rows, bit 2 swaps rows and columns (square
  * boards only). */
@@ -270,6 +280,7 @@ static const game_ops othello_ops = {
     .result = othello_result,
     .to_move = othello_to_move,
     .key = othello_key,
+    .unkey = othello_unkey,
     .score = othello_score,
     .parse = othello_parse,
     .format = othello_format,
