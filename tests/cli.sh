@@ -133,7 +133,7 @@ check "tb help" 0 "usage: pnsolve tb build" -- tb --help
 check "tb build needs pieces" 2 "--pieces N is required" -- tb build jungle --dir "$tb"
 check "tb build bad pieces" 2 "bad value '99' for option '--pieces'" -- tb build jungle --pieces 99 --dir "$tb"
 check "tb unknown action" 2 "unknown action 'frob'" -- tb frob jungle
-check "tb no tables for othello" 2 "has no endgame tables" -- tb build othello:6x6 --pieces 3
+check "tb no tables for tic-tac-toe" 2 "has no endgame tables" -- tb build tictactoe --pieces 3
 check "tb build" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb" --threads 2
 check "tb build again skips" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb"
 check "tb probe den step wins in 1" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/7/6r w" --dir "$tb"
