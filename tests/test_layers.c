@@ -15,13 +15,24 @@
 
 static char dir[64];
 
-static void test_against_negamax(void)
+/* The scratch directory, 4x4's solution in it (built here when a test runs alone). */
+static void ready(void)
 {
     snprintf(dir, sizeof dir, "/tmp/pnsolve-layers-%d", (int)getpid());
     mkdir(dir, 0777);
+    char path[200], err[600];
+    game *g = test_open("othello:4x4", NULL);
+    tb_layers_path(g, dir, path, sizeof path);
+    if (access(path, F_OK) != 0)
+        CU_ASSERT_EQUAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+    game_close(g);
+}
+
+static void test_against_negamax(void)
+{
+    ready();
     game *g = test_open("othello:4x4", NULL);
     char err[600];
-    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
     tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     game_state s;
@@ -75,10 +86,69 @@ static void test_against_negamax(void)
     game_close(g);
 }
 
+/* Scores of random reachable states of g's solution against the score
+ * search (pns_score, no tables): how many were checked. */
+static int against_search(game *g, const tb_layers *t, int games, unsigned long long seed)
+{
+    int checked = 0;
+    for (int k = 0; k < games; k++) {
+        game_state s;
+        game_start(g, &s);
+        int plies = 2 + (int)(ref_rand(&seed) % 8);
+        for (int p = 0; p < plies && game_result_of(g, &s) == GAME_ONGOING; p++) {
+            game_move mv[GAME_MAX_MOVES];
+            int n = game_moves(g, &s, mv);
+            game_play(g, &s, mv[ref_rand(&seed) % (unsigned)n]);
+        }
+        int stored, score;
+        pns_options o;
+        pns_defaults(&o);
+        pns_score_defaults(&o);
+        o.memory = (size_t)32 << 20;
+        pns_result r;
+        CU_ASSERT_EQUAL_FATAL(tb_layers_probe(t, &s, &stored), 1);
+        CU_ASSERT_EQUAL_FATAL(pns_score(g, &s, &o, -g->score_bound, g->score_bound, &score, &r, NULL), 0);
+        CU_ASSERT_EQUAL(stored, score);
+        checked++;
+    }
+    return checked;
+}
+
+/* 4x5 (slow: 10 s to build): the start +16, every score re-derived, random
+ * states against the score search; 4x4's against it too. */
+static void test_4x5(void)
+{
+    ready();
+    game *g4 = test_open("othello:4x4", NULL);
+    char err[600];
+    tb_layers *t4 = tb_layers_open(g4, dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t4);
+    CU_ASSERT_EQUAL(against_search(g4, t4, 40, 3), 40);
+    tb_layers_close(t4);
+    game_close(g4);
+    if (!test_slow())
+        return;
+    game *g = test_open("othello:4x5", NULL);
+    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+    tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    game_state s;
+    game_start(g, &s);
+    int v;
+    CU_ASSERT_EQUAL(tb_layers_probe(t, &s, &v), 1);
+    CU_ASSERT_EQUAL(v, 16);
+    CU_ASSERT_EQUAL(tb_layers_verify(t), 0);
+    CU_ASSERT_EQUAL(against_search(g, t, 60, 5), 60);
+    tb_layers_close(t);
+    game_close(g);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+}
+
 /* A byte of the file changed, the file cut short, another board's file:
  * each refused by name. */
 static void test_damaged(void)
 {
+    ready();
     game *g = test_open("othello:4x4", NULL), *other = test_open("othello:4x5", NULL);
     char path[200], err[600];
     tb_layers_path(g, dir, path, sizeof path);
@@ -106,5 +176,6 @@ void suite_layers(void)
 {
     CU_pSuite s = CU_add_suite("layers", NULL, NULL);
     CU_add_test(s, "4x4 Othello strongly solved: the start -10, states against naive negamax, every score re-derived", test_against_negamax);
+    CU_add_test(s, "random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived", test_4x5);
     CU_add_test(s, "a damaged, truncated or foreign solution file refused", test_damaged);
 }
