@@ -24,17 +24,6 @@ static const char script[] =
     "document.body.setAttribute('data-drawn',n+' of '+s.length);document.title='drawn '+n+' of '+s.length;});\n"
     "</script>\n";
 
-static void html_text(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", out);
-        else if (*s == '>') fputs("&gt;", out);
-        else if (*s == '&') fputs("&amp;", out);
-        else if (*s == '"') fputs("&quot;", out);
-        else fputc(*s, out);
-    }
-}
-
 int cli_booklet_write(const char *path, const char *title, const game *g, const cli_booklet_item *items, int n)
 {
     if (!game_has_board(g))
@@ -45,9 +34,9 @@ int cli_booklet_write(const char *path, const char *title, const game *g, const 
         return cli_fail(1, "cannot write the booklet: %s", why);
     FILE *out = f.f;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
-    html_text(out, title);
+    cli_xml_text(out, title);
     fprintf(out, "</title>\n<style>\n%s</style>\n%s</head>\n<body>\n<h1>", style, script);
-    html_text(out, title);
+    cli_xml_text(out, title);
     fprintf(out, "</h1>\n<p class=\"screen\">%d problems. Click a problem's analysis to see its solution; printed, two "
                  "problems to a page without the solutions.</p>\n", n);
     for (int i = 0; i < n; i++) {
@@ -57,11 +46,11 @@ int cli_booklet_write(const char *path, const char *title, const game *g, const 
         fprintf(out, "<section class=\"problem\" id=\"p%d\">\n<div class=\"diagram\">\n", i + 1);
         cli_svg_draw(g, items[i].s, head, items[i].stipulation, out);
         fputs("</div>\n<p class=\"stip\">", out);
-        html_text(out, items[i].stipulation);
+        cli_xml_text(out, items[i].stipulation);
         fputs("</p>\n<p class=\"position\">", out);
-        html_text(out, text);
+        cli_xml_text(out, text);
         fputs("</p>\n<details><summary>Solution, duals and tries</summary>\n<pre>", out);
-        html_text(out, items[i].analysis);
+        cli_xml_text(out, items[i].analysis);
         fputs("</pre>\n</details>\n</section>\n", out);
     }
     fputs("</body>\n</html>\n", out);

@@ -85,6 +85,8 @@ typedef struct {
 /* booklet.c: items[0..n) of g as one self-contained HTML page at path (all
  * or nothing); 0, or an exit code (said). */
 int cli_booklet_write(const char *path, const char *title, const game *g, const cli_booklet_item *items, int n);
+/* Writes s to out with XML's five special characters escaped (SVG, HTML). */
+void cli_xml_text(FILE *out, const char *s);
 /* Draws s as an SVG element (title above, caption below) on out; g has a board. */
 void cli_svg_draw(const game *g, const game_state *s, const char *title, const char *caption, FILE *out);
 /* Writes s as an SVG diagram (title above, caption below) to path; 0, or

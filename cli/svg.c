@@ -6,7 +6,7 @@
 
 enum { CELL = 48, MARGIN = 28 };
 
-static void svg_text(FILE *out, const char *s)
+void cli_xml_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         if (*s == '<') fputs("&lt;", out);
@@ -55,7 +55,7 @@ void cli_svg_draw(const game *g, const game_state *s, const char *title, const c
     fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">", width / 2,
             MARGIN + 4);
-    svg_text(out, title);
+    cli_xml_text(out, title);
     fputs("</text>\n", out);
     for (int rank = 0; rank < H; rank++)
         for (int file = 0; file < W; file++) {
@@ -83,7 +83,7 @@ void cli_svg_draw(const game *g, const game_state *s, const char *title, const c
                 y0 + (H - 1 - rank) * CELL + CELL / 2 + 4, rank + 1);
     for (int i = 0; i < ncap; i++) {
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", 8, y0 + H * CELL + MARGIN + 10 + 18 * i);
-        svg_text(out, lines[i]);
+        cli_xml_text(out, lines[i]);
         fputs("</text>\n", out);
     }
     fputs("</svg>\n", out);
