@@ -12,7 +12,7 @@
  * File (one per game, <dir>/<game>.pnsl, written to a temporary name and
  * renamed): a header (magic, game, layers, checksum), then per layer its
  * count, its keys (two words each, sorted) and its scores (a signed byte
- * each); read back mapped, the checksum checked whole.
+ * each, padded to a word); read back mapped, the checksum checked whole.
  */
 #include "tb_internal.h"
 #include "../util/util.h"
@@ -35,6 +35,8 @@ typedef struct {
     uint64_t count[LAYERS_MAX];
     uint64_t data_checksum, header_checksum;
 } layers_header;
+
+_Static_assert(sizeof(layers_header) % 8 == 0, "the first layer's keys on a word");
 
 struct tb_layers {
     const game *g;
@@ -240,10 +242,13 @@ static int write_layers(tb_layers *t, const char *dir, char *err, size_t errlen)
     util_file f;
     if (util_file_create(&f, path, "wb", err, errlen) != 0)
         return -1;
+    static const char zeros[8];
     int ok = fwrite(&t->h, sizeof t->h, 1, f.f) == 1;
-    for (uint32_t i = 0; ok && i < t->h.layers; i++)
+    for (uint32_t i = 0; ok && i < t->h.layers; i++) {
+        size_t pad = (8 - t->h.count[i] % 8) % 8;  /* the next layer's keys on a word */
         ok = fwrite(t->keys[i], sizeof(game_key), t->h.count[i], f.f) == t->h.count[i] &&
-             fwrite(t->score[i], 1, t->h.count[i], f.f) == t->h.count[i];
+             fwrite(t->score[i], 1, t->h.count[i], f.f) == t->h.count[i] && fwrite(zeros, 1, pad, f.f) == pad;
+    }
     char why[600];
     if (util_file_commit(&f, ok, why, sizeof why) != 0 || !ok)
         return util_error(err, errlen, "%s: cannot write it%s%s", path, ok ? ": " : "", ok ? why : "");
@@ -365,7 +370,7 @@ tb_layers *tb_layers_open(const game *g, const char *dir, char *err, size_t errl
         t->keys[i] = (const game_key *)((const char *)m + at);
         at += t->h.count[i] * sizeof(game_key);
         t->score[i] = (const int8_t *)((const char *)m + at);
-        at += t->h.count[i];
+        at += (t->h.count[i] + 7) & ~(uint64_t)7;
     }
     if (!why && (at != t->map_len || data_checksum(t) != t->h.data_checksum))
         why = "damaged (checksum)";
