@@ -6,7 +6,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) $(ARCH) -g
 SAN     ?=
 ALL_CFLAGS = $(CFLAGS) $(SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -pthread
-LDLIBS  = -lJudy -lsodium -lzstd -lm -pthread
+LDLIBS  = -lJudy -lsodium -lzstd -lbdd -lm -pthread
 # Open MPI for the command line's MPI files (cli/*_mpi.c: one per use); the
 # library stays free of it.
 MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
@@ -22,7 +22,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
 SONAME     = libpnsolve.so.$(SOMAJOR)
 
-MODULES := util games ranking tablebase proof pns puzzle campaign api
+MODULES := util games ranking symbolic tablebase proof pns puzzle campaign api
 LIB_SRC := $(sort $(shell find $(MODULES) -name "*.c"))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
@@ -42,6 +42,7 @@ BUILD_MISSING = missing=""; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
+	[ -f /usr/include/bdd.h ] || missing="$$missing libbdd-dev"; \
 	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"
 MISSING = $(BUILD_MISSING); \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \

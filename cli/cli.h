@@ -94,6 +94,7 @@ void cli_svg_draw(const game *g, const game_state *s, const char *title, const c
 int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path);
 
 int cmd_perft(int argc, char **argv);
+int cmd_bdd(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);
 int cmd_prove(int argc, char **argv);

@@ -15,6 +15,7 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
     { "campaign", cmd_campaign, "one question proved through a frontier, on threads or MPI ranks" },
     { "puzzles", cmd_puzzles, "compose mate-in-N problems (tables or search), text, JSON or SVG" },
     { "solve-puzzle", cmd_solve_puzzle, "check a mate-in-N problem: the claim, cooks, duals, tries" },
+    { "bdd", cmd_bdd, "van Dijk's symbolic method on Othello: immediate wins counted with BDDs" },
     { "plot", cmd_plot, "draw a search trace (root pn/dn over nodes) as a PNG with gnuplot" },
 };
 

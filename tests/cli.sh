@@ -376,6 +376,13 @@ check "tb build othello:5x5, too large" 1 "25 squares: boards of at most 20 are 
 cp "$tmp/ol/othello-4x4.pnsl" "$tmp/ol/othello-5x4.pnsl"
 check "tb probe othello:5x4, another board's file" 1 "the solution of another game" -- tb probe othello:5x4 "5x4:-----/-OX--/-XO--/----- X" --dir "$tmp/ol"
 
+# The seed's symbolic method: the immediate wins of 4x4 as its Table 7.3,
+# a node limit and the algorithms not built yet refused in one line
+check "bdd --immediate-wins" 0 "^immediately won by White: 901134 states$" -- bdd othello:4x4 --immediate-wins
+check "bdd, node limit" 1 "limit of 20000 nodes \(--nodes raises it\)" -- bdd othello:4x4 --immediate-wins --nodes 20000
+check "bdd --algo" 2 "not built yet" -- bdd othello:4x4 --algo 1
+check "bdd, not othello" 2 "the symbolic rules are Othello's" -- bdd jungle --immediate-wins
+
 # Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the
 # one move back onto the path dashed; its proof's tree with the prover's
 # moves bold; graphs too big, unwritable paths and --dot without a proof

@@ -25,6 +25,7 @@ void suite_campaign(void);
 void suite_tb_ranks(void);
 void suite_api(void);
 void suite_layers(void);
+void suite_symbolic(void);
 
 /* Whether the slow cross-checks run too (make check-slow sets PNSOLVE_SLOW):
  * the same tests over more cases. */

@@ -205,6 +205,7 @@ int main(int argc, char **argv)
     suite_tb_ranks();
     suite_api();
     suite_layers();
+    suite_symbolic();
     CU_basic_set_mode(CU_BRM_NORMAL);
     unsigned failed = 0;  /* each run's counts start again: summed over the runs */
     if (argc == 1) {
