@@ -25,4 +25,20 @@ typedef struct {
  * raises it; out of memory). */
 int sym_immediate_wins(int w, int h, int node_limit, sym_count *c, char *err, size_t errlen);
 
+#define SYM_MAX_ITERATIONS 128
+
+typedef struct {
+    double states;          /* reachable states (board and side to move) */
+    int nodes, peak_nodes;  /* the reached set's BDD at the end and at its largest */
+    int iterations;         /* images until nothing new: the longest game in plies, passes counted, plus one */
+    int nodes_at[SYM_MAX_ITERATIONS];  /* the reached set's nodes after each image */
+} sym_reach;
+
+/* Van Dijk's algorithm 1: the states reachable from the start (board[sq]
+ * for sq = row * w + column: -1 empty, 0 Black, 1 White; the side to move)
+ * by images under the transition relation partitioned by square and pass;
+ * node_limit as for sym_immediate_wins.  0 with *out, or -1 with err. */
+int sym_reachable(int w, int h, const int *board, int white_to_move, int node_limit, sym_reach *out, char *err,
+                  size_t errlen);
+
 #endif

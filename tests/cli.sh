@@ -380,7 +380,8 @@ check "tb probe othello:5x4, another board's file" 1 "the solution of another ga
 # a node limit and the algorithms not built yet refused in one line
 check "bdd --immediate-wins" 0 "^immediately won by White: 901134 states$" -- bdd othello:4x4 --immediate-wins
 check "bdd, node limit" 1 "limit of 20000 nodes \(--nodes raises it\)" -- bdd othello:4x4 --immediate-wins --nodes 20000
-check "bdd --algo" 2 "not built yet" -- bdd othello:4x4 --algo 1
+check "bdd --algo 1" 0 "^reachable: 62789 states$" -- bdd othello:4x4 --algo 1
+check "bdd --algo 2" 2 "not built yet" -- bdd othello:4x4 --algo 2
 check "bdd, not othello" 2 "the symbolic rules are Othello's" -- bdd jungle --immediate-wins
 
 # Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the

@@ -5,7 +5,10 @@
 #include "suites.h"
 #include "../symbolic/symbolic.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int BW, BH;
 
@@ -66,8 +69,38 @@ static void test_immediate_wins(void)
     CU_ASSERT_EQUAL(sym_immediate_wins(9, 4, 0, &c, err, sizeof err), -1);
 }
 
+/* Van Dijk's algorithm 1 on 4x4: as many reachable states as the explicit
+ * enumeration of tablebase/layers.c finds, layer by layer of the disc
+ * count summed. */
+static void test_reachable(void)
+{
+    static const int start[16] = { -1, -1, -1, -1, -1, 1, 0, -1, -1, 0, 1, -1, -1, -1, -1, -1 };
+    static sym_reach re;
+    char err[300], dir[64];
+    CU_ASSERT_EQUAL_FATAL(sym_reachable(4, 4, start, 0, 0, &re, err, sizeof err), 0);
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-sym-%d", (int)getpid());
+    mkdir(dir, 0777);
+    game *g = test_open("othello:4x4", NULL);
+    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+    tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    double explicit = 0;
+    for (int i = 0; i < tb_layers_count(t); i++) {
+        tb_layer_stats st;
+        tb_layers_stats(t, i, &st);
+        explicit += (double)st.states;
+    }
+    CU_ASSERT_EQUAL(re.states, explicit);
+    CU_ASSERT(re.states > 60000);
+    CU_ASSERT_EQUAL(re.iterations, 17);  /* 12 moves to fill the board, passes, and the image that adds nothing */
+    tb_layers_close(t);
+    game_close(g);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+}
+
 void suite_symbolic(void)
 {
     CU_pSuite s = CU_add_suite("symbolic", NULL, NULL);
     CU_add_test(s, "states immediately won by White: every 3x3, 3x4, 4x3 board by brute force; 4x4, 4x5 as Table 7.3", test_immediate_wins);
+    CU_add_test(s, "algorithm 1 on 4x4: as many reachable states as the explicit layers", test_reachable);
 }
