@@ -1,0 +1,44 @@
+/* symbolic/internal.h - private to symbolic/: Othello's transition
+ * relation as BDDs (relation.c) for van Dijk's algorithms (reach.c,
+ * solve.c).  Every BDD returned is referenced: the caller releases it. */
+#ifndef PNSOLVE_SYMBOLIC_INTERNAL_H
+#define PNSOLVE_SYMBOLIC_INTERNAL_H
+
+#include "symbolic.h"
+
+#include <bdd.h>
+
+typedef struct {
+    int w, h, parts, limit;
+    BDD *part;             /* a move on each square by each side, then the two passes */
+    BDD current, next;     /* the variable sets of a state and of its successor */
+    bddPair *to_current, *to_next;
+} sym_rel;
+
+/* Starts BuDDy (node_limit as sym_immediate_wins) and builds the relation
+ * of a w x h board: 0, or -1 with err. */
+int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen);
+/* -1 with err when BuDDy's node limit was reached since sym_rel_open, else 0. */
+int sym_rel_failed(const sym_rel *r, char *err, size_t errlen);
+/* Frees the relation and stops BuDDy. */
+void sym_rel_close(sym_rel *r);
+/* The state of board (sq = row * w + column: -1, 0 Black, 1 White). */
+BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move);
+/* The successors of the states of set. */
+BDD sym_rel_image(const sym_rel *r, BDD set);
+/* The states with a successor in set. */
+BDD sym_rel_preimage(const sym_rel *r, BDD set);
+/* The states over (no move for either side) and won by White. */
+BDD sym_rel_white_won(const sym_rel *r);
+/* Whether player p has a move, over the current state's variables. */
+BDD sym_has_move(int p);
+/* a op b, a and b released. */
+BDD sym_join(BDD a, BDD b, int op);
+/* A disc of player p on sq (next: in the successor). */
+BDD sym_disc(int sq, int p, int next);
+/* The variables: occupied, white (next: the successor's copy), side to move. */
+int sym_occ_var(int sq, int next);
+int sym_white_var(int sq, int next);
+int sym_turn_var(int next);
+
+#endif

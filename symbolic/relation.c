@@ -1,0 +1,259 @@
+/* symbolic/relation.c - Othello's transition relation as BDDs, partitioned
+ * by square (a disc put there by either side) plus the two passes, for van
+ * Dijk's algorithms.  Variables per square, interleaved with their
+ * next-state copies: occupied, occupied', white, white'; then the side to
+ * move (1: White) and its copy.  A move on sq by the mover: sq empty and
+ * closing a run in some direction, sq the mover's after it, every other
+ * square flipped when it lies in a closed run from sq, else unchanged, the
+ * side to move changed. */
+#include "internal.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+
+static int W, H, hit_limit;
+static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
+
+int sym_occ_var(int sq, int next) { return 4 * sq + next; }
+int sym_white_var(int sq, int next) { return 4 * sq + 2 + next; }
+int sym_turn_var(int next) { return 4 * W * H + next; }
+
+BDD sym_join(BDD a, BDD b, int op)
+{
+    BDD r = bdd_addref(bdd_apply(a, b, op));
+    bdd_delref(a);
+    bdd_delref(b);
+    return r;
+}
+
+BDD sym_disc(int sq, int p, int next)
+{
+    return bdd_addref(bdd_apply(bdd_ithvar(sym_occ_var(sq, next)),
+                                p ? bdd_ithvar(sym_white_var(sq, next)) : bdd_nithvar(sym_white_var(sq, next)), bddop_and));
+}
+
+/* Square index of sq moved k steps in direction d, or -1 off the board. */
+static int step(int sq, int d, int k)
+{
+    int r = sq / W + k * dr[d], c = sq % W + k * dc[d];
+    return r >= 0 && r < H && c >= 0 && c < W ? r * W + c : -1;
+}
+
+/* From distance j + 1 on in direction d from sq: opponents, then a disc of
+ * p (the run closes), referenced. */
+static BDD closes_after(int sq, int d, int j, int p)
+{
+    BDD any = bdd_addref(bddfalse), run = bdd_addref(bddtrue);
+    for (int k = j + 1; step(sq, d, k) >= 0; k++) {
+        if (k >= 2)
+            any = sym_join(any, sym_join(bdd_addref(run), sym_disc(step(sq, d, k), p, 0), bddop_and), bddop_or);
+        run = sym_join(run, sym_disc(step(sq, d, k), !p, 0), bddop_and);
+    }
+    bdd_delref(run);
+    return any;
+}
+
+/* Opponents of p at distances 1..j from sq in direction d, referenced. */
+static BDD opponents_to(int sq, int d, int j, int p)
+{
+    BDD run = bdd_addref(bddtrue);
+    for (int i = 1; i <= j; i++)
+        run = sym_join(run, sym_disc(step(sq, d, i), !p, 0), bddop_and);
+    return run;
+}
+
+/* Square s (unchanged or flipped to p) in the next state, given flip. */
+static BDD next_square(int s, int p, BDD flip)
+{
+    BDD same = bdd_addref(bdd_apply(bdd_biimp(bdd_ithvar(sym_occ_var(s, 0)), bdd_ithvar(sym_occ_var(s, 1))),
+                                    bdd_biimp(bdd_ithvar(sym_white_var(s, 0)), bdd_ithvar(sym_white_var(s, 1))), bddop_and));
+    BDD mine = sym_disc(s, p, 1), r = bdd_addref(bdd_ite(flip, mine, same));
+    bdd_delref(same);
+    bdd_delref(mine);
+    return r;
+}
+
+/* The move of player p on sq, referenced. */
+static BDD move_on(int sq, int p)
+{
+    BDD legal = bdd_addref(bddfalse);
+    for (int d = 0; d < 8; d++)
+        legal = sym_join(legal, closes_after(sq, d, 0, p), bddop_or);
+    BDD t = sym_join(bdd_addref(bdd_nithvar(sym_occ_var(sq, 0))), legal, bddop_and);
+    t = sym_join(t, sym_disc(sq, p, 1), bddop_and);
+    for (int s = 0; s < W * H; s++) {
+        if (s == sq)
+            continue;
+        BDD flip = bdd_addref(bddfalse);
+        for (int d = 0; d < 8; d++)
+            for (int j = 1; step(sq, d, j) >= 0; j++)
+                if (step(sq, d, j) == s)
+                    flip = sym_join(flip, sym_join(opponents_to(sq, d, j, p), closes_after(sq, d, j, p), bddop_and), bddop_or);
+        BDD keep = next_square(s, p, flip);
+        bdd_delref(flip);
+        t = sym_join(t, keep, bddop_and);
+    }
+    BDD turn = bdd_addref(bdd_apply(p ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)),
+                                    p ? bdd_nithvar(sym_turn_var(1)) : bdd_ithvar(sym_turn_var(1)), bddop_and));
+    return sym_join(t, turn, bddop_and);
+}
+
+BDD sym_has_move(int p)
+{
+    BDD any = bdd_addref(bddfalse);
+    for (int sq = 0; sq < W * H; sq++) {
+        BDD here = bdd_addref(bddfalse);
+        for (int d = 0; d < 8; d++)
+            here = sym_join(here, closes_after(sq, d, 0, p), bddop_or);
+        any = sym_join(any, sym_join(bdd_addref(bdd_nithvar(sym_occ_var(sq, 0))), here, bddop_and), bddop_or);
+    }
+    return any;
+}
+
+/* Player p passes: no move of its own, one of the other side's; the board
+ * unchanged, the side to move changed; referenced. */
+static BDD pass_of(int p)
+{
+    BDD mine = sym_has_move(p), none = bdd_addref(bdd_not(mine));
+    bdd_delref(mine);
+    BDD t = sym_join(none, sym_has_move(!p), bddop_and);
+    for (int s = 0; s < W * H; s++) {
+        BDD same = bdd_addref(bdd_apply(bdd_biimp(bdd_ithvar(sym_occ_var(s, 0)), bdd_ithvar(sym_occ_var(s, 1))),
+                                        bdd_biimp(bdd_ithvar(sym_white_var(s, 0)), bdd_ithvar(sym_white_var(s, 1))),
+                                        bddop_and));
+        t = sym_join(t, same, bddop_and);
+    }
+    BDD turn = bdd_addref(bdd_apply(p ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)),
+                                    p ? bdd_nithvar(sym_turn_var(1)) : bdd_ithvar(sym_turn_var(1)), bddop_and));
+    return sym_join(t, turn, bddop_and);
+}
+
+
+static void on_error(int code)
+{
+    if (code == BDD_NODENUM || code == BDD_NODES || code == BDD_MEMORY)
+        hit_limit = 1;
+}
+
+int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen)
+{
+    if (w < 3 || h < 3 || w > 8 || h > 8 || w * h > 40)
+        return util_error(err, errlen, "a %dx%d board: 3 to 8 a side, at most 40 squares", w, h);
+    W = w, H = h, hit_limit = 0;
+    int A = w * h;
+    r->limit = node_limit > 0 ? node_limit : 50000000;
+    if (bdd_init(1000000, 100000) != 0)
+        return util_error(err, errlen, "BuDDy did not start (out of memory)");
+    bdd_error_hook(on_error);
+    bdd_gbc_hook(NULL);
+    bdd_setmaxnodenum(r->limit);
+    bdd_setvarnum(4 * A + 2);
+    r->w = w, r->h = h, r->parts = 2 * A + 2;
+    r->part = malloc((size_t)r->parts * sizeof *r->part);
+    int *cur = malloc((size_t)(2 * A + 1) * sizeof *cur), *nxt = malloc((size_t)(2 * A + 1) * sizeof *nxt);
+    if (!r->part || !cur || !nxt) {
+        free(r->part), free(cur), free(nxt);
+        bdd_done();
+        return util_error(err, errlen, "out of memory");
+    }
+    for (int p = 0; p < 2; p++) {
+        for (int sq = 0; sq < A; sq++)
+            r->part[p * A + sq] = move_on(sq, p);
+        r->part[2 * A + p] = pass_of(p);
+    }
+    for (int s = 0; s < A; s++) {
+        cur[2 * s] = sym_occ_var(s, 0), cur[2 * s + 1] = sym_white_var(s, 0);
+        nxt[2 * s] = sym_occ_var(s, 1), nxt[2 * s + 1] = sym_white_var(s, 1);
+    }
+    cur[2 * A] = sym_turn_var(0), nxt[2 * A] = sym_turn_var(1);
+    r->current = bdd_addref(bdd_makeset(cur, 2 * A + 1));
+    r->next = bdd_addref(bdd_makeset(nxt, 2 * A + 1));
+    r->to_current = bdd_newpair();
+    r->to_next = bdd_newpair();
+    bdd_setpairs(r->to_current, nxt, cur, 2 * A + 1);
+    bdd_setpairs(r->to_next, cur, nxt, 2 * A + 1);
+    free(cur), free(nxt);
+    return hit_limit ? util_error(err, errlen, "%dx%d: BuDDy's table reached its limit of %d nodes (--nodes raises it)",
+                                  w, h, r->limit)
+                     : 0;
+}
+
+int sym_rel_failed(const sym_rel *r, char *err, size_t errlen)
+{
+    return hit_limit ? util_error(err, errlen, "%dx%d: BuDDy's table reached its limit of %d nodes (--nodes raises it)",
+                                  r->w, r->h, r->limit)
+                     : 0;
+}
+
+void sym_rel_close(sym_rel *r)
+{
+    bdd_freepair(r->to_current);
+    bdd_freepair(r->to_next);
+    free(r->part);
+    bdd_done();
+}
+
+BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move)
+{
+    BDD start = bdd_addref(white_to_move ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)));
+    for (int s = 0; s < r->w * r->h; s++) {
+        BDD sq = board[s] < 0 ? bdd_addref(bdd_apply(bdd_nithvar(sym_occ_var(s, 0)), bdd_nithvar(sym_white_var(s, 0)),
+                                                      bddop_and))
+                              : sym_disc(s, board[s], 0);
+        start = sym_join(start, sq, bddop_and);
+    }
+    return start;
+}
+
+BDD sym_rel_image(const sym_rel *r, BDD set)
+{
+    BDD image = bdd_addref(bddfalse);
+    for (int k = 0; k < r->parts && !hit_limit; k++) {
+        BDD next = bdd_addref(bdd_relprod(set, r->part[k], r->current));
+        BDD here = bdd_addref(bdd_replace(next, r->to_current));
+        bdd_delref(next);
+        image = sym_join(image, here, bddop_or);
+    }
+    return image;
+}
+
+BDD sym_rel_preimage(const sym_rel *r, BDD set)
+{
+    BDD target = bdd_addref(bdd_replace(set, r->to_next)), pre = bdd_addref(bddfalse);
+    for (int k = 0; k < r->parts && !hit_limit; k++)
+        pre = sym_join(pre, bdd_addref(bdd_relprod(r->part[k], target, r->next)), bddop_or);
+    bdd_delref(target);
+    return pre;
+}
+
+BDD sym_rel_white_won(const sym_rel *r)
+{
+    int A = r->w * r->h;
+    BDD *more = calloc((size_t)(2 * A + 3), sizeof *more), *next = calloc((size_t)(2 * A + 3), sizeof *next);
+    if (!more || !next) {
+        free(more), free(next);
+        return bdd_addref(bddfalse);
+    }
+    for (int d = -A - 1; d <= A + 1; d++)
+        more[d + A + 1] = bdd_addref(d > 0 ? bddtrue : bddfalse);
+    for (int sq = A - 1; sq >= 0; sq--) {
+        for (int d = -sq; d <= sq; d++) {
+            BDD wdisc = bdd_addref(bdd_ite(bdd_ithvar(sym_white_var(sq, 0)), more[d + 1 + A + 1], more[d - 1 + A + 1]));
+            next[d + A + 1] = bdd_addref(bdd_ite(bdd_ithvar(sym_occ_var(sq, 0)), wdisc, more[d + A + 1]));
+            bdd_delref(wdisc);
+        }
+        for (int d = -A - 1; d <= A + 1; d++)
+            bdd_delref(more[d + A + 1]);
+        for (int d = -A - 1; d <= A + 1; d++)
+            more[d + A + 1] = (d >= -sq && d <= sq) ? next[d + A + 1] : bdd_addref(bddfalse);
+    }
+    BDD white_more = more[A + 1];
+    for (int d = -A - 1; d <= A + 1; d++)
+        if (d != 0)
+            bdd_delref(more[d + A + 1]);
+    free(more), free(next);
+    BDD moves = sym_join(sym_has_move(0), sym_has_move(1), bddop_or);
+    BDD over = bdd_addref(bdd_not(moves));
+    bdd_delref(moves);
+    return sym_join(over, white_more, bddop_and);
+}
