@@ -32,7 +32,7 @@ for game in "jungle --pieces 4" "ostle:4x4 --pieces 8"; do
         "${mpi[@]}" -np "${np%d}" "$bin" tb build "${g[@]}" --dir "$tmp/$name$np" "${share[@]}" >"$tmp/out" 2>&1 &&
             same_files "$tmp/$name" "$tmp/$name$np"
         result $? "$game on $np MPI ranks"
-        printf '  %s, %s ranks%s: %.1f s\n' "$game" "${np%d}" "${share:+ (shared)}" "$(echo "$(date +%s.%N) - $start" | bc)"
+        awk -v g="$game" -v n="${np%d}" -v s="${share:+ (shared)}" -v t0="$start" -v t1="$(date +%s.%N)" 'BEGIN { printf "  %s, %s ranks%s: %.1f s\n", g, n, s, t1 - t0 }'
     done
 done
 
