@@ -1,6 +1,7 @@
-/* symbolic/internal.h - private to symbolic/: Othello's transition
- * relation as BDDs (relation.c) for van Dijk's algorithms (reach.c,
- * solve.c).  Every BDD returned is referenced: the caller releases it. */
+/* symbolic/internal.h - private to symbolic/: Othello's states and
+ * transition relation as BDDs (relation.c) for the immediate wins
+ * (immediate.c) and van Dijk's algorithms (reach.c).  Every BDD returned is
+ * referenced: the caller releases it. */
 #ifndef PNSOLVE_SYMBOLIC_INTERNAL_H
 #define PNSOLVE_SYMBOLIC_INTERNAL_H
 
@@ -9,27 +10,31 @@
 #include <bdd.h>
 
 typedef struct {
-    int w, h, parts, limit;
+    int w, h, parts;
     BDD *part;             /* a move on each square by each side, then the two passes */
-    BDD current, next;     /* the variable sets of a state and of its successor */
-    bddPair *to_current, *to_next;
+    BDD current;           /* the variables of a state */
+    bddPair *to_current;   /* a successor's variables renamed to a state's */
 } sym_rel;
 
-/* Starts BuDDy (node_limit as sym_immediate_wins) and builds the relation
- * of a w x h board: 0, or -1 with err. */
+/* Starts BuDDy for a w x h board (node_limit as sym_immediate_wins): 0, or
+ * -1 with err; bdd_done() ends it. */
+int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen);
+/* -1 with err when BuDDy's node limit was reached since it started, else 0. */
+int sym_bdd_failed(char *err, size_t errlen);
+/* The variables of a state: each square's occupied and white, the side to move. */
+BDD sym_current_vars(void);
+/* The states of a board: an empty square's colour held at 0. */
+BDD sym_valid_states(void);
+/* The states over (no move for either side) and won by White. */
+BDD sym_white_won(void);
+/* Starts BuDDy and builds the relation of a w x h board: 0, or -1 with err. */
 int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen);
-/* -1 with err when BuDDy's node limit was reached since sym_rel_open, else 0. */
-int sym_rel_failed(const sym_rel *r, char *err, size_t errlen);
 /* Frees the relation and stops BuDDy. */
 void sym_rel_close(sym_rel *r);
 /* The state of board (sq = row * w + column: -1, 0 Black, 1 White). */
 BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move);
 /* The successors of the states of set. */
 BDD sym_rel_image(const sym_rel *r, BDD set);
-/* The states with a successor in set. */
-BDD sym_rel_preimage(const sym_rel *r, BDD set);
-/* The states over (no move for either side) and won by White. */
-BDD sym_rel_white_won(const sym_rel *r);
 /* Whether player p has a move, over the current state's variables. */
 BDD sym_has_move(int p);
 /* a op b, a and b released. */

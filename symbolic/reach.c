@@ -12,7 +12,7 @@ int sym_reachable(int w, int h, const int *board, int white_to_move, int node_li
     BDD start = sym_rel_start(&r, board, white_to_move);
     BDD reached = bdd_addref(start), frontier = start;
     out->iterations = out->peak_nodes = 0;
-    while (!sym_rel_failed(&r, NULL, 0) && frontier != bddfalse) {
+    while (!sym_bdd_failed(NULL, 0) && frontier != bddfalse) {
         BDD fresh = sym_join(sym_rel_image(&r, frontier), bdd_addref(bdd_not(reached)), bddop_and);
         reached = sym_join(reached, bdd_addref(fresh), bddop_or);
         bdd_delref(frontier);
@@ -24,7 +24,7 @@ int sym_reachable(int w, int h, const int *board, int white_to_move, int node_li
         if (nodes > out->peak_nodes)
             out->peak_nodes = nodes;
     }
-    int rc = sym_rel_failed(&r, err, errlen);
+    int rc = sym_bdd_failed(err, errlen);
     if (rc == 0) {
         out->states = bdd_satcountset(reached, r.current);
         out->nodes = bdd_nodecount(reached);

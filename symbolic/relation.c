@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 
-static int W, H, hit_limit;
+static int W, H, limit, hit_limit;
 static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
 
 int sym_occ_var(int sq, int next) { return 4 * sq + next; }
@@ -135,19 +135,51 @@ static void on_error(int code)
         hit_limit = 1;
 }
 
-int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen)
+int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen)
 {
     if (w < 3 || h < 3 || w > 8 || h > 8 || w * h > 40)
         return util_error(err, errlen, "a %dx%d board: 3 to 8 a side, at most 40 squares", w, h);
     W = w, H = h, hit_limit = 0;
-    int A = w * h;
-    r->limit = node_limit > 0 ? node_limit : 50000000;
+    limit = node_limit > 0 ? node_limit : 50000000;
     if (bdd_init(1000000, 100000) != 0)
         return util_error(err, errlen, "BuDDy did not start (out of memory)");
     bdd_error_hook(on_error);
-    bdd_gbc_hook(NULL);
-    bdd_setmaxnodenum(r->limit);
-    bdd_setvarnum(4 * A + 2);
+    bdd_gbc_hook(NULL);  /* no line per garbage collection */
+    bdd_setmaxnodenum(limit);
+    bdd_setvarnum(4 * w * h + 2);
+    return 0;
+}
+
+int sym_bdd_failed(char *err, size_t errlen)
+{
+    return hit_limit ? util_error(err, errlen, "%dx%d: BuDDy's table reached its limit of %d nodes (--nodes raises it)",
+                                  W, H, limit)
+                     : 0;
+}
+
+BDD sym_current_vars(void)
+{
+    int A = W * H, vars[2 * 8 * 8 + 1];
+    for (int s = 0; s < A; s++)
+        vars[2 * s] = sym_occ_var(s, 0), vars[2 * s + 1] = sym_white_var(s, 0);
+    vars[2 * A] = sym_turn_var(0);
+    return bdd_addref(bdd_makeset(vars, 2 * A + 1));
+}
+
+BDD sym_valid_states(void)
+{
+    BDD v = bdd_addref(bddtrue);
+    for (int s = 0; s < W * H; s++)  /* an empty square's colour held at 0 */
+        v = sym_join(v, bdd_addref(bdd_apply(bdd_ithvar(sym_white_var(s, 0)), bdd_ithvar(sym_occ_var(s, 0)), bddop_imp)),
+                     bddop_and);
+    return v;
+}
+
+int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen)
+{
+    if (sym_bdd_start(w, h, node_limit, err, errlen) != 0)
+        return -1;
+    int A = w * h;
     r->w = w, r->h = h, r->parts = 2 * A + 2;
     r->part = malloc((size_t)r->parts * sizeof *r->part);
     int *cur = malloc((size_t)(2 * A + 1) * sizeof *cur), *nxt = malloc((size_t)(2 * A + 1) * sizeof *nxt);
@@ -166,29 +198,16 @@ int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t err
         nxt[2 * s] = sym_occ_var(s, 1), nxt[2 * s + 1] = sym_white_var(s, 1);
     }
     cur[2 * A] = sym_turn_var(0), nxt[2 * A] = sym_turn_var(1);
-    r->current = bdd_addref(bdd_makeset(cur, 2 * A + 1));
-    r->next = bdd_addref(bdd_makeset(nxt, 2 * A + 1));
+    r->current = sym_current_vars();
     r->to_current = bdd_newpair();
-    r->to_next = bdd_newpair();
     bdd_setpairs(r->to_current, nxt, cur, 2 * A + 1);
-    bdd_setpairs(r->to_next, cur, nxt, 2 * A + 1);
     free(cur), free(nxt);
-    return hit_limit ? util_error(err, errlen, "%dx%d: BuDDy's table reached its limit of %d nodes (--nodes raises it)",
-                                  w, h, r->limit)
-                     : 0;
-}
-
-int sym_rel_failed(const sym_rel *r, char *err, size_t errlen)
-{
-    return hit_limit ? util_error(err, errlen, "%dx%d: BuDDy's table reached its limit of %d nodes (--nodes raises it)",
-                                  r->w, r->h, r->limit)
-                     : 0;
+    return sym_bdd_failed(err, errlen);
 }
 
 void sym_rel_close(sym_rel *r)
 {
     bdd_freepair(r->to_current);
-    bdd_freepair(r->to_next);
     free(r->part);
     bdd_done();
 }
@@ -217,18 +236,13 @@ BDD sym_rel_image(const sym_rel *r, BDD set)
     return image;
 }
 
-BDD sym_rel_preimage(const sym_rel *r, BDD set)
+/* "More white than black" is a comparator built square by square from the
+ * last variable up, one BDD per difference of the discs still to come
+ * (more[d]: the squares from here on make the difference so far, d,
+ * positive): no adder. */
+BDD sym_white_won(void)
 {
-    BDD target = bdd_addref(bdd_replace(set, r->to_next)), pre = bdd_addref(bddfalse);
-    for (int k = 0; k < r->parts && !hit_limit; k++)
-        pre = sym_join(pre, bdd_addref(bdd_relprod(r->part[k], target, r->next)), bddop_or);
-    bdd_delref(target);
-    return pre;
-}
-
-BDD sym_rel_white_won(const sym_rel *r)
-{
-    int A = r->w * r->h;
+    int A = W * H;
     BDD *more = calloc((size_t)(2 * A + 3), sizeof *more), *next = calloc((size_t)(2 * A + 3), sizeof *next);
     if (!more || !next) {
         free(more), free(next);
