@@ -9,6 +9,7 @@
 
 #include "../games/game.h"
 #include "../tablebase/tablebase.h"
+#include "../symbolic/symbolic.h"
 
 enum { EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
@@ -92,6 +93,11 @@ void cli_svg_draw(const game *g, const game_state *s, const char *title, const c
 /* Writes s as an SVG diagram (title above, caption below) to path; 0, or
  * an exit code after printing one line. */
 int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path);
+
+/* bdd_plot.c: the sizes per iteration of the algorithms n with algos[n]
+ * set (res[n] their results) as an SVG chart at path (all or nothing); 0,
+ * or an exit code (said). */
+int cli_bdd_plot(const char *path, const char *title, const sym_result *res, const int *algos);
 
 int cmd_perft(int argc, char **argv);
 int cmd_bdd(int argc, char **argv);

@@ -1,39 +1,70 @@
-/* cli/cmd_bdd.c - `pnsolve bdd othello:WxH --immediate-wins`: the seed's
- * symbolic method (BDDs, symbolic/), its counts printed beside the thesis's
- * tables (docs/othello.md). */
+/* cli/cmd_bdd.c - `pnsolve bdd othello:WxH --immediate-wins | --algo N`:
+ * the seed's symbolic method (BDDs, symbolic/), its counts and BDD sizes
+ * printed beside the thesis's tables (docs/othello.md), its sets checked
+ * against the explicit strong solution (tb build) state by state. */
 #include "cli.h"
 #include "../symbolic/symbolic.h"
+#include "../tablebase/tablebase.h"
 #include "../util/util.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const char help[] =
-    "usage: pnsolve bdd othello:WxH --immediate-wins | --algo 1 [--nodes N]\n"
+    "usage: pnsolve bdd othello:WxH --immediate-wins | --algo N[,N...]|all\n"
+    "                  [--nodes N] [--tables DIR] [--plot FILE.svg]\n"
     "Van Dijk's symbolic method (Binary Decision Diagrams, BuDDy): a square is\n"
     "two variables (occupied, white; an empty square's colour held at 0), one\n"
-    "more for the side to move. --immediate-wins counts the states over and\n"
-    "won by White, any board, either side to move, as the thesis's Table 7.3\n"
-    "counts them, with the set's size in BDD nodes and the nodes in use in\n"
-    "BuDDy's table at the end. --nodes N bounds that table (default 50000000; past it the\n"
-    "run stops and says so). --algo 1, his first algorithm: the states\n"
-    "reachable from the start (board and side to move), by images under the\n"
-    "transition relation partitioned by square and pass until nothing is new,\n"
-    "with the reached set's size after each image. Algorithms 2 to 5 are not\n"
-    "built yet.\n";
+    "more for the side to move; the moves as one relation per square and side\n"
+    "plus the two passes, each over the squares it can change.\n"
+    "--immediate-wins counts the states over and won by White, any board,\n"
+    "either side to move, as the thesis's Table 7.3 counts them.\n"
+    "--algo N, his numbering: 1 the states reachable from the start (images\n"
+    "until nothing is new); 2 the states from which each side can force a win\n"
+    "by a backward fixpoint over every state of the board; 3 the same within\n"
+    "the reachable states; 4 a sweep down the disc count over every state,\n"
+    "one layer held at a time; 5 the sweep over the reachable states (found\n"
+    "layer by layer forward). Prints each set's states (White's wins, Black's,\n"
+    "the draws), the start's outcome, and each set's size in BDD nodes after\n"
+    "every iteration with its peak. A list or 'all' runs several in turn.\n"
+    "--tables DIR: checks every state of the explicit solution in DIR (tb\n"
+    "build othello:WxH) against the sets of algorithms 2-5: the same outcome.\n"
+    "--plot FILE.svg draws the sizes per iteration, log scale, one line per\n"
+    "algorithm and side (as his Figure 7.2). --nodes N bounds BuDDy's table\n"
+    "(default 50000000; past it the run stops and says so).\n";
 
-enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO };
+enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO, OPT_TABLES, OPT_PLOT };
 
 static const struct option bdd_long[] = {
     { "immediate-wins", no_argument, NULL, OPT_IMMEDIATE },
     { "nodes", required_argument, NULL, OPT_NODES },
     { "algo", required_argument, NULL, OPT_ALGO },
+    { "tables", required_argument, NULL, OPT_TABLES },
+    { "plot", required_argument, NULL, OPT_PLOT },
     { NULL, 0, NULL, 0 },
 };
 
 typedef struct {
-    int immediate, nodes, algo;
+    int immediate, nodes, algos[6];  /* algos[n]: run algorithm n */
+    const char *tables, *plot;
 } bdd_opts;
+
+/* "3", "1,3,5" or "all". */
+static int parse_algos(const char *arg, int *algos)
+{
+    if (strcmp(arg, "all") == 0) {
+        for (int n = 1; n <= 5; n++)
+            algos[n] = 1;
+        return 0;
+    }
+    for (const char *p = arg;; p++) {
+        if (*p < '1' || *p > '5' || (p[1] && p[1] != ','))
+            return -1;
+        algos[*p - '0'] = 1;
+        if (!*++p)
+            return 0;
+    }
+}
 
 static int on_option(int opt, const char *arg, void *ctx)
 {
@@ -41,9 +72,109 @@ static int on_option(int opt, const char *arg, void *ctx)
     switch (opt) {
     case OPT_IMMEDIATE: o->immediate = 1; return 0;
     case OPT_NODES: return cli_int(arg, 1000, 2000000000, &o->nodes);
-    case OPT_ALGO: return cli_int(arg, 1, 5, &o->algo);
+    case OPT_ALGO: return parse_algos(arg, o->algos);
+    case OPT_TABLES: return cli_store_string(opt, arg, &o->tables);
+    case OPT_PLOT: return cli_store_string(opt, arg, &o->plot);
     default: return -1;
     }
+}
+
+/* board[row * w + column] of s, row 0 the notation's first
+ * ("4x4:----/-OX-/-XO-/---- X"): -1 empty, 0 Black (X), 1 White (O). */
+static void board_of(const game *g, const game_state *s, int *board)
+{
+    char text[GAME_TEXT_MAX];
+    game_format(g, s, text, sizeof text);
+    int n = 0;
+    for (const char *p = strchr(text, ':'); p && *++p && *p != ' ' && n < 64;)
+        if (*p != '/')
+            board[n++] = *p == 'X' ? 0 : *p == 'O' ? 1 : -1;
+}
+
+static void print_series(const char *what, const sym_series *s)
+{
+    printf("%s: %d iterations, peak %d nodes:", what, s->iterations, s->peak_nodes);
+    for (int i = 0; i < s->iterations && i < SYM_MAX_ITERATIONS; i++)
+        printf(" %d", s->nodes_at[i]);
+    printf("\n");
+}
+
+/* Every state of the explicit solution against the sets: the number that
+ * disagree, or -1 (said). */
+static long check_tables(const game *g, const char *dir, const sym_sets *k, uint64_t *checked)
+{
+    char err[400];
+    tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
+    if (!t)
+        return cli_fail(1, "bdd: %s", err), -1;
+    long wrong = 0;
+    *checked = 0;
+    for (int i = 0; i < tb_layers_count(t); i++) {
+        tb_layer_stats st;
+        tb_layers_stats(t, i, &st);
+        for (uint64_t j = 0; j < st.states; j++) {
+            game_state s;
+            int score, board[64];
+            tb_layers_state(t, i, j, &s, &score);
+            board_of(g, &s, board);
+            int white = game_to_move(g, &s) == 1;
+            int want = score == 0 ? 0 : (score > 0) == white ? 1 : -1;
+            if (sym_sets_outcome(k, g->width, g->height, board, white) != want && wrong++ < 3) {
+                char text[GAME_TEXT_MAX];
+                game_format(g, &s, text, sizeof text);
+                fprintf(stderr, "bdd: %s: the sets say %d, the tables' score %d\n", text,
+                        sym_sets_outcome(k, g->width, g->height, board, white), score);
+            }
+            ++*checked;
+        }
+    }
+    tb_layers_close(t);
+    return wrong;
+}
+
+static const char *const names[6] = { "", "reachable states (forward images)", "fixpoint over every state",
+                                      "fixpoint within the reachable states", "sweep over every state",
+                                      "sweep over the reachable states" };
+
+static int run_algo(const game *g, const int *board, int white, int algo, const bdd_opts *o, sym_result *res)
+{
+    char err[300];
+    sym_sets *k = NULL;
+    double t0 = util_clock();
+    if (sym_solve(g->width, g->height, board, white, algo, o->nodes, res, o->tables && algo > 1 ? &k : NULL, err,
+                  sizeof err) != 0)
+        return cli_fail(1, "bdd: algorithm %d: %s", algo, err);
+    double secs = util_clock() - t0;
+    printf("algorithm %d (%s), %s: relation %d nodes\n", algo, names[algo], g->name, res->relation_nodes);
+    if (algo != 2 && algo != 4)
+        print_series(algo == 5 ? "  reachable, per layer" : "  reachable", &res->reach);
+    if (algo == 1) {
+        printf("  reachable: %.0f states\n", res->space);
+    } else {
+        print_series("  White's set", &res->side[1]);
+        print_series("  Black's set", &res->side[0]);
+        printf("  of %.0f states: White can force a win from %.0f, Black from %.0f, neither (draws) %.0f\n",
+               res->space, res->side[1].states, res->side[0].states, res->draws);
+        printf("  start: %s\n", res->start > 0 ? "White can force a win" : res->start < 0 ? "Black can force a win" : "a draw");
+    }
+    int peak = res->reach.peak_nodes;
+    for (int p = 0; p < 2; p++)
+        peak = res->side[p].peak_nodes > peak ? res->side[p].peak_nodes : peak;
+    printf("  peak: %d nodes; %.1f s\n", peak, secs);
+    int rc = 0;
+    if (k) {
+        uint64_t checked;
+        long wrong = check_tables(g, o->tables, k, &checked);
+        if (wrong == 0)
+            printf("  agrees with the tables on all %llu reachable states\n", (unsigned long long)checked);
+        else if (wrong > 0)
+            rc = cli_fail(1, "bdd: algorithm %d: %ld of %llu reachable states disagree with the tables", algo, wrong,
+                          (unsigned long long)checked);
+        else
+            rc = 1;
+    }
+    sym_sets_free(k);
+    return rc;
 }
 
 int cmd_bdd(int argc, char **argv)
@@ -57,46 +188,45 @@ int cmd_bdd(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first != 1)
         return cli_fail(EXIT_USAGE, "bdd: expected othello:WxH (see 'pnsolve bdd --help')");
-    if (o.algo > 1)
-        return cli_fail(EXIT_USAGE, "bdd: --algo %d: van Dijk's algorithms 2 to 5 are not built yet (1 is)", o.algo);
-    if (!o.immediate == !o.algo)
-        return cli_fail(EXIT_USAGE, "bdd: say what to compute: --immediate-wins or --algo 1");
+    int any_algo = 0;
+    for (int n = 1; n <= 5; n++)
+        any_algo |= o.algos[n];
+    if (!o.immediate == !any_algo)
+        return cli_fail(EXIT_USAGE, "bdd: say what to compute: --immediate-wins or --algo N");
+    if ((o.tables || o.plot) && !any_algo)
+        return cli_fail(EXIT_USAGE, "bdd: --tables and --plot go with --algo");
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
     if (rc)
         return rc;
-    /* the start from its notation ("4x4:----/-OX-/-XO-/---- X"; a reflection
-     * of the board changes no count) */
-    int w = g->width, h = g->height, othello = strncmp(g->name, "othello:", 8) == 0, board[64], n = 0;
-    char text[GAME_TEXT_MAX];
-    game_format(g, &s, text, sizeof text);
-    for (const char *p = strchr(text, ':'); othello && p && *++p && *p != ' ';)
-        if (*p != '/' && n < 64)
-            board[n++] = *p == 'X' ? 0 : *p == 'O' ? 1 : -1;
-    int white_to_move = othello && game_to_move(g, &s) == 1;
-    game_close(g);
-    if (othello && n != w * h)
-        return cli_fail(1, "bdd: %s: its start has %d squares, not %d", argv[first], n, w * h);
-    if (!othello)
-        return cli_fail(EXIT_USAGE, "bdd: %s: the symbolic rules are Othello's (othello:WxH)", argv[first]);
-    sym_count c;
-    char err[300];
-    double t0 = util_clock();
-    if (o.algo == 1) {
-        static sym_reach re;
-        if (sym_reachable(w, h, board, white_to_move, o.nodes, &re, err, sizeof err) != 0)
-            return cli_fail(1, "bdd: %s", err);
-        for (int i = 0; i < re.iterations && i < SYM_MAX_ITERATIONS; i++)
-            printf("image %d: reached set %d nodes\n", i + 1, re.nodes_at[i]);
-        printf("reachable: %.0f states\n", re.states);
-        printf("BDD: %d nodes, at most %d; %d images; %.1f s\n", re.nodes, re.peak_nodes, re.iterations,
-               util_clock() - t0);
-        return 0;
+    if (strncmp(g->name, "othello:", 8) != 0) {
+        rc = cli_fail(EXIT_USAGE, "bdd: %s: the symbolic rules are Othello's (othello:WxH)", argv[first]);
+        game_close(g);
+        return rc;
     }
-    if (sym_immediate_wins(w, h, o.nodes, &c, err, sizeof err) != 0)
-        return cli_fail(1, "bdd: %s", err);
-    printf("immediately won by White: %.0f states\n", c.states);
-    printf("BDD: %d nodes; %d in use in BuDDy's table at the end; %.1f s\n", c.nodes, c.table_nodes, util_clock() - t0);
-    return 0;
+    int board[64], white = game_to_move(g, &s) == 1;
+    board_of(g, &s, board);
+    if (o.immediate) {
+        sym_count c;
+        char err[300];
+        double t0 = util_clock();
+        if (sym_immediate_wins(g->width, g->height, o.nodes, &c, err, sizeof err) != 0)
+            rc = cli_fail(1, "bdd: %s", err);
+        else {
+            printf("immediately won by White: %.0f states\n", c.states);
+            printf("BDD: %d nodes; %d in use in BuDDy's table at the end; %.1f s\n", c.nodes, c.table_nodes,
+                   util_clock() - t0);
+        }
+        game_close(g);
+        return rc;
+    }
+    static sym_result res[6];
+    for (int n = 1; n <= 5 && rc == 0; n++)
+        if (o.algos[n])
+            rc = run_algo(g, board, white, n, &o, &res[n]);
+    if (rc == 0 && o.plot)
+        rc = cli_bdd_plot(o.plot, g->name, res, o.algos);
+    game_close(g);
+    return rc;
 }

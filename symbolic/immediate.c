@@ -8,7 +8,7 @@ int sym_immediate_wins(int w, int h, int node_limit, sym_count *c, char *err, si
 {
     if (sym_bdd_start(w, h, node_limit, err, errlen) != 0)
         return -1;
-    BDD won = sym_join(sym_valid_states(), sym_white_won(), bddop_and);
+    BDD won = sym_join(sym_valid_states(), sym_won(1), bddop_and);
     int rc = sym_bdd_failed(err, errlen);
     if (rc == 0) {
         BDD vars = sym_current_vars();

@@ -1,6 +1,6 @@
 /* symbolic/internal.h - private to symbolic/: Othello's states and
  * transition relation as BDDs (relation.c) for the immediate wins
- * (immediate.c) and van Dijk's algorithms (reach.c).  Every BDD returned is
+ * (immediate.c) and van Dijk's algorithms (reach.c, solve.c).  Every BDD returned is
  * referenced: the caller releases it. */
 #ifndef PNSOLVE_SYMBOLIC_INTERNAL_H
 #define PNSOLVE_SYMBOLIC_INTERNAL_H
@@ -9,12 +9,24 @@
 
 #include <bdd.h>
 
+/* One part of the transition relation: a disc put on one square by one
+ * side, or one side's pass, over the variables it changes (cur, next). */
+typedef struct {
+    BDD rel;
+    BDD cur, next;                /* the changed variables, as sets */
+    bddPair *to_cur, *to_next;    /* and their renamings */
+    int player;                   /* 0 Black, 1 White */
+    int pass;
+} sym_part;
+
 typedef struct {
     int w, h, parts;
-    BDD *part;             /* a move on each square by each side, then the two passes */
+    sym_part *part;        /* a move on each square by Black, then by White, then the two passes */
     BDD current;           /* the variables of a state */
-    bddPair *to_current;   /* a successor's variables renamed to a state's */
 } sym_rel;
+
+/* Parts to use, or'ed: the squares' moves, the passes, of either side. */
+enum { SYM_PLACES = 1, SYM_PASSES = 2, SYM_BLACK = 4, SYM_WHITE = 8, SYM_ALL = 15 };
 
 /* Starts BuDDy for a w x h board (node_limit as sym_immediate_wins): 0, or
  * -1 with err; bdd_done() ends it. */
@@ -25,16 +37,27 @@ int sym_bdd_failed(char *err, size_t errlen);
 BDD sym_current_vars(void);
 /* The states of a board: an empty square's colour held at 0. */
 BDD sym_valid_states(void);
-/* The states over (no move for either side) and won by White. */
-BDD sym_white_won(void);
+/* The states over (no move for either side) with more discs of p (1 White). */
+BDD sym_won(int p);
+/* The states with exactly n discs. */
+BDD sym_discs_exactly(int n);
 /* Starts BuDDy and builds the relation of a w x h board: 0, or -1 with err. */
 int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen);
 /* Frees the relation and stops BuDDy. */
 void sym_rel_close(sym_rel *r);
 /* The state of board (sq = row * w + column: -1, 0 Black, 1 White). */
 BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move);
-/* The successors of the states of set. */
-BDD sym_rel_image(const sym_rel *r, BDD set);
+/* The successors of the states of set by the parts which selects. */
+BDD sym_rel_image(const sym_rel *r, BDD set, int which);
+/* The states with a successor in set by the parts which selects. */
+BDD sym_rel_preimage(const sym_rel *r, BDD set, int which);
+/* The states reachable from start (algorithm 1), the reached set's nodes
+ * after each image in s. */
+BDD sym_reachable_set(const sym_rel *r, BDD start, sym_series *s);
+/* Adds set's size to the series s. */
+void sym_note(sym_series *s, BDD set);
+/* BDD nodes of all the parts together. */
+int sym_rel_nodes(const sym_rel *r);
 /* Whether player p has a move, over the current state's variables. */
 BDD sym_has_move(int p);
 /* a op b, a and b released. */

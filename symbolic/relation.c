@@ -73,29 +73,56 @@ static BDD next_square(int s, int p, BDD flip)
     return r;
 }
 
-/* The move of player p on sq, referenced. */
+/* Whether sq + k * d (k >= 1) can flip: a square beyond it on the board. */
+static int can_flip(int sq, int d, int k) { return step(sq, d, k) >= 0 && step(sq, d, k + 1) >= 0; }
+
+/* The side to move p before, !p after. */
+static BDD turn_change(int p)
+{
+    return bdd_addref(bdd_apply(p ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)),
+                                p ? bdd_nithvar(sym_turn_var(1)) : bdd_ithvar(sym_turn_var(1)), bddop_and));
+}
+
+/* The move of player p on sq over the squares it can change (sq, those a
+ * run from it can flip) and the side to move; the other squares appear
+ * only as the current state's guard (a disc closing a run), so an image or
+ * preimage quantifies and renames the changed variables alone (van Dijk's
+ * H_ij): a part a fraction of the whole board's size.  Referenced. */
 static BDD move_on(int sq, int p)
 {
     BDD legal = bdd_addref(bddfalse);
     for (int d = 0; d < 8; d++)
         legal = sym_join(legal, closes_after(sq, d, 0, p), bddop_or);
-    BDD t = sym_join(bdd_addref(bdd_nithvar(sym_occ_var(sq, 0))), legal, bddop_and);
+    BDD empty = bdd_addref(bdd_apply(bdd_nithvar(sym_occ_var(sq, 0)), bdd_nithvar(sym_white_var(sq, 0)), bddop_and));
+    BDD t = sym_join(empty, legal, bddop_and);
     t = sym_join(t, sym_disc(sq, p, 1), bddop_and);
-    for (int s = 0; s < W * H; s++) {
-        if (s == sq)
-            continue;
-        BDD flip = bdd_addref(bddfalse);
+    for (int d = 0; d < 8; d++)
+        for (int j = 1; can_flip(sq, d, j); j++) {
+            BDD flip = sym_join(opponents_to(sq, d, j, p), closes_after(sq, d, j, p), bddop_and);
+            BDD keep = next_square(step(sq, d, j), p, flip);
+            bdd_delref(flip);
+            t = sym_join(t, keep, bddop_and);
+        }
+    return sym_join(t, turn_change(p), bddop_and);
+}
+
+/* The variables a part changes, current and next: sq and the squares it
+ * can flip (sq < 0: none, a pass), the side to move. */
+static void changed_vars(int sq, int *cur, int *nxt, int *n)
+{
+    *n = 0;
+    if (sq >= 0) {
+        int sqs[64], k = 0;
+        sqs[k++] = sq;
         for (int d = 0; d < 8; d++)
-            for (int j = 1; step(sq, d, j) >= 0; j++)
-                if (step(sq, d, j) == s)
-                    flip = sym_join(flip, sym_join(opponents_to(sq, d, j, p), closes_after(sq, d, j, p), bddop_and), bddop_or);
-        BDD keep = next_square(s, p, flip);
-        bdd_delref(flip);
-        t = sym_join(t, keep, bddop_and);
+            for (int j = 1; can_flip(sq, d, j); j++)
+                sqs[k++] = step(sq, d, j);
+        for (int i = 0; i < k; i++) {
+            cur[*n] = sym_occ_var(sqs[i], 0), nxt[(*n)++] = sym_occ_var(sqs[i], 1);
+            cur[*n] = sym_white_var(sqs[i], 0), nxt[(*n)++] = sym_white_var(sqs[i], 1);
+        }
     }
-    BDD turn = bdd_addref(bdd_apply(p ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)),
-                                    p ? bdd_nithvar(sym_turn_var(1)) : bdd_ithvar(sym_turn_var(1)), bddop_and));
-    return sym_join(t, turn, bddop_and);
+    cur[*n] = sym_turn_var(0), nxt[(*n)++] = sym_turn_var(1);
 }
 
 BDD sym_has_move(int p)
@@ -110,24 +137,15 @@ BDD sym_has_move(int p)
     return any;
 }
 
-/* Player p passes: no move of its own, one of the other side's; the board
- * unchanged, the side to move changed; referenced. */
+/* Player p passes: no move of its own, one of the other side's (a guard on
+ * the board, which stays); the side to move changed.  Referenced. */
 static BDD pass_of(int p)
 {
     BDD mine = sym_has_move(p), none = bdd_addref(bdd_not(mine));
     bdd_delref(mine);
     BDD t = sym_join(none, sym_has_move(!p), bddop_and);
-    for (int s = 0; s < W * H; s++) {
-        BDD same = bdd_addref(bdd_apply(bdd_biimp(bdd_ithvar(sym_occ_var(s, 0)), bdd_ithvar(sym_occ_var(s, 1))),
-                                        bdd_biimp(bdd_ithvar(sym_white_var(s, 0)), bdd_ithvar(sym_white_var(s, 1))),
-                                        bddop_and));
-        t = sym_join(t, same, bddop_and);
-    }
-    BDD turn = bdd_addref(bdd_apply(p ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)),
-                                    p ? bdd_nithvar(sym_turn_var(1)) : bdd_ithvar(sym_turn_var(1)), bddop_and));
-    return sym_join(t, turn, bddop_and);
+    return sym_join(t, turn_change(p), bddop_and);
 }
-
 
 static void on_error(int code)
 {
@@ -141,8 +159,14 @@ int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen)
         return util_error(err, errlen, "a %dx%d board: 3 to 8 a side, at most 40 squares", w, h);
     W = w, H = h, hit_limit = 0;
     limit = node_limit > 0 ? node_limit : 50000000;
-    if (bdd_init(1000000, 100000) != 0)
+    /* A table that grows by a quarter at a time and an operation cache an
+     * eighth of it: BuDDy's defaults (50,000 nodes a step, a fixed cache)
+     * spend most of a 4x5 run collecting and missing the cache. */
+    if (bdd_init(1 << 18, 1 << 16) != 0)
         return util_error(err, errlen, "BuDDy did not start (out of memory)");
+    bdd_setmaxincrease(1 << 24);
+    bdd_setminfreenodes(25);
+    bdd_setcacheratio(4);
     bdd_error_hook(on_error);
     bdd_gbc_hook(NULL);  /* no line per garbage collection */
     bdd_setmaxnodenum(limit);
@@ -181,35 +205,53 @@ int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t err
         return -1;
     int A = w * h;
     r->w = w, r->h = h, r->parts = 2 * A + 2;
-    r->part = malloc((size_t)r->parts * sizeof *r->part);
-    int *cur = malloc((size_t)(2 * A + 1) * sizeof *cur), *nxt = malloc((size_t)(2 * A + 1) * sizeof *nxt);
-    if (!r->part || !cur || !nxt) {
-        free(r->part), free(cur), free(nxt);
+    r->part = calloc((size_t)r->parts, sizeof *r->part);
+    if (!r->part) {
         bdd_done();
         return util_error(err, errlen, "out of memory");
     }
-    for (int p = 0; p < 2; p++) {
-        for (int sq = 0; sq < A; sq++)
-            r->part[p * A + sq] = move_on(sq, p);
-        r->part[2 * A + p] = pass_of(p);
+    for (int k = 0; k < r->parts; k++) {
+        sym_part *pt = &r->part[k];
+        int sq = k < 2 * A ? k % A : -1, cur[2 * 64 + 1], nxt[2 * 64 + 1], n;
+        pt->player = k < 2 * A ? k / A : k - 2 * A;
+        pt->pass = sq < 0;
+        pt->rel = pt->pass ? pass_of(pt->player) : move_on(sq, pt->player);
+        changed_vars(sq, cur, nxt, &n);
+        pt->cur = bdd_addref(bdd_makeset(cur, n));
+        pt->next = bdd_addref(bdd_makeset(nxt, n));
+        pt->to_cur = bdd_newpair();
+        pt->to_next = bdd_newpair();
+        bdd_setpairs(pt->to_cur, nxt, cur, n);
+        bdd_setpairs(pt->to_next, cur, nxt, n);
     }
-    for (int s = 0; s < A; s++) {
-        cur[2 * s] = sym_occ_var(s, 0), cur[2 * s + 1] = sym_white_var(s, 0);
-        nxt[2 * s] = sym_occ_var(s, 1), nxt[2 * s + 1] = sym_white_var(s, 1);
-    }
-    cur[2 * A] = sym_turn_var(0), nxt[2 * A] = sym_turn_var(1);
     r->current = sym_current_vars();
-    r->to_current = bdd_newpair();
-    bdd_setpairs(r->to_current, nxt, cur, 2 * A + 1);
-    free(cur), free(nxt);
-    return sym_bdd_failed(err, errlen);
+    if (sym_bdd_failed(err, errlen) != 0) {
+        sym_rel_close(r);
+        return -1;
+    }
+    return 0;
 }
 
 void sym_rel_close(sym_rel *r)
 {
-    bdd_freepair(r->to_current);
+    for (int k = 0; k < r->parts; k++)
+        if (r->part[k].to_cur)
+            bdd_freepair(r->part[k].to_cur), bdd_freepair(r->part[k].to_next);
     free(r->part);
     bdd_done();
+}
+
+int sym_rel_nodes(const sym_rel *r)
+{
+    BDD *all = malloc((size_t)r->parts * sizeof *all);
+    int n = 0;
+    if (all) {
+        for (int k = 0; k < r->parts; k++)
+            all[k] = r->part[k].rel;
+        n = bdd_anodecount(all, r->parts);
+    }
+    free(all);
+    return n;
 }
 
 BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move)
@@ -224,23 +266,67 @@ BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move)
     return start;
 }
 
-BDD sym_rel_image(const sym_rel *r, BDD set)
+/* Whether part k is among those selected. */
+static int selected(const sym_part *pt, int which)
+{
+    return (which & (pt->pass ? SYM_PASSES : SYM_PLACES)) && (which & (pt->player ? SYM_WHITE : SYM_BLACK));
+}
+
+BDD sym_rel_image(const sym_rel *r, BDD set, int which)
 {
     BDD image = bdd_addref(bddfalse);
     for (int k = 0; k < r->parts && !hit_limit; k++) {
-        BDD next = bdd_addref(bdd_relprod(set, r->part[k], r->current));
-        BDD here = bdd_addref(bdd_replace(next, r->to_current));
+        const sym_part *pt = &r->part[k];
+        if (!selected(pt, which))
+            continue;
+        BDD next = bdd_addref(bdd_relprod(set, pt->rel, pt->cur));
+        BDD here = bdd_addref(bdd_replace(next, pt->to_cur));
         bdd_delref(next);
         image = sym_join(image, here, bddop_or);
     }
     return image;
 }
 
-/* "More white than black" is a comparator built square by square from the
+BDD sym_rel_preimage(const sym_rel *r, BDD set, int which)
+{
+    BDD pre = bdd_addref(bddfalse);
+    for (int k = 0; k < r->parts && !hit_limit; k++) {
+        const sym_part *pt = &r->part[k];
+        if (!selected(pt, which))
+            continue;
+        BDD renamed = bdd_addref(bdd_replace(set, pt->to_next));
+        BDD here = bdd_addref(bdd_relprod(renamed, pt->rel, pt->next));
+        bdd_delref(renamed);
+        pre = sym_join(pre, here, bddop_or);
+    }
+    return pre;
+}
+
+BDD sym_discs_exactly(int n)
+{
+    int A = W * H;
+    /* need[c]: the squares from here on hold exactly c discs */
+    BDD need[65];
+    for (int c = 0; c <= A; c++)
+        need[c] = bdd_addref(c == 0 ? bddtrue : bddfalse);
+    for (int sq = A - 1; sq >= 0; sq--)
+        for (int c = A; c >= 0; c--) {
+            BDD with = c > 0 ? need[c - 1] : bddfalse;
+            BDD r = bdd_addref(bdd_ite(bdd_ithvar(sym_occ_var(sq, 0)), with, need[c]));
+            bdd_delref(need[c]);
+            need[c] = r;
+        }
+    for (int c = 0; c <= A; c++)
+        if (c != n)
+            bdd_delref(need[c]);
+    return n >= 0 && n <= A ? need[n] : bdd_addref(bddfalse);
+}
+
+/* "More discs of p than of the other" is a comparator built square by square from the
  * last variable up, one BDD per difference of the discs still to come
  * (more[d]: the squares from here on make the difference so far, d,
  * positive): no adder. */
-BDD sym_white_won(void)
+BDD sym_won(int p)
 {
     int A = W * H;
     BDD *more = calloc((size_t)(2 * A + 3), sizeof *more), *next = calloc((size_t)(2 * A + 3), sizeof *next);
@@ -252,7 +338,8 @@ BDD sym_white_won(void)
         more[d + A + 1] = bdd_addref(d > 0 ? bddtrue : bddfalse);
     for (int sq = A - 1; sq >= 0; sq--) {
         for (int d = -sq; d <= sq; d++) {
-            BDD wdisc = bdd_addref(bdd_ite(bdd_ithvar(sym_white_var(sq, 0)), more[d + 1 + A + 1], more[d - 1 + A + 1]));
+            BDD wdisc = bdd_addref(bdd_ite(bdd_ithvar(sym_white_var(sq, 0)), more[d + (p ? 1 : -1) + A + 1],
+                                                    more[d - (p ? 1 : -1) + A + 1]));
             next[d + A + 1] = bdd_addref(bdd_ite(bdd_ithvar(sym_occ_var(sq, 0)), wdisc, more[d + A + 1]));
             bdd_delref(wdisc);
         }
@@ -261,7 +348,7 @@ BDD sym_white_won(void)
         for (int d = -A - 1; d <= A + 1; d++)
             more[d + A + 1] = (d >= -sq && d <= sq) ? next[d + A + 1] : bdd_addref(bddfalse);
     }
-    BDD white_more = more[A + 1];
+    BDD ahead = more[A + 1];
     for (int d = -A - 1; d <= A + 1; d++)
         if (d != 0)
             bdd_delref(more[d + A + 1]);
@@ -269,5 +356,5 @@ BDD sym_white_won(void)
     BDD moves = sym_join(sym_has_move(0), sym_has_move(1), bddop_or);
     BDD over = bdd_addref(bdd_not(moves));
     bdd_delref(moves);
-    return sym_join(over, white_more, bddop_and);
+    return sym_join(over, ahead, bddop_and);
 }

@@ -27,18 +27,42 @@ int sym_immediate_wins(int w, int h, int node_limit, sym_count *c, char *err, si
 
 #define SYM_MAX_ITERATIONS 128
 
+/* A set's size in BDD nodes as an algorithm goes. */
 typedef struct {
-    double states;          /* reachable states (board and side to move) */
-    int nodes, peak_nodes;  /* the reached set's BDD at the end and at its largest */
-    int iterations;         /* images until nothing new: the longest game in plies, passes counted, plus one */
-    int nodes_at[SYM_MAX_ITERATIONS];  /* the reached set's nodes after each image */
-} sym_reach;
+    int iterations;                    /* images (algorithm 1), rounds of both quantifiers (2, 3), layers (4, 5) */
+    int nodes_at[SYM_MAX_ITERATIONS];  /* the set's nodes after each */
+    int peak_nodes;                    /* the largest of them */
+    double states;                     /* the set's states at the end (4, 5: summed over the layers) */
+} sym_series;
 
-/* Van Dijk's algorithm 1: the states reachable from the start (board[sq]
- * for sq = row * w + column: -1 empty, 0 Black, 1 White; the side to move)
- * by images under the transition relation partitioned by square and pass;
- * node_limit as for sym_immediate_wins.  0 with *out, or -1 with err. */
-int sym_reachable(int w, int h, const int *board, int white_to_move, int node_limit, sym_reach *out, char *err,
-                  size_t errlen);
+typedef struct {
+    int algo;
+    int relation_nodes;   /* the partitioned relation's nodes, all parts together */
+    double space;         /* the states considered: reachable (1, 3, 5), every state of the board (2, 4) */
+    sym_series reach;     /* the reachable states (1, 3: whole, per image; 5: per layer of the disc count) */
+    sym_series side[2];   /* the states from which Black [0], White [1] can force a win (2-5) */
+    double draws;         /* the states of the space in neither */
+    int start;            /* the start: 1 White can force a win, -1 Black can, 0 neither (2-5) */
+} sym_result;
+
+/* The sets of a solution kept for queries; BuDDy stays open meanwhile. */
+typedef struct sym_sets sym_sets;
+
+/* Van Dijk's algorithm algo (1-5; his numbering: 1 the states reachable
+ * from the start by images under the relation partitioned by square and
+ * pass; 2 the backward fixpoint of each side's winning states over every
+ * state; 3 the same within the reachable states; 4 a sweep down the disc
+ * count over every state; 5 the same over the reachable states) for the
+ * start board (board[sq] for sq = row * w + column: -1 empty, 0 Black,
+ * 1 White; the side to move); node_limit as for sym_immediate_wins; keep
+ * (NULL: not wanted) gets the winning sets for sym_sets_outcome (2-5).
+ * 0 with *out, or -1 with err. */
+int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int node_limit, sym_result *out,
+              sym_sets **keep, char *err, size_t errlen);
+/* The outcome of a state under kept sets: 1 White can force a win, -1
+ * Black can, 0 neither, -2 not among the states considered. */
+int sym_sets_outcome(const sym_sets *k, int w, int h, const int *board, int white_to_move);
+/* Frees the sets and stops BuDDy (NULL allowed). */
+void sym_sets_free(sym_sets *k);
 
 #endif

@@ -397,6 +397,12 @@ int tb_layers_probe(const tb_layers *t, const game_state *s, int *score)
 
 int tb_layers_count(const tb_layers *t) { return (int)t->h.layers; }
 
+void tb_layers_state(const tb_layers *t, int i, uint64_t j, game_state *s, int *score)
+{
+    game_unkey(t->g, t->keys[i][j], s);
+    *score = t->score[i][j];
+}
+
 void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st)
 {
     memset(st, 0, sizeof *st);

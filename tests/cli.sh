@@ -380,8 +380,17 @@ check "tb probe othello:5x4, another board's file" 1 "the solution of another ga
 # a node limit and the algorithms not built yet refused in one line
 check "bdd --immediate-wins" 0 "^immediately won by White: 901134 states$" -- bdd othello:4x4 --immediate-wins
 check "bdd, node limit" 1 "limit of 20000 nodes \(--nodes raises it\)" -- bdd othello:4x4 --immediate-wins --nodes 20000
-check "bdd --algo 1" 0 "^reachable: 62789 states$" -- bdd othello:4x4 --algo 1
-check "bdd --algo 2" 2 "not built yet" -- bdd othello:4x4 --algo 2
+check "bdd --algo 1" 0 "^  reachable: 62789 states$" -- bdd othello:4x4 --algo 1
+check "bdd --algo 1,5 --tables --plot" 0 "^  agrees with the tables on all 62789 reachable states$" -- \
+    bdd othello:4x4 --algo 1,5 --tables "$tmp/ol" --plot "$tmp/bdd.svg"
+grep -qE "White can force a win from 28483, Black from 29297, neither \(draws\) 5009$" "$tmp/out" &&
+    grep -q "^  start: White can force a win$" "$tmp/out" && grep -q "^algorithm 1 (reach" "$tmp/out" &&
+    [ "$(grep -c "<polyline" "$tmp/bdd.svg")" = 3 ] || { fail=$((fail + 1)); echo "FAIL: bdd --algo 1,5: sets, start, plot"; }
+check "bdd --algo 6" 2 "bad value '6' for option '--algo'" -- bdd othello:4x4 --algo 6
+check "bdd --algo 1,,2" 2 "bad value" -- bdd othello:4x4 --algo 1,,2
+check "bdd --tables without --algo" 2 "go with --algo" -- bdd othello:4x4 --immediate-wins --tables "$tmp"
+check "bdd --tables, none there" 1 "othello-4x4.pnsl" -- bdd othello:4x4 --algo 5 --tables "$tmp/nothing-here"
+check "bdd, node limit on an algorithm" 1 "algorithm 5: 4x4: BuDDy's table reached its limit of 20000 nodes" -- bdd othello:4x4 --algo 5 --nodes 20000
 check "bdd, not othello" 2 "the symbolic rules are Othello's" -- bdd jungle --immediate-wins
 
 # Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the

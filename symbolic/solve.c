@@ -1,0 +1,225 @@
+/* symbolic/solve.c - van Dijk's algorithms 2 to 5: the states from which
+ * each side can force a win, by retrograde analysis over BDDs (relation.c
+ * gives the parts of the relation, their images and preimages).
+ *
+ * Side p's set grows from the states over and won by p: a state of p to
+ * move joins when one successor is in it (preimage by p's parts), a state
+ * of the other side when it has moves and all of them lead into it (the
+ * "forall-exists" preimage: a successor in the set and none outside it,
+ * the outside taken within the space considered).  Algorithm 2 iterates
+ * over every state of the board until nothing joins; 3 first finds the
+ * reachable states (algorithm 1) and keeps the set within them; 4 sweeps
+ * the disc count down from the full board, holding one layer (a move adds
+ * a disc, so a layer's states follow from the next layer's and its own
+ * passes); 5 sweeps the reachable states, found layer by layer forward.
+ * A pass has one successor, so either quantifier gives the same. */
+#include "internal.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+
+struct sym_sets {
+    BDD won[2];   /* the states from which Black [0], White [1] can force a win */
+    BDD space;    /* the states considered */
+};
+
+static int sides_of(int p) { return p ? SYM_WHITE : SYM_BLACK; }
+
+/* The states of the other side than p among candidates (each with a
+ * successor in won) all of whose moves by the parts which selects lead
+ * into won: a candidate escapes when one of its successors is outside, and
+ * its successors are found by an image of the candidates alone, so the
+ * cost follows the candidates, not the whole complement of won. */
+static BDD forced(const sym_rel *r, BDD won, BDD candidates, int p, int which)
+{
+    BDD next = sym_rel_image(r, candidates, which | sides_of(!p));
+    BDD outside = sym_join(next, bdd_addref(won), bddop_diff);
+    BDD escape = sym_rel_preimage(r, outside, which | sides_of(!p));
+    bdd_delref(outside);
+    return sym_join(bdd_addref(candidates), escape, bddop_diff);
+}
+
+/* Algorithms 2 and 3: p's set over space by fixpoint; each round adds the
+ * states of p with a successor among the states found in the round before
+ * (the frontier), then those of the other side forced into the set. */
+static BDD fixpoint(const sym_rel *r, BDD space, int p, sym_series *s)
+{
+    const int moves = SYM_PLACES | SYM_PASSES;
+    BDD won = sym_join(sym_won(p), bdd_addref(space), bddop_and), fresh = bdd_addref(won);
+    while (fresh != bddfalse && !sym_bdd_failed(NULL, 0)) {
+        BDD mine = sym_join(sym_rel_preimage(r, fresh, moves | sides_of(p)), bdd_addref(space), bddop_and);
+        mine = sym_join(mine, bdd_addref(won), bddop_diff);
+        won = sym_join(won, bdd_addref(mine), bddop_or);
+        BDD reached = sym_join(fresh, bdd_addref(mine), bddop_or);
+        BDD candidates = sym_join(sym_rel_preimage(r, reached, moves | sides_of(!p)), bdd_addref(space), bddop_and);
+        bdd_delref(reached);
+        candidates = sym_join(candidates, bdd_addref(won), bddop_diff);
+        BDD theirs = forced(r, won, candidates, p, moves);
+        bdd_delref(candidates);
+        won = sym_join(won, bdd_addref(theirs), bddop_or);
+        fresh = sym_join(mine, theirs, bddop_or);
+        sym_note(s, won);
+    }
+    bdd_delref(fresh);
+    return won;
+}
+
+/* The reachable states of each disc count from the start's up (algorithm
+ * 5's forward sweep): a layer's moves give the next, its passes stay. */
+static void reach_layers(const sym_rel *r, BDD start, int first, BDD *layer, sym_series *s)
+{
+    int A = r->w * r->h;
+    for (int n = 0; n <= A; n++)
+        layer[n] = bddfalse;
+    layer[first] = bdd_addref(start);
+    for (int n = first; n <= A && !sym_bdd_failed(NULL, 0); n++) {
+        if (n > first)
+            layer[n] = sym_rel_image(r, layer[n - 1], SYM_PLACES | SYM_BLACK | SYM_WHITE);
+        layer[n] = sym_join(layer[n], sym_rel_image(r, layer[n], SYM_PASSES | SYM_BLACK | SYM_WHITE), bddop_or);
+        sym_note(s, layer[n]);
+    }
+}
+
+/* Algorithms 4 and 5: p's set layer by layer from the full board down to
+ * the start's disc count, space[n] the states of n discs considered;
+ * *start_won whether start is in it; all (when wanted) their union. */
+static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, sym_series *s, int *start_won, BDD *all)
+{
+    BDD movers[2];  /* the states of each side to move with a disc to put */
+    for (int q = 0; q < 2; q++)
+        movers[q] = sym_join(sym_has_move(q), bdd_addref(q ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0))),
+                             bddop_and);
+    int A = r->w * r->h;
+    BDD over = sym_won(p);
+    BDD above = bdd_addref(bddfalse);
+    s->states = 0;
+    for (int n = A; n >= first && !sym_bdd_failed(NULL, 0); n--) {
+        BDD won = bdd_addref(bddfalse);
+        if (n < A) {
+            bdd_delref(won);
+            BDD mine = sym_rel_preimage(r, above, SYM_PLACES | sides_of(p));
+            /* the other side's states of this layer with a move, none of
+             * them out of the set (every move goes to the layer above) */
+            BDD outside = bdd_addref(bdd_apply(space[n + 1], above, bddop_diff));
+            BDD escape = sym_rel_preimage(r, outside, SYM_PLACES | sides_of(!p));
+            bdd_delref(outside);
+            BDD theirs = sym_join(bdd_addref(movers[!p]), escape, bddop_diff);
+            won = sym_join(sym_join(mine, theirs, bddop_or), bdd_addref(space[n]), bddop_and);
+            BDD passing = sym_rel_preimage(r, won, SYM_PASSES | SYM_BLACK | SYM_WHITE);
+            won = sym_join(won, sym_join(passing, bdd_addref(space[n]), bddop_and), bddop_or);
+        }
+        won = sym_join(won, sym_join(bdd_addref(over), bdd_addref(space[n]), bddop_and), bddop_or);
+        bdd_delref(above);
+        above = won;
+        sym_note(s, won);
+        s->states += bdd_satcountset(won, r->current);
+        if (all)
+            *all = sym_join(*all, bdd_addref(won), bddop_or);
+    }
+    *start_won = bdd_apply(start, above, bddop_and) != bddfalse;
+    bdd_delref(above);
+    bdd_delref(over);
+    bdd_delref(movers[0]);
+    bdd_delref(movers[1]);
+}
+
+int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int node_limit, sym_result *out,
+              sym_sets **keep, char *err, size_t errlen)
+{
+    sym_rel r;
+    if (keep)
+        *keep = NULL;
+    if (sym_rel_open(&r, w, h, node_limit, err, errlen) != 0)
+        return -1;
+    int A = w * h, first = 0;
+    for (int i = 0; i < A; i++)
+        first += board[i] >= 0;
+    *out = (sym_result){ .algo = algo, .relation_nodes = sym_rel_nodes(&r) };
+    BDD start = sym_rel_start(&r, board, white_to_move), valid = sym_valid_states();
+    BDD space = bddfalse, layer[65] = { 0 }, won[2] = { bddfalse, bddfalse };
+    if (algo == 1 || algo == 3) {
+        space = sym_reachable_set(&r, start, &out->reach);
+    } else if (algo == 2) {
+        space = bdd_addref(valid);
+    } else {
+        if (algo == 5)
+            reach_layers(&r, start, first, layer, &out->reach);
+        else
+            for (int n = 0; n <= A; n++)
+                layer[n] = sym_join(sym_discs_exactly(n), bdd_addref(valid), bddop_and);
+        space = bdd_addref(bddfalse);
+        for (int n = first; n <= A; n++)
+            space = sym_join(space, bdd_addref(layer[n]), bddop_or);
+    }
+    out->space = bdd_satcountset(space, r.current);
+    out->reach.states = algo == 1 || algo == 3 || algo == 5 ? out->space : 0;
+    for (int p = 1; algo > 1 && p >= 0 && !sym_bdd_failed(NULL, 0); p--) {
+        int in_start = 0;
+        if (algo <= 3) {
+            won[p] = fixpoint(&r, space, p, &out->side[p]);
+            out->side[p].states = bdd_satcountset(won[p], r.current);
+            in_start = bdd_apply(start, won[p], bddop_and) != bddfalse;
+        } else {
+            if (keep)
+                won[p] = bdd_addref(bddfalse);
+            sweep(&r, layer, first, start, p, &out->side[p], &in_start, keep ? &won[p] : NULL);
+        }
+        if (in_start)
+            out->start = p ? 1 : -1;
+    }
+    out->draws = algo > 1 ? out->space - out->side[0].states - out->side[1].states : 0;
+    int rc = sym_bdd_failed(err, errlen);
+    for (int n = 0; n <= A; n++)
+        if (layer[n] != bddfalse)
+            bdd_delref(layer[n]);
+    bdd_delref(start);
+    bdd_delref(valid);
+    if (rc == 0 && keep && algo > 1) {
+        sym_sets *k = malloc(sizeof *k);
+        if (k) {
+            *k = (sym_sets){ { won[0], won[1] }, space };
+            /* BuDDy stays open for the sets; sym_sets_free ends it */
+            free(r.part);
+            *keep = k;
+            return 0;
+        }
+        rc = util_error(err, errlen, "out of memory");
+    }
+    for (int p = 0; p < 2; p++)
+        if (won[p] != bddfalse)
+            bdd_delref(won[p]);
+    bdd_delref(space);
+    sym_rel_close(&r);
+    return rc;
+}
+
+/* Whether the state (board, side) satisfies f: one path down the BDD. */
+static int holds(BDD f, int w, int h, const int *board, int white_to_move)
+{
+    while (f != bddtrue && f != bddfalse) {
+        int v = bdd_var(f), on;
+        if (v >= 4 * w * h)
+            on = white_to_move;
+        else if (v % 4 == 0)
+            on = board[v / 4] >= 0;
+        else
+            on = board[v / 4] == 1;
+        f = on ? bdd_high(f) : bdd_low(f);
+    }
+    return f == bddtrue;
+}
+
+int sym_sets_outcome(const sym_sets *k, int w, int h, const int *board, int white_to_move)
+{
+    if (!holds(k->space, w, h, board, white_to_move))
+        return -2;
+    return holds(k->won[1], w, h, board, white_to_move) ? 1 : holds(k->won[0], w, h, board, white_to_move) ? -1 : 0;
+}
+
+void sym_sets_free(sym_sets *k)
+{
+    if (!k)
+        return;
+    bdd_done();
+    free(k);
+}
