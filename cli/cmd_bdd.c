@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: pnsolve bdd othello:WxH --immediate-wins | --algo N[,N...]|all\n"
+    "usage: pnsolve bdd othello:WxH --immediate-wins | --layers | --algo N[,N...]|all\n"
     "                  [--nodes N] [--tables DIR] [--plot FILE.svg]\n"
     "Van Dijk's symbolic method (Binary Decision Diagrams, BuDDy): a square is\n"
     "two variables (occupied, white; an empty square's colour held at 0), one\n"
@@ -19,6 +19,8 @@ static const char help[] =
     "plus the two passes, each over the squares it can change.\n"
     "--immediate-wins counts the states over and won by White, any board,\n"
     "either side to move, as the thesis's Table 7.3 counts them.\n"
+    "--layers counts the states reachable from the start per disc count, one\n"
+    "layer held at a time (what an explicit build of the board would hold).\n"
     "--algo N, his numbering: 1 the states reachable from the start (images\n"
     "until nothing is new); 2 the states from which each side can force a win\n"
     "by a backward fixpoint over every state of the board; 3 the same within\n"
@@ -33,7 +35,7 @@ static const char help[] =
     "algorithm and side (as his Figure 7.2). --nodes N bounds BuDDy's table\n"
     "(default 50000000; past it the run stops and says so).\n";
 
-enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO, OPT_TABLES, OPT_PLOT };
+enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO, OPT_TABLES, OPT_PLOT, OPT_LAYERS };
 
 static const struct option bdd_long[] = {
     { "immediate-wins", no_argument, NULL, OPT_IMMEDIATE },
@@ -41,11 +43,12 @@ static const struct option bdd_long[] = {
     { "algo", required_argument, NULL, OPT_ALGO },
     { "tables", required_argument, NULL, OPT_TABLES },
     { "plot", required_argument, NULL, OPT_PLOT },
+    { "layers", no_argument, NULL, OPT_LAYERS },
     { NULL, 0, NULL, 0 },
 };
 
 typedef struct {
-    int immediate, nodes, algos[6];  /* algos[n]: run algorithm n */
+    int immediate, layers, nodes, algos[6];  /* algos[n]: run algorithm n */
     const char *tables, *plot;
 } bdd_opts;
 
@@ -71,6 +74,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     bdd_opts *o = ctx;
     switch (opt) {
     case OPT_IMMEDIATE: o->immediate = 1; return 0;
+    case OPT_LAYERS: o->layers = 1; return 0;
     case OPT_NODES: return cli_int(arg, 1000, 2000000000, &o->nodes);
     case OPT_ALGO: return parse_algos(arg, o->algos);
     case OPT_TABLES: return cli_store_string(opt, arg, &o->tables);
@@ -191,8 +195,8 @@ int cmd_bdd(int argc, char **argv)
     int any_algo = 0;
     for (int n = 1; n <= 5; n++)
         any_algo |= o.algos[n];
-    if (!o.immediate == !any_algo)
-        return cli_fail(EXIT_USAGE, "bdd: say what to compute: --immediate-wins or --algo N");
+    if (o.immediate + o.layers + any_algo != 1)
+        return cli_fail(EXIT_USAGE, "bdd: say what to compute: one of --immediate-wins, --layers, --algo N");
     if ((o.tables || o.plot) && !any_algo)
         return cli_fail(EXIT_USAGE, "bdd: --tables and --plot go with --algo");
     game *g;
@@ -218,6 +222,24 @@ int cmd_bdd(int argc, char **argv)
             printf("BDD: %d nodes; %d in use in BuDDy's table at the end; %.1f s\n", c.nodes, c.table_nodes,
                    util_clock() - t0);
         }
+        game_close(g);
+        return rc;
+    }
+    if (o.layers) {
+        double states[65], total = 0;
+        sym_series s;
+        char err[300];
+        double t0 = util_clock();
+        if (sym_count_layers(g->width, g->height, board, white, o.nodes, states, &s, err, sizeof err) != 0)
+            rc = cli_fail(1, "bdd: %s", err);
+        for (int n = 0, i = 0; rc == 0 && n <= g->width * g->height; n++) {
+            if (states[n] == 0)
+                continue;
+            printf("discs %2d: %.0f states, %d nodes\n", n, states[n], i < SYM_MAX_ITERATIONS ? s.nodes_at[i] : 0);
+            total += states[n], i++;
+        }
+        if (rc == 0)
+            printf("reachable: %.0f states; widest layer %d nodes; %.1f s\n", total, s.peak_nodes, util_clock() - t0);
         game_close(g);
         return rc;
     }

@@ -3,9 +3,10 @@
  * Dijk's algorithms.  Variables per square, interleaved with their
  * next-state copies: occupied, occupied', white, white'; then the side to
  * move (1: White) and its copy.  A move on sq by the mover: sq empty and
- * closing a run in some direction, sq the mover's after it, every other
- * square flipped when it lies in a closed run from sq, else unchanged, the
- * side to move changed. */
+ * closing a run in some direction, sq the mover's after it, each square a
+ * run from sq can reach flipped when it lies in a closed run, else
+ * unchanged, the side to move changed; the squares no run reaches are left
+ * out of the part (images and preimages keep them as they are). */
 #include "internal.h"
 #include "../util/util.h"
 

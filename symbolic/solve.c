@@ -80,6 +80,35 @@ static void reach_layers(const sym_rel *r, BDD start, int first, BDD *layer, sym
     }
 }
 
+int sym_count_layers(int w, int h, const int *board, int white_to_move, int node_limit, double *states, sym_series *s,
+                     char *err, size_t errlen)
+{
+    sym_rel r;
+    if (sym_rel_open(&r, w, h, node_limit, err, errlen) != 0)
+        return -1;
+    int A = w * h, first = 0;
+    for (int i = 0; i < A; i++)
+        first += board[i] >= 0;
+    for (int n = 0; n <= A; n++)
+        states[n] = 0;
+    *s = (sym_series){ 0 };
+    BDD layer = sym_rel_start(&r, board, white_to_move);
+    for (int n = first; n <= A && !sym_bdd_failed(NULL, 0); n++) {
+        if (n > first) {
+            BDD next = sym_rel_image(&r, layer, SYM_PLACES | SYM_BLACK | SYM_WHITE);
+            bdd_delref(layer);
+            layer = next;
+        }
+        layer = sym_join(layer, sym_rel_image(&r, layer, SYM_PASSES | SYM_BLACK | SYM_WHITE), bddop_or);
+        states[n] = bdd_satcountset(layer, r.current);
+        sym_note(s, layer);
+    }
+    bdd_delref(layer);
+    int rc = sym_bdd_failed(err, errlen);
+    sym_rel_close(&r);
+    return rc;
+}
+
 /* Algorithms 4 and 5: p's set layer by layer from the full board down to
  * the start's disc count, space[n] the states of n discs considered;
  * *start_won whether start is in it; all (when wanted) their union. */

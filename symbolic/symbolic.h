@@ -59,6 +59,13 @@ typedef struct sym_sets sym_sets;
  * 0 with *out, or -1 with err. */
 int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int node_limit, sym_result *out,
               sym_sets **keep, char *err, size_t errlen);
+/* The states reachable from the start (as for sym_solve) per disc count,
+ * states[n] for n = 0..w*h, by a forward sweep holding one layer at a time
+ * (a move adds a disc, a pass stays in its layer): the count that sizes an
+ * explicit build before it starts; s gets each layer's nodes.  0, or -1
+ * with err. */
+int sym_count_layers(int w, int h, const int *board, int white_to_move, int node_limit, double *states, sym_series *s,
+                     char *err, size_t errlen);
 /* The outcome of a state under kept sets: 1 White can force a win, -1
  * Black can, 0 neither, -2 not among the states considered. */
 int sym_sets_outcome(const sym_sets *k, int w, int h, const int *board, int white_to_move);
