@@ -146,8 +146,13 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
     sym_sets *k = NULL;
     double t0 = util_clock();
     if (sym_solve(g->width, g->height, board, white, algo, o->nodes, res, o->tables && algo > 1 ? &k : NULL, err,
-                  sizeof err) != 0)
+                  sizeof err) != 0) {
+        /* what was reached before the limit or the signal */
+        print_series("  so far, reachable", &res->reach);
+        print_series("  so far, White's set", &res->side[1]);
+        print_series("  so far, Black's set", &res->side[0]);
         return cli_fail(1, "bdd: algorithm %d: %s", algo, err);
+    }
     double secs = util_clock() - t0;
     printf("algorithm %d (%s), %s: relation %d nodes\n", algo, names[algo], g->name, res->relation_nodes);
     if (algo != 2 && algo != 4)
@@ -211,6 +216,8 @@ int cmd_bdd(int argc, char **argv)
     }
     int board[64], white = game_to_move(g, &s) == 1;
     board_of(g, &s, board);
+    cli_catch_interrupt();
+    sym_set_stop(&cli_stop);
     if (o.immediate) {
         sym_count c;
         char err[300];
@@ -230,15 +237,16 @@ int cmd_bdd(int argc, char **argv)
         sym_series s;
         char err[300];
         double t0 = util_clock();
-        if (sym_count_layers(g->width, g->height, board, white, o.nodes, states, &s, err, sizeof err) != 0)
-            rc = cli_fail(1, "bdd: %s", err);
-        for (int n = 0, i = 0; rc == 0 && n <= g->width * g->height; n++) {
+        int failed = sym_count_layers(g->width, g->height, board, white, o.nodes, states, &s, err, sizeof err);
+        for (int n = 0, i = 0; n <= g->width * g->height; n++) {  /* the layers counted, all or before a stop */
             if (states[n] == 0)
                 continue;
             printf("discs %2d: %.0f states, %d nodes\n", n, states[n], i < SYM_MAX_ITERATIONS ? s.nodes_at[i] : 0);
             total += states[n], i++;
         }
-        if (rc == 0)
+        if (failed)
+            rc = cli_fail(1, "bdd: %s", err);
+        else
             printf("reachable: %.0f states; widest layer %d nodes; %.1f s\n", total, s.peak_nodes, util_clock() - t0);
         game_close(g);
         return rc;

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 
 static int W, H, limit, hit_limit;
+static volatile int *stop_flag;
+
+void sym_set_stop(volatile int *flag) { stop_flag = flag; }
 static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
 
 int sym_occ_var(int sq, int next) { return 4 * sq + next; }
@@ -177,6 +180,8 @@ int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen)
 
 int sym_bdd_failed(char *err, size_t errlen)
 {
+    if (stop_flag && __atomic_load_n(stop_flag, __ATOMIC_RELAXED))
+        return util_error(err, errlen, "%dx%d: stopped by a signal", W, H);
     return hit_limit ? util_error(err, errlen, "%dx%d: BuDDy's table reached its limit of %d nodes (--nodes raises it)",
                                   W, H, limit)
                      : 0;

@@ -25,6 +25,10 @@ typedef struct {
  * raises it; out of memory). */
 int sym_immediate_wins(int w, int h, int node_limit, sym_count *c, char *err, size_t errlen);
 
+/* Runs stop between steps (failing with "stopped by a signal") once *flag
+ * is set (NULL: never); a step of a large board can take minutes. */
+void sym_set_stop(volatile int *flag);
+
 #define SYM_MAX_ITERATIONS 128
 
 /* A set's size in BDD nodes as an algorithm goes. */
