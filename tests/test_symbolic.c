@@ -16,21 +16,30 @@
 
 static int BW, BH;
 
-/* Whether `me` has a move: an empty square, then opponents in a line, then one of mine. */
-static int naive_has_move(uint32_t me, uint32_t opp)
+/* The discs me flips by a disc on sq (0: not a move). */
+static uint32_t flips(uint32_t me, uint32_t opp, int sq)
 {
     static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
-    for (int sq = 0; sq < BW * BH; sq++) {
-        if ((me | opp) >> sq & 1)
-            continue;
-        for (int d = 0; d < 8; d++) {
-            int r = sq / BW + dr[d], c = sq % BW + dc[d], n = 0;
-            while (r >= 0 && r < BH && c >= 0 && c < BW && (opp >> (r * BW + c) & 1))
-                r += dr[d], c += dc[d], n++;
-            if (n && r >= 0 && r < BH && c >= 0 && c < BW && (me >> (r * BW + c) & 1))
-                return 1;
-        }
+    uint32_t all = 0;
+    if ((me | opp) >> sq & 1)
+        return 0;
+    for (int d = 0; d < 8; d++) {
+        uint32_t run = 0;
+        int r = sq / BW + dr[d], c = sq % BW + dc[d];
+        while (r >= 0 && r < BH && c >= 0 && c < BW && (opp >> (r * BW + c) & 1))
+            run |= 1u << (r * BW + c), r += dr[d], c += dc[d];
+        if (run && r >= 0 && r < BH && c >= 0 && c < BW && (me >> (r * BW + c) & 1))
+            all |= run;
     }
+    return all;
+}
+
+/* Whether me has a move. */
+static int naive_has_move(uint32_t me, uint32_t opp)
+{
+    for (int sq = 0; sq < BW * BH; sq++)
+        if (flips(me, opp, sq))
+            return 1;
     return 0;
 }
 
@@ -112,24 +121,6 @@ static uint64_t code_of(uint32_t b, uint32_t wh, int white)
     for (int i = BW * BH - 1; i >= 0; i--)
         c = c * 3 + (b >> i & 1 ? 1 : wh >> i & 1 ? 2 : 0);
     return c * 2 + (uint64_t)white;
-}
-
-/* The discs me flips by a disc on sq (0: not a move). */
-static uint32_t flips(uint32_t me, uint32_t opp, int sq)
-{
-    static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
-    uint32_t all = 0;
-    if ((me | opp) >> sq & 1)
-        return 0;
-    for (int d = 0; d < 8; d++) {
-        uint32_t run = 0;
-        int r = sq / BW + dr[d], c = sq % BW + dc[d];
-        while (r >= 0 && r < BH && c >= 0 && c < BW && (opp >> (r * BW + c) & 1))
-            run |= 1u << (r * BW + c), r += dr[d], c += dc[d];
-        if (run && r >= 0 && r < BH && c >= 0 && c < BW && (me >> (r * BW + c) & 1))
-            all |= run;
-    }
-    return all;
 }
 
 /* The outcome for White of (b, wh, side to move) by minimax over every line. */
