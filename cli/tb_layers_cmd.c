@@ -103,8 +103,8 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
     if (strcmp(action, "build") == 0) {
         if (g->width * g->height > LAYERS_MAX_AREA)
             return cli_fail(1, "tb build: %s has %d squares: boards of at most %d are built explicitly (17 bytes "
-                               "a reachable state, every state in memory); larger ones need compact layer sets",
-                            g->name, g->width * g->height, LAYERS_MAX_AREA);
+                               "a reachable state, every layer in memory); 'pnsolve bdd %s --layers' counts its states",
+                            g->name, g->width * g->height, LAYERS_MAX_AREA, g->name);
         if (cli_make_dir(dir) != 0)
             return cli_fail(1, "tb build: cannot create '%s'", dir);
         double t0 = util_clock();
