@@ -114,9 +114,7 @@ static long check_tables(const game *g, const char *dir, const sym_sets *k, uint
     long wrong = 0;
     *checked = 0;
     for (int i = 0; i < tb_layers_count(t); i++) {
-        tb_layer_stats st;
-        tb_layers_stats(t, i, &st);
-        for (uint64_t j = 0; j < st.states; j++) {
+        for (uint64_t j = 0; j < tb_layers_size(t, i); j++) {
             game_state s;
             int score, board[64];
             tb_layers_state(t, i, j, &s, &score);

@@ -397,6 +397,8 @@ int tb_layers_probe(const tb_layers *t, const game_state *s, int *score)
 
 int tb_layers_count(const tb_layers *t) { return (int)t->h.layers; }
 
+uint64_t tb_layers_size(const tb_layers *t, int i) { return t->h.count[i]; }
+
 void tb_layers_state(const tb_layers *t, int i, uint64_t j, game_state *s, int *score)
 {
     game_unkey(t->g, t->keys[i][j], s);

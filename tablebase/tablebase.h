@@ -251,6 +251,8 @@ void tb_layers_close(tb_layers *t);
 int tb_layers_probe(const tb_layers *t, const game_state *s, int *score);
 /* Layers, the first with the most empty squares. */
 int tb_layers_count(const tb_layers *t);
+/* The states of layer i. */
+uint64_t tb_layers_size(const tb_layers *t, int i);
 /* State j of layer i (j below its states, in key order) and its score. */
 void tb_layers_state(const tb_layers *t, int i, uint64_t j, game_state *s, int *score);
 /* Statistics of layer i. */
