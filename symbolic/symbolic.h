@@ -42,7 +42,7 @@ typedef struct {
 typedef struct {
     int algo;
     int relation_nodes;   /* the partitioned relation's nodes, all parts together */
-    double space;         /* the states considered: reachable (1, 3, 5), every state of the board (2, 4) */
+    double space;         /* the states considered: reachable (1, 3, 5), every state (2), every state of at least the start's discs (4) */
     sym_series reach;     /* the reachable states (1, 3: whole, per image; 5: per layer of the disc count) */
     sym_series side[2];   /* the states from which Black [0], White [1] can force a win (2-5) */
     double draws;         /* the states of the space in neither */
