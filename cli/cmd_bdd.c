@@ -149,7 +149,7 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
         print_series("  so far, reachable", &res->reach);
         print_series("  so far, White's set", &res->side[1]);
         print_series("  so far, Black's set", &res->side[0]);
-        return cli_fail(1, "bdd: algorithm %d: %s", algo, err);
+        return cli_fail(cli_stop ? EXIT_INTERRUPTED : 1, "bdd: algorithm %d: %s", algo, err);
     }
     double secs = util_clock() - t0;
     printf("algorithm %d (%s), %s: relation %d nodes\n", algo, names[algo], g->name, res->relation_nodes);
@@ -243,7 +243,7 @@ int cmd_bdd(int argc, char **argv)
             total += states[n], i++;
         }
         if (failed)
-            rc = cli_fail(1, "bdd: %s", err);
+            rc = cli_fail(cli_stop ? EXIT_INTERRUPTED : 1, "bdd: %s", err);
         else
             printf("reachable: %.0f states; widest layer %d nodes; %.1f s\n", total, s.peak_nodes, util_clock() - t0);
         game_close(g);
