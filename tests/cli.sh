@@ -391,9 +391,13 @@ check "bdd --algo 1,,2" 2 "bad value" -- bdd othello:4x4 --algo 1,,2
 check "bdd --tables without --algo" 2 "go with --algo" -- bdd othello:4x4 --immediate-wins --tables "$tmp"
 check "bdd --tables, none there" 1 "othello-4x4.pnsl" -- bdd othello:4x4 --algo 5 --tables "$tmp/nothing-here"
 check "bdd, node limit on an algorithm" 1 "algorithm 5: 4x4: BuDDy's table reached its limit of 20000 nodes" -- bdd othello:4x4 --algo 5 --nodes 20000
+# Ctrl-C: exit 130, one line, and the layers counted so far (none yet when
+# a loaded machine is still building the relation at the signal)
 timeout --preserve-status -s INT 5 "$bin" bdd othello:4x5 --layers >"$tmp/out" 2>"$tmp/err"
-[ $? = 130 ] && grep -q "^pnsolve: bdd: 4x5: stopped by a signal$" "$tmp/err" && grep -q "^discs  4: 1 states" "$tmp/out" &&
-    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: bdd stopped by Ctrl-C: the layers so far and one line"; }
+rc=$?
+if [ $rc = 130 ] && [ "$(cat "$tmp/err")" = "pnsolve: bdd: 4x5: stopped by a signal" ] &&
+    { [ ! -s "$tmp/out" ] || grep -q "^discs  4: 1 states" "$tmp/out"; }; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: bdd stopped by Ctrl-C (status $rc)"; head -3 "$tmp/out" "$tmp/err"; fi
 check "bdd, not othello" 2 "the symbolic rules are Othello's" -- bdd jungle --immediate-wins
 
 # Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the
