@@ -121,11 +121,11 @@ static long check_tables(const game *g, const char *dir, const sym_sets *k, uint
             board_of(g, &s, board);
             int white = game_to_move(g, &s) == 1;
             int want = score == 0 ? 0 : (score > 0) == white ? 1 : -1;
-            if (sym_sets_outcome(k, g->width, g->height, board, white) != want && wrong++ < 3) {
+            int got = sym_sets_outcome(k, g->width, g->height, board, white);
+            if (got != want && wrong++ < 3) {
                 char text[GAME_TEXT_MAX];
                 game_format(g, &s, text, sizeof text);
-                fprintf(stderr, "bdd: %s: the sets say %d, the tables' score %d\n", text,
-                        sym_sets_outcome(k, g->width, g->height, board, white), score);
+                fprintf(stderr, "bdd: %s: the sets say %d, the tables' score %d\n", text, got, score);
             }
             ++*checked;
         }

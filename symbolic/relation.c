@@ -57,6 +57,21 @@ static BDD closes_after(int sq, int d, int j, int p)
     return any;
 }
 
+/* An empty square (both its variables 0, as 3T holds them), referenced. */
+static BDD empty_square(int sq)
+{
+    return bdd_addref(bdd_apply(bdd_nithvar(sym_occ_var(sq, 0)), bdd_nithvar(sym_white_var(sq, 0)), bddop_and));
+}
+
+/* A disc of p on sq would close a run in some direction, referenced. */
+static BDD closes_a_run(int sq, int p)
+{
+    BDD any = bdd_addref(bddfalse);
+    for (int d = 0; d < 8; d++)
+        any = sym_join(any, closes_after(sq, d, 0, p), bddop_or);
+    return any;
+}
+
 /* Opponents of p at distances 1..j from sq in direction d, referenced. */
 static BDD opponents_to(int sq, int d, int j, int p)
 {
@@ -94,11 +109,7 @@ static BDD turn_change(int p)
  * H_ij): a part a fraction of the whole board's size.  Referenced. */
 static BDD move_on(int sq, int p)
 {
-    BDD legal = bdd_addref(bddfalse);
-    for (int d = 0; d < 8; d++)
-        legal = sym_join(legal, closes_after(sq, d, 0, p), bddop_or);
-    BDD empty = bdd_addref(bdd_apply(bdd_nithvar(sym_occ_var(sq, 0)), bdd_nithvar(sym_white_var(sq, 0)), bddop_and));
-    BDD t = sym_join(empty, legal, bddop_and);
+    BDD t = sym_join(empty_square(sq), closes_a_run(sq, p), bddop_and);
     t = sym_join(t, sym_disc(sq, p, 1), bddop_and);
     for (int d = 0; d < 8; d++)
         for (int j = 1; can_flip(sq, d, j); j++) {
@@ -132,12 +143,9 @@ static void changed_vars(int sq, int *cur, int *nxt, int *n)
 BDD sym_has_move(int p)
 {
     BDD any = bdd_addref(bddfalse);
-    for (int sq = 0; sq < W * H; sq++) {
-        BDD here = bdd_addref(bddfalse);
-        for (int d = 0; d < 8; d++)
-            here = sym_join(here, closes_after(sq, d, 0, p), bddop_or);
-        any = sym_join(any, sym_join(bdd_addref(bdd_nithvar(sym_occ_var(sq, 0))), here, bddop_and), bddop_or);
-    }
+    for (int sq = 0; sq < W * H; sq++)
+        any = sym_join(any, sym_join(bdd_addref(bdd_nithvar(sym_occ_var(sq, 0))), closes_a_run(sq, p), bddop_and),
+                       bddop_or);
     return any;
 }
 
@@ -163,9 +171,9 @@ int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen)
         return util_error(err, errlen, "a %dx%d board: 3 to 8 a side, at most 40 squares", w, h);
     W = w, H = h, hit_limit = 0;
     limit = node_limit > 0 ? node_limit : 50000000;
-    /* A table that grows by a quarter at a time and an operation cache an
-     * eighth of it: BuDDy's defaults (50,000 nodes a step, a fixed cache)
-     * spend most of a 4x5 run collecting and missing the cache. */
+    /* A table that may grow by up to 16M nodes a step and an operation
+     * cache a quarter of it: BuDDy's defaults (50,000 nodes a step, a fixed
+     * cache) spend most of a 4x5 run collecting and missing the cache. */
     if (bdd_init(1 << 18, 1 << 16) != 0)
         return util_error(err, errlen, "BuDDy did not start (out of memory)");
     bdd_setmaxincrease(1 << 24);
@@ -264,9 +272,7 @@ BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move)
 {
     BDD start = bdd_addref(white_to_move ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0)));
     for (int s = 0; s < r->w * r->h; s++) {
-        BDD sq = board[s] < 0 ? bdd_addref(bdd_apply(bdd_nithvar(sym_occ_var(s, 0)), bdd_nithvar(sym_white_var(s, 0)),
-                                                      bddop_and))
-                              : sym_disc(s, board[s], 0);
+        BDD sq = board[s] < 0 ? empty_square(s) : sym_disc(s, board[s], 0);
         start = sym_join(start, sq, bddop_and);
     }
     return start;

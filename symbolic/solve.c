@@ -64,18 +64,33 @@ static BDD fixpoint(const sym_rel *r, BDD space, int p, sym_series *s)
     return won;
 }
 
+/* The discs on board. */
+static int discs_of(const int *board, int A)
+{
+    int n = 0;
+    for (int i = 0; i < A; i++)
+        n += board[i] >= 0;
+    return n;
+}
+
+/* The reachable states of the next disc count: the start itself or the
+ * moves of the layer below, with their own passes (a pass stays in its
+ * layer); referenced. */
+static BDD next_layer(const sym_rel *r, BDD below, int is_start)
+{
+    BDD layer = is_start ? bdd_addref(below) : sym_rel_image(r, below, SYM_PLACES | SYM_BLACK | SYM_WHITE);
+    return sym_join(layer, sym_rel_image(r, layer, SYM_PASSES | SYM_BLACK | SYM_WHITE), bddop_or);
+}
+
 /* The reachable states of each disc count from the start's up (algorithm
- * 5's forward sweep): a layer's moves give the next, its passes stay. */
+ * 5's forward sweep), every layer kept. */
 static void reach_layers(const sym_rel *r, BDD start, int first, BDD *layer, sym_series *s)
 {
     int A = r->w * r->h;
     for (int n = 0; n <= A; n++)
         layer[n] = bddfalse;
-    layer[first] = bdd_addref(start);
     for (int n = first; n <= A && !sym_bdd_failed(NULL, 0); n++) {
-        if (n > first)
-            layer[n] = sym_rel_image(r, layer[n - 1], SYM_PLACES | SYM_BLACK | SYM_WHITE);
-        layer[n] = sym_join(layer[n], sym_rel_image(r, layer[n], SYM_PASSES | SYM_BLACK | SYM_WHITE), bddop_or);
+        layer[n] = next_layer(r, n > first ? layer[n - 1] : start, n == first);
         sym_note(s, layer[n]);
     }
 }
@@ -86,27 +101,40 @@ int sym_count_layers(int w, int h, const int *board, int white_to_move, int node
     sym_rel r;
     if (sym_rel_open(&r, w, h, node_limit, err, errlen) != 0)
         return -1;
-    int A = w * h, first = 0;
-    for (int i = 0; i < A; i++)
-        first += board[i] >= 0;
+    int A = w * h, first = discs_of(board, A);
     for (int n = 0; n <= A; n++)
         states[n] = 0;
     *s = (sym_series){ 0 };
-    BDD layer = sym_rel_start(&r, board, white_to_move);
-    for (int n = first; n <= A && !sym_bdd_failed(NULL, 0); n++) {
-        if (n > first) {
-            BDD next = sym_rel_image(&r, layer, SYM_PLACES | SYM_BLACK | SYM_WHITE);
-            bdd_delref(layer);
-            layer = next;
-        }
-        layer = sym_join(layer, sym_rel_image(&r, layer, SYM_PASSES | SYM_BLACK | SYM_WHITE), bddop_or);
+    BDD start = sym_rel_start(&r, board, white_to_move), layer = bdd_addref(start);
+    for (int n = first; n <= A && !sym_bdd_failed(NULL, 0); n++) {  /* one layer held at a time */
+        BDD next = next_layer(&r, layer, n == first);
+        bdd_delref(layer);
+        layer = next;
         states[n] = bdd_satcountset(layer, r.current);
         sym_note(s, layer);
     }
+    bdd_delref(start);
     bdd_delref(layer);
     int rc = sym_bdd_failed(err, errlen);
     sym_rel_close(&r);
     return rc;
+}
+
+/* The states of layer n (space) from which p can force a win, given
+ * above, those of layer n + 1 (space_above): p's states with a move into
+ * above, the other side's (movers: those with a disc to put) with none out
+ * of it (every move goes to the layer above), then the passes into either;
+ * referenced. */
+static BDD layer_won(const sym_rel *r, BDD above, BDD space, BDD space_above, BDD movers, int p)
+{
+    BDD mine = sym_rel_preimage(r, above, SYM_PLACES | sides_of(p));
+    BDD outside = bdd_addref(bdd_apply(space_above, above, bddop_diff));
+    BDD escape = sym_rel_preimage(r, outside, SYM_PLACES | sides_of(!p));
+    bdd_delref(outside);
+    BDD theirs = sym_join(bdd_addref(movers), escape, bddop_diff);
+    BDD won = sym_join(sym_join(mine, theirs, bddop_or), bdd_addref(space), bddop_and);
+    BDD passing = sym_rel_preimage(r, won, SYM_PASSES | SYM_BLACK | SYM_WHITE);
+    return sym_join(won, sym_join(passing, bdd_addref(space), bddop_and), bddop_or);
 }
 
 /* Algorithms 4 and 5: p's set layer by layer from the full board down to
@@ -114,29 +142,14 @@ int sym_count_layers(int w, int h, const int *board, int white_to_move, int node
  * *start_won whether start is in it; all (when wanted) their union. */
 static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, sym_series *s, int *start_won, BDD *all)
 {
-    BDD movers[2];  /* the states of each side to move with a disc to put */
-    for (int q = 0; q < 2; q++)
-        movers[q] = sym_join(sym_has_move(q), bdd_addref(q ? bdd_ithvar(sym_turn_var(0)) : bdd_nithvar(sym_turn_var(0))),
-                             bddop_and);
+    BDD movers = sym_join(sym_has_move(!p), bdd_addref(p ? bdd_nithvar(sym_turn_var(0)) : bdd_ithvar(sym_turn_var(0))),
+                          bddop_and);  /* the other side to move, with a disc to put */
     int A = r->w * r->h;
     BDD over = sym_won(p);
     BDD above = bdd_addref(bddfalse);
     s->states = 0;
     for (int n = A; n >= first && !sym_bdd_failed(NULL, 0); n--) {
-        BDD won = bdd_addref(bddfalse);
-        if (n < A) {
-            bdd_delref(won);
-            BDD mine = sym_rel_preimage(r, above, SYM_PLACES | sides_of(p));
-            /* the other side's states of this layer with a move, none of
-             * them out of the set (every move goes to the layer above) */
-            BDD outside = bdd_addref(bdd_apply(space[n + 1], above, bddop_diff));
-            BDD escape = sym_rel_preimage(r, outside, SYM_PLACES | sides_of(!p));
-            bdd_delref(outside);
-            BDD theirs = sym_join(bdd_addref(movers[!p]), escape, bddop_diff);
-            won = sym_join(sym_join(mine, theirs, bddop_or), bdd_addref(space[n]), bddop_and);
-            BDD passing = sym_rel_preimage(r, won, SYM_PASSES | SYM_BLACK | SYM_WHITE);
-            won = sym_join(won, sym_join(passing, bdd_addref(space[n]), bddop_and), bddop_or);
-        }
+        BDD won = n < A ? layer_won(r, above, space[n], space[n + 1], movers, p) : bdd_addref(bddfalse);
         won = sym_join(won, sym_join(bdd_addref(over), bdd_addref(space[n]), bddop_and), bddop_or);
         bdd_delref(above);
         above = won;
@@ -148,8 +161,7 @@ static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, sym
     *start_won = bdd_apply(start, above, bddop_and) != bddfalse;
     bdd_delref(above);
     bdd_delref(over);
-    bdd_delref(movers[0]);
-    bdd_delref(movers[1]);
+    bdd_delref(movers);
 }
 
 int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int node_limit, sym_result *out,
@@ -160,11 +172,10 @@ int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int n
         *keep = NULL;
     if (sym_rel_open(&r, w, h, node_limit, err, errlen) != 0)
         return -1;
-    int A = w * h, first = 0;
-    for (int i = 0; i < A; i++)
-        first += board[i] >= 0;
+    int A = w * h, first = discs_of(board, A);
     *out = (sym_result){ .algo = algo, .relation_nodes = sym_rel_nodes(&r) };
-    BDD start = sym_rel_start(&r, board, white_to_move), valid = sym_valid_states();
+    BDD start = sym_rel_start(&r, board, white_to_move);
+    BDD valid = algo == 2 || algo == 4 ? sym_valid_states() : bddfalse;  /* the space of 2 and 4 */
     BDD space = bddfalse, layer[65] = { 0 }, won[2] = { bddfalse, bddfalse };
     if (algo == 1 || algo == 3) {
         space = sym_reachable_set(&r, start, &out->reach);
