@@ -334,10 +334,10 @@ tb_layers *tb_layers_open(const game *g, const char *dir, char *err, size_t errl
 {
     char path[4400];
     tb_layers_path(g, dir, path, sizeof path);
-    int fd = open(path, O_RDONLY);
+    int fd = util_open_regular(path, O_RDONLY);  /* a FIFO or a directory refused, not waited on */
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(layers_header)) {
-        util_error(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) : "not a solution file");
+    if (fd < 0 || fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(layers_header)) {
+        util_error(err, errlen, "%s: %s", path, fd < 0 ? util_open_why(errno) : "not a solution file");
         if (fd >= 0)
             close(fd);
         return NULL;

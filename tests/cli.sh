@@ -372,6 +372,8 @@ check "tb stats othello:4x4" 0 "^total +62789 " -- tb stats othello:4x4 --dir "$
 check "tb stats othello:4x4 --json" 0 '"reachable_total":62789,' -- tb stats othello:4x4 --dir "$tmp/ol" --json
 check "tb verify othello:4x4" 0 "^verify: every state agrees with its children$" -- tb verify othello:4x4 --dir "$tmp/ol"
 check "tb probe othello:4x4, unreachable" 1 "not reachable from othello:4x4's start" -- tb probe othello:4x4 "4x4:----/-XX-/-XX-/---- O" --dir "$tmp/ol"
+mkdir -p "$tmp/olfifo" && mkfifo "$tmp/olfifo/othello-4x4.pnsl"
+check "tb probe othello:4x4, a FIFO for the file" 1 "othello-4x4.pnsl: not a regular file" -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/olfifo"
 check "tb build othello:5x5, too large" 1 "25 squares: boards of at most 24 are built explicitly" -- tb build othello:5x5 --dir "$tmp/ol"
 cp "$tmp/ol/othello-4x4.pnsl" "$tmp/ol/othello-5x4.pnsl"
 check "tb probe othello:5x4, another board's file" 1 "the solution of another game" -- tb probe othello:5x4 "5x4:-----/-OX--/-XO--/----- X" --dir "$tmp/ol"
