@@ -70,7 +70,8 @@ int cli_dot_proof(const char *proof_path, const char *path);
 
 /* tb_layers_cmd.c: tb build, probe (position or '-'), stats and verify of a
  * game solved whole by layers of empty squares; an exit code. */
-int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json);
+int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
+                  uint64_t memory);
 
 /* mkdir -p: 0, or -1 with errno. */
 int cli_make_dir(const char *dir);

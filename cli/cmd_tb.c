@@ -17,6 +17,7 @@ static const char help[] =
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
     "       pnsolve tb reach GAME [--from POSITION] [--checkpoint F] [--unreached F] [--dir D] [--threads T] [--json]\n"
+    "       pnsolve tb reach othello:WxH [--dir D] [--threads T] [--memory MB] [--json]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
     "build: every missing table with at most N pieces, smaller first; progress\n"
     "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
@@ -38,16 +39,20 @@ static const char help[] =
     "  tables it leads to (needs no values): states per distance, the farthest,\n"
     "  and per material the states reached and the first ones not reached;\n"
     "  --checkpoint F saves every 10 minutes and on Ctrl-C, and resumes from F.\n"
-    "  --unreached F writes every state not reached to F, one per line.\n";
+    "  --unreached F writes every state not reached to F, one per line.\n"
+    "  Othello (to 40 squares): every state reachable from the start, a layer\n"
+    "  (disc count) at a time, each saved in D as a compact set as it completes\n"
+    "  (a later run resumes); the next layer's bitmap takes up to --memory MB\n"
+    "  (default 8192), in more passes when smaller (docs/othello.md).\n";
 
 typedef struct {
-    int pieces, threads, json, compress, census, save_every;
+    int pieces, threads, json, compress, census, save_every, memory;
     int64_t whole_below;
     const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
 
 enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
-       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW };
+       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -62,6 +67,7 @@ static const struct option tb_long[] = {
     { "save-every", required_argument, NULL, OPT_SAVE_EVERY },
     { "unreached", required_argument, NULL, OPT_UNREACHED },
     { "whole-below", required_argument, NULL, OPT_WHOLE_BELOW },
+    { "memory", required_argument, NULL, OPT_MEMORY },
     { NULL, 0, NULL, 0 },
 };
 
@@ -79,6 +85,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_CHECKPOINT: o->checkpoint = arg; return *arg ? 0 : -1;
     case OPT_UNREACHED: o->unreached = arg; return *arg ? 0 : -1;
     case OPT_SAVE_EVERY: return cli_int(arg, 0, 1000000, &o->save_every);
+    case OPT_MEMORY: return cli_int(arg, 1, 1 << 20, &o->memory);
     case OPT_WHOLE_BELOW: {
         uint64_t v;
         if (cli_u64(arg, 0, (uint64_t)1 << 50, &v) != 0)
@@ -509,7 +516,7 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
 int cmd_tb(int argc, char **argv)
 {
     cli_game_opts go;
-    tb_opts o = { .dir = "tables", .save_every = 1800 };
+    tb_opts o = { .dir = "tables", .save_every = 1800, .memory = 8192 };
     int first;
     if (cli_parse(argc, argv, &go, tb_long, on_option, &o, &first) != 0)
         return EXIT_USAGE;
@@ -532,7 +539,8 @@ int cmd_tb(int argc, char **argv)
     if (rc)
         return rc;
     if (!game_has_tables(g) && game_has_solver(g) && game_has_unkey(g)) {  /* solved whole, by layers */
-        rc = cli_tb_layers(g, action, o.dir, want_args == 3 ? argv[first + 2] : NULL, o.json);
+        rc = cli_tb_layers(g, action, o.dir, want_args == 3 ? argv[first + 2] : NULL, o.json, o.threads,
+                           (uint64_t)o.memory << 20);
         game_close(g);
         return rc;
     }

@@ -97,9 +97,56 @@ static int stats_cmd(const game *g, const tb_layers *t, int json)
     return 0;
 }
 
-int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json)
+/* Every reachable state, a layer at a time, saved compactly in dir. */
+static int reach_cmd(const game *g, const char *dir, int json, int threads, uint64_t memory)
 {
     char err[4600];
+    if (cli_make_dir(dir) != 0)
+        return cli_fail(1, "tb reach: cannot create '%s'", dir);
+    tb_sweep_options o = { .threads = threads, .memory = memory, .stop = &cli_stop, .log = stderr };
+    tb_sweep_layer st[65];
+    int n, area = g->width * g->height;
+    double t0 = util_clock();
+    int rc = tb_sweep(g, dir, &o, st, 65, &n, err, sizeof err);
+    if (rc < 0)
+        return cli_fail(1, "tb reach: %s", err);
+    tb_sweep_layer sum = { 0 };
+    if (json)
+        printf("{\"game\":\"%s\",\"layers\":[", g->name);
+    else
+        printf("%s: the states reachable from the start, by discs on the board\n"
+               "discs          states   up to symmetry          moving     passing    finished\n", g->name);
+    for (int i = 0; i < n; i++) {
+        if (json)
+            printf("%s{\"discs\":%d,\"states\":%llu,\"ranks\":%llu,\"moving\":%llu,\"passing\":%llu,"
+                   "\"finished\":%llu}", i ? "," : "", area - st[i].empties, (unsigned long long)st[i].states,
+                   (unsigned long long)st[i].ranks, (unsigned long long)st[i].moving,
+                   (unsigned long long)st[i].passing, (unsigned long long)st[i].finished);
+        else
+            printf("%5d %15llu %16llu %15llu %11llu %11llu\n", area - st[i].empties, (unsigned long long)st[i].states,
+                   (unsigned long long)st[i].ranks, (unsigned long long)st[i].moving,
+                   (unsigned long long)st[i].passing, (unsigned long long)st[i].finished);
+        sum.states += st[i].states, sum.ranks += st[i].ranks, sum.moving += st[i].moving;
+        sum.passing += st[i].passing, sum.finished += st[i].finished;
+    }
+    if (json)
+        printf("],\"reachable_total\":%llu,\"ranks\":%llu,\"moving\":%llu,\"passing\":%llu,\"finished\":%llu,"
+               "\"complete\":%s,\"seconds\":%.1f}\n", (unsigned long long)sum.states, (unsigned long long)sum.ranks,
+               (unsigned long long)sum.moving, (unsigned long long)sum.passing, (unsigned long long)sum.finished,
+               rc ? "false" : "true", util_clock() - t0);
+    else
+        printf("total %15llu %16llu %15llu %11llu %11llu%s\n", (unsigned long long)sum.states,
+               (unsigned long long)sum.ranks, (unsigned long long)sum.moving, (unsigned long long)sum.passing,
+               (unsigned long long)sum.finished, rc ? " (stopped: the layers above)" : "");
+    return rc ? EXIT_INTERRUPTED : 0;
+}
+
+int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
+                  uint64_t memory)
+{
+    char err[4600];
+    if (strcmp(action, "reach") == 0)
+        return reach_cmd(g, dir, json, threads, memory);
     if (strcmp(action, "build") == 0) {
         if (g->width * g->height > LAYERS_MAX_AREA)
             return cli_fail(1, "tb build: %s has %d squares: boards of at most %d are built explicitly (17 bytes "
@@ -116,7 +163,7 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
         return 0;
     }
     if (strcmp(action, "probe") && strcmp(action, "stats") && strcmp(action, "verify"))
-        return cli_fail(EXIT_USAGE, "tb %s: not for %s (build, probe, stats, verify)", action, g->name);
+        return cli_fail(EXIT_USAGE, "tb %s: not for %s (build, probe, stats, verify, reach)", action, g->name);
     tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
     if (!t)
         return cli_fail(1, "tb %s: %s", action, err);

@@ -185,6 +185,22 @@ typedef struct game_solver_ops {
     int (*estimate)(game_solver *x, const game_state *s);
 } game_solver_ops;
 
+/* A game whose every move but a pass adds a piece (Othello on small
+ * boards) may number the states of each layer (those with the same number
+ * of empty squares) by perfect ranks, so that a set of states is a set of
+ * numbers (tablebase/ keeps every reachable state of a board so). */
+typedef struct game_layer_ops {
+    /* the layer of e empty squares has ranks [0, size(e)); 0: too many to number */
+    uint64_t (*size)(const game *g, int empties);
+    /* the least rank among the images of s under the symmetries of the
+     * start (which map reachable states to reachable states), and in
+     * *images how many distinct states share it; the two sides to move of
+     * one board have ranks 2k and 2k + 1 */
+    uint64_t (*rank)(const game *g, const game_state *s, int *images);
+    /* the state of rank r of the layer of e empty squares */
+    void (*unrank)(const game *g, int empties, uint64_t r, game_state *s);
+} game_layer_ops;
+
 typedef struct game_symmetry_ops {
     /* The least key among the images of s under the board's symmetries, in
      * an encoding of its own (compare it only with other symmetric keys):
@@ -250,6 +266,7 @@ typedef struct game_ops {
     const game_solver_ops *solver;      /* an exact endgame solver */
     const game_symmetry_ops *symmetry;  /* the board's symmetries */
     const game_puzzle_ops *puzzle;      /* what puzzles and their diagrams need */
+    const game_layer_ops *layers;       /* perfect ranks of each layer's states */
 } game_ops;
 
 #define GAME_NAME_MAX 4112  /* "graph:" and a path */
@@ -365,6 +382,18 @@ static inline int game_has_symmetry(const game *g) { return g->ops->symmetry != 
 static inline game_key game_symmetric_key(const game *g, const game_state *s)
 {
     return g->ops->symmetry ? g->ops->symmetry->key(g, s) : game_key_of(g, s);
+}
+
+static inline int game_has_layers(const game *g) { return g->ops->layers && g->ops->layers->size(g, 0) != 0; }
+/* Layer ranks (game_layer_ops), for a game where game_has_layers. */
+static inline uint64_t game_layer_size(const game *g, int empties) { return g->ops->layers->size(g, empties); }
+static inline uint64_t game_layer_rank(const game *g, const game_state *s, int *images)
+{
+    return g->ops->layers->rank(g, s, images);
+}
+static inline void game_layer_unrank(const game *g, int empties, uint64_t r, game_state *s)
+{
+    g->ops->layers->unrank(g, empties, r, s);
 }
 
 static inline int game_has_motifs(const game *g) { return g->ops->puzzle && g->ops->puzzle->move_motifs; }

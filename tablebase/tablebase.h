@@ -261,6 +261,32 @@ void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st);
  * checks that every child is there): the number of wrong states. */
 uint64_t tb_layers_verify(const tb_layers *t);
 
+/* --- reachable states by layers, compactly ---------------------------------
+ * For games with layer ranks (game_has_layers: Othello to 40 squares): every
+ * state reachable from the start, found forward a layer (a number of empty
+ * squares) at a time and saved as compact sets of ranks, about a byte a
+ * state where layers.c's keys take 16 (tablebase/sweep.c). */
+
+typedef struct {
+    int empties;              /* of the states of this layer */
+    uint64_t ranks;           /* the states up to the start's symmetries */
+    uint64_t states, moving, passing, finished;  /* reachable; with a move that adds a piece; passing; over */
+} tb_sweep_layer;
+
+typedef struct {
+    int threads;              /* <= 0: one per processor */
+    uint64_t memory;          /* bytes of the next layer's bitmap: more passes over a layer when smaller */
+    volatile int *stop;       /* set to stop: the layer under way is dropped */
+    FILE *log;                /* a line per layer (NULL ok) */
+} tb_sweep_options;
+
+/* Finds the layers of g's reachable states from the start's down, saving
+ * each into dir as it completes (one found there is read instead), their
+ * counts into out[0..cap) and their number into *layers: 0, 1 when *stop
+ * ended it (the layers done are kept), or -1 with err. */
+int tb_sweep(const game *g, const char *dir, const tb_sweep_options *o, tb_sweep_layer *out, int cap, int *layers,
+             char *err, size_t errlen);
+
 /* --- reachability -------------------------------------------------------- */
 
 #define TB_REACH_MATERIALS 64

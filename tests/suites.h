@@ -26,6 +26,7 @@ void suite_tb_ranks(void);
 void suite_api(void);
 void suite_layers(void);
 void suite_symbolic(void);
+void suite_sweep(void);
 
 /* Whether the slow cross-checks run too (make check-slow sets PNSOLVE_SLOW):
  * the same tests over more cases. */

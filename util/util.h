@@ -124,6 +124,82 @@ void util_sindex_hints(const util_sindex_line *line, uint64_t lines, uint64_t st
 /* Gives ix a serial of its own (a maker other than util_sindex_make calls it). */
 void util_sindex_stamp(util_sindex *ix);
 
+/* A sorted set of distinct 64-bit values below a universe, in Elias-Fano
+ * form (n values in n * (2 + log2(universe / n)) bits, e.g. about 10 bits a
+ * state where a layer fills 1/128 of its ranks, against 64 for the values
+ * themselves): each value's low bits packed, its high part in unary; the
+ * place of every 512th zero of the unary part is sampled, so a lookup
+ * scans a few words.  Built in increasing order, then read by any number of
+ * threads. */
+typedef struct {
+    uint64_t n, universe;
+    unsigned low_bits;
+    uint64_t *low;         /* n values' low bits, packed */
+    uint64_t *high;        /* bit (v >> low_bits) + i for the i-th value v */
+    uint64_t high_words;
+    uint64_t *zero_at;     /* the place in high of zero number 512 j */
+    uint64_t samples;
+    uint64_t *ones_before; /* the ones in high's words before word 1024 j */
+} util_efset;
+#define UTIL_EFSET_SAMPLE 512
+/* An empty set for n values below universe, to fill with util_efset_put in
+ * increasing order: 0, or -1 when out of memory. */
+int util_efset_init(util_efset *e, uint64_t n, uint64_t universe);
+/* Sets the i-th value (each i once, values increasing with i). */
+static inline void util_efset_put(util_efset *e, uint64_t i, uint64_t v)
+{
+    unsigned L = e->low_bits;
+    if (L) {
+        uint64_t bit = i * L, lo = v & ((1ULL << L) - 1);
+        e->low[bit / 64] |= lo << (bit % 64);
+        if (bit % 64 + L > 64)
+            e->low[bit / 64 + 1] |= lo >> (64 - bit % 64);
+    }
+    uint64_t h = (v >> L) + i;
+    e->high[h / 64] |= 1ULL << (h % 64);
+}
+/* Makes the lookup samples once every value is put: 0, or -1 when out of memory. */
+int util_efset_seal(util_efset *e);
+/* The i-th value (i < n). */
+static inline uint64_t util_efset_low(const util_efset *e, uint64_t i)
+{
+    unsigned L = e->low_bits;
+    if (!L)
+        return 0;
+    uint64_t bit = i * L, w = e->low[bit / 64] >> (bit % 64);
+    if (bit % 64 + L > 64)
+        w |= e->low[bit / 64 + 1] << (64 - bit % 64);
+    return w & ((1ULL << L) - 1);
+}
+/* The index of v in the set, or -1 when it is not there. */
+int64_t util_efset_find(const util_efset *e, uint64_t v);
+/* Frees a set's arrays (a zeroed set: nothing). */
+void util_efset_free(util_efset *e);
+/* The bytes of a set's arrays as saved: low then high words. */
+uint64_t util_efset_low_words(const util_efset *e);
+/* Reading in order: from the first value whose unary bit lies in word w of
+ * high (util_efset_walk_start), each util_efset_walk_next gives the next
+ * value and its index until the word end (exclusive) is reached. */
+typedef struct {
+    const util_efset *e;
+    uint64_t word, end, bits, index;
+} util_efset_walk;
+void util_efset_walk_start(util_efset_walk *w, const util_efset *e, uint64_t word, uint64_t end);
+/* The next value into *v and its index into *i: 1, or 0 past the range. */
+static inline int util_efset_walk_next(util_efset_walk *w, uint64_t *v, uint64_t *i)
+{
+    while (!w->bits) {
+        if (++w->word >= w->end)
+            return 0;
+        w->bits = w->e->high[w->word];
+    }
+    uint64_t at = w->word * 64 + (uint64_t)__builtin_ctzll(w->bits);
+    w->bits &= w->bits - 1;
+    *i = w->index++;
+    *v = (at - *i) << w->e->low_bits | util_efset_low(w->e, *i);
+    return 1;
+}
+
 /* A team of threads that run at once and may wait for each other:
  * util_team_run calls fn(ctx, team, member) on up to threads threads (<= 0:
  * one per processor; member 0 on the caller's), members 0 .. size-1, and

@@ -7,6 +7,7 @@
  */
 #include "../game_impl.h"
 #include "othello_bits.h"
+#include "othello_layers.h"
 #include "../../util/util.h"
 
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 typedef struct {
     uint64_t board;   /* the W x H squares */
     unsigned anchor;  /* a start square: always occupied, so its key bit is free */
+    othello_layers *layers;
 } othello_geom;
 
 static inline const othello_geom *geom(const game *g) { return g->data; }
@@ -254,7 +256,26 @@ static void othello_diagram(const game *g, const game_state *s, FILE *out)
     fprintf(out, "X %d  O %d\n", __builtin_popcountll(s->w[0]), __builtin_popcountll(s->w[1]));
 }
 
-static void othello_destroy(game *g) { free(g->data); }
+static uint64_t layer_size(const game *g, int empties) { return othello_layers_size(geom(g)->layers, empties); }
+
+static uint64_t layer_rank(const game *g, const game_state *s, int *images)
+{
+    return othello_layers_rank(geom(g)->layers, s->w[0], s->w[1], (int)s->w[2], images);
+}
+
+static void layer_unrank(const game *g, int empties, uint64_t r, game_state *s)
+{
+    int side;
+    memset(s, 0, sizeof *s);
+    othello_layers_unrank(geom(g)->layers, empties, r, &s->w[0], &s->w[1], &side);
+    s->w[2] = (uint64_t)side;
+}
+
+static void othello_destroy(game *g)
+{
+    othello_layers_free(geom(g)->layers);
+    free(g->data);
+}
 
 static const game_solver_ops othello_solver_ops = {
     .empties = othello_empties,
@@ -268,6 +289,7 @@ static const game_solver_ops othello_solver_ops = {
 };
 
 static const game_symmetry_ops othello_symmetry_ops = { .key = othello_symmetric_key };
+static const game_layer_ops othello_layer_ops = { .size = layer_size, .rank = layer_rank, .unrank = layer_unrank };
 
 static const game_ops othello_ops = {
     .name = "othello",
@@ -290,6 +312,7 @@ static const game_ops othello_ops = {
     .score_possible = othello_score_possible,
     .solver = &othello_solver_ops,
     .symmetry = &othello_symmetry_ops,
+    .layers = &othello_layer_ops,
 };
 
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen)
@@ -319,5 +342,12 @@ game *othello_open(const char *args, const char *variant, char *err, size_t errl
     g->width = w;
     g->height = h;
     g->score_bound = w * h;
+    game_state s;
+    othello_start(g, &s);
+    if (!(gm->layers = othello_layers_new(w, h, s.w[0], s.w[1]))) {
+        game_close(g);
+        util_error(err, errlen, "out of memory");
+        return NULL;
+    }
     return g;
 }
