@@ -30,7 +30,10 @@ static const char help[] =
     "  --nodes N  --time S       limits (--time and Ctrl-C stop the endgame solver\n"
     "                            too); then the status is 'unknown' with pn/dn,\n"
     "                            and with --score the bounds found so far\n"
-    "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables)\n"
+    "  --tb-dir D  --no-tb       endgame tables to probe (default ./tables); Othello\n"
+    "                            to 40 squares: with --tb-dir, its strong solution\n"
+    "                            (tb build othello:WxH) gives --score every leaf's\n"
+    "                            score (not with --proof)\n"
     "  --tb-decode               decode compressed tables whole (a byte per entry)\n"
     "                            for fast random probes, into TABLE.dec beside each\n"
     "                            table: made once, shared by every process on the\n"
@@ -342,9 +345,20 @@ int cmd_prove(int argc, char **argv)
     if ((rc = cli_prove_tables(g, &p, &tb)) != 0)
         return game_close(g), rc;
     p.o.tb = tb;
+    tb_layers *layers = NULL;
+    if (game_has_layers(g) && p.tb_dir && !p.no_tb) {
+        char err[4600];
+        if (p.proof)
+            return game_close(g), cli_fail(EXIT_USAGE, "prove: --tb-dir with --proof: a proof's leaves are checked "
+                                                       "without the tables, so they cannot stand on them");
+        if (!(layers = tb_layers_open(g, p.tb_dir, err, sizeof err)))
+            return game_close(g), cli_fail(1, "prove: %s", err);
+        p.o.layers = layers;
+    }
     char why[4400];
     if (p.trace && !(p.trace_file = util_open_output(p.trace, why, sizeof why))) {
         tb_close(tb);
+        tb_layers_close(layers);
         game_close(g);
         return cli_fail(1, "prove: cannot write the trace: %s", why);
     }
@@ -373,6 +387,7 @@ int cmd_prove(int argc, char **argv)
     if (p.trace_file)
         fclose(p.trace_file);
     tb_close(tb);
+    tb_layers_close(layers);
     game_close(g);
     if (!x.ok || x.proof_failed)
         return 1;

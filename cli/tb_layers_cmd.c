@@ -1,17 +1,15 @@
-/* cli/tb_layers_cmd.c - `pnsolve tb build|probe|stats|verify` for games
- * solved by layers of empty squares (Othello on small boards): every
- * reachable state's exact score (tablebase/layers.c). */
+/* cli/tb_layers_cmd.c - `pnsolve tb build|probe|stats|verify|reach` for
+ * games solved by layers (Othello to 40 squares): every reachable state
+ * and its exact score (tablebase/sweep.c, layers.c). */
 #include "cli.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define LAYERS_MEMORY ((uint64_t)20 << 30)  /* a build stops past this: the machine has 24 GB */
-/* Boards built explicitly: 4x6 holds 3.8e8 reachable states (6.5 GB at 17
- * bytes); 5x5's are thought to be 1e9 to 5e9, past the memory above long
- * before a build could find out (docs/othello.md). */
-#define LAYERS_MAX_AREA 24
+/* A build refuses to score layers whose sets and scores would pass this
+ * (the machines have 24 GB; 5x5 takes about 2). */
+#define LAYERS_MEMORY ((uint64_t)20 << 30)
 
 /* Prints "score S" and the best moves of s; 0, or 1 after an error line
  * (batch: "error ..." on stdout; else one line on stderr, 2 for a bad
@@ -103,6 +101,7 @@ static int reach_cmd(const game *g, const char *dir, int json, int threads, uint
     char err[4600];
     if (cli_make_dir(dir) != 0)
         return cli_fail(1, "tb reach: cannot create '%s'", dir);
+    cli_catch_interrupt();
     tb_sweep_options o = { .threads = threads, .memory = memory, .stop = &cli_stop, .log = stderr };
     tb_sweep_layer st[65];
     int n, area = g->width * g->height;
@@ -148,18 +147,18 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
     if (strcmp(action, "reach") == 0)
         return reach_cmd(g, dir, json, threads, memory);
     if (strcmp(action, "build") == 0) {
-        if (g->width * g->height > LAYERS_MAX_AREA)
-            return cli_fail(1, "tb build: %s has %d squares: boards of at most %d are built explicitly (17 bytes "
-                               "a reachable state, every layer in memory); 'pnsolve bdd %s --layers' counts its states",
-                            g->name, g->width * g->height, LAYERS_MAX_AREA, g->name);
         if (cli_make_dir(dir) != 0)
             return cli_fail(1, "tb build: cannot create '%s'", dir);
         double t0 = util_clock();
-        if (tb_layers_build(g, dir, LAYERS_MEMORY, stderr, err, sizeof err) != 0)
+        cli_catch_interrupt();
+        tb_sweep_options o = { .threads = threads, .memory = memory, .stop = &cli_stop, .log = stderr };
+        int rc = tb_layers_build(g, dir, &o, LAYERS_MEMORY, err, sizeof err);
+        if (rc < 0)
             return cli_fail(1, "tb build: %s", err);
-        char path[4400];
-        tb_layers_path(g, dir, path, sizeof path);
-        fprintf(stderr, "every reachable state of %s solved in %.1f s: %s\n", g->name, util_clock() - t0, path);
+        if (rc > 0)
+            return cli_fail(EXIT_INTERRUPTED, "tb build: stopped after %.1f s; the layers done are kept in %s and a "
+                            "later build goes on from them", util_clock() - t0, dir);
+        fprintf(stderr, "every reachable state of %s solved in %.1f s, in %s\n", g->name, util_clock() - t0, dir);
         return 0;
     }
     if (strcmp(action, "probe") && strcmp(action, "stats") && strcmp(action, "verify"))
@@ -173,7 +172,7 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
     } else if (strcmp(action, "stats") == 0) {
         rc = stats_cmd(g, t, json);
     } else {
-        uint64_t wrong = tb_layers_verify(t);
+        uint64_t wrong = tb_layers_verify(t, threads);
         if (wrong)
             printf("verify: %llu states disagree with their children\n", (unsigned long long)wrong);
         else

@@ -107,11 +107,12 @@ static void leaf_numbers(int proven, uint32_t *pn, uint32_t *dn)
 
 int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn, int *target)
 {
-    if (!pns_search_exact_region(S, s))
+    int t = S->o->score_target, mine = game_to_move(S->g, s) == S->prover, v;
+    int stored = S->o->layers && S->o->question == PNS_SCORE && tb_layers_probe(S->o->layers, s, &v);
+    if (!stored && !pns_search_exact_region(S, s))
         return 0;
     /* a null window around the target: is the prover's score >= target? */
-    int t = S->o->score_target, mine = game_to_move(S->g, s) == S->prover, v;
-    if (pns_search_solve(S, s, mine ? t - 1 : -t, mine ? t : -t + 1, &v) != 0) {
+    if (!stored && pns_search_solve(S, s, mine ? t - 1 : -t, mine ? t : -t + 1, &v) != 0) {
         *pn = *dn = 1;  /* open: the caller sees S->stopped and keeps nothing */
         return 1;
     }

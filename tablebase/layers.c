@@ -1,164 +1,66 @@
 /* tablebase/layers.c - strong solutions of games whose every move but a
- * pass fills a square (Othello on small boards), by retrograde analysis
- * over layers of empty squares.  Forward: the states reachable from the
- * start, layer by layer (a move goes to the next layer, a pass stays in its
- * own, with the other side to move), each layer a sorted array of exact
- * keys; backward: from the full board up, each state's exact final score
- * for the side to move, the best over its moves of the negated child's
- * score, the pass states of a layer after the others (their child is in
- * the same layer and has moves).  A state is found by binary search in its
- * layer: the index is the reachable states alone, compactly, no hash.
+ * pass adds a piece (Othello on small boards), by retrograde analysis over
+ * the layers of reachable states that sweep.c finds: from the full board
+ * up, each state's exact final score for the side to move, the best over
+ * its moves of the negated child's score; a pass state (its only move
+ * keeps the board) takes its partner's, the rank beside it in its own
+ * layer, after the others.  A state is one rank of its symmetry class; its
+ * score is a signed byte at the state's index in the layer's set.
  *
- * File (one per game, <dir>/<game>.pnsl, written to a temporary name and
- * renamed): a header (magic, game, layers, checksum), then per layer its
- * count, its keys (two words each, sorted) and its scores (a signed byte
- * each, padded to a word); read back mapped, the checksum checked whole.
+ * Files beside the layers' sets: <dir>/<game>.e<empties>.pnss per layer, a
+ * header (magic, game, empties, states, counts, checksums) and the scores;
+ * each written to a temporary name and renamed, so a build resumes after
+ * the last layer solved.
  */
 #include "tb_internal.h"
 #include "../util/util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define LAYERS_MAGIC "PNSLAYR1"
-#define LAYERS_MAX 65
+#define SCORES_MAGIC "PNSSCOR1"
+#define LAYERS_MAX 41
+#define MISSING (-129)   /* no score: a child is not in its layer */
 
 typedef struct {
     char magic[8];
     char game[GAME_NAME_MAX];
-    uint32_t layers, first_empties;  /* layer i holds the states with first_empties - i empty squares */
-    uint64_t count[LAYERS_MAX];
+    int32_t empties, unused;
+    uint64_t states;             /* scores that follow: the layer's set's size */
+    tb_layer_stats st;
     uint64_t data_checksum, header_checksum;
-} layers_header;
-
-_Static_assert(sizeof(layers_header) % 8 == 0, "the first layer's keys on a word");
+} scores_header;
 
 struct tb_layers {
     const game *g;
-    layers_header h;
-    const game_key *keys[LAYERS_MAX];
-    const int8_t *score[LAYERS_MAX];
-    void *map;
-    size_t map_len;
-    /* while building */
-    game_key *own_keys[LAYERS_MAX];
-    int8_t *own_score[LAYERS_MAX];
+    int layers, first_empties;   /* layer i holds the states with first_empties - i empty squares */
+    tb_sweep_set set[LAYERS_MAX];
+    int8_t *score[LAYERS_MAX];
+    tb_layer_stats st[LAYERS_MAX];
 };
 
-static int key_cmp(const void *a, const void *b)
+static void scores_path(const game *g, const char *dir, int empties, char *buf, size_t len)
 {
-    const game_key *x = a, *y = b;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
+    char name[GAME_NAME_MAX];
+    snprintf(name, sizeof name, "%s", g->name);
+    for (char *p = name; *p; p++)
+        if (*p == ':' || *p == '/')
+            *p = '-';
+    snprintf(buf, len, "%s/%s.e%02d.pnss", dir, name, empties);
 }
 
-/* The index of k in layer i, or -1. */
-static int64_t find(const tb_layers *t, uint32_t i, game_key k)
+void tb_layers_path(const game *g, const char *dir, char *buf, size_t len)
 {
-    const game_key *a = t->keys[i];
-    uint64_t lo = 0, hi = t->h.count[i];
-    while (lo < hi) {
-        uint64_t mid = (lo + hi) / 2;
-        int c = key_cmp(&a[mid], &k);
-        if (c == 0)
-            return (int64_t)mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
+    game_state s;
+    game_start(g, &s);
+    scores_path(g, dir, game_empties(g, &s), buf, len);
 }
 
-/* Sorts and removes repeats from a[0..*n). */
-static void sort_unique(game_key *a, uint64_t *n)
+static uint64_t header_checksum(scores_header h)
 {
-    qsort(a, *n, sizeof *a, key_cmp);
-    uint64_t m = 0;
-    for (uint64_t i = 0; i < *n; i++)
-        if (m == 0 || key_cmp(&a[m - 1], &a[i]) != 0)
-            a[m++] = a[i];
-    *n = m;
-}
-
-/* A growing array of keys. */
-typedef struct {
-    game_key *v;
-    uint64_t n, cap;
-} key_list;
-
-static int push(key_list *l, game_key k)
-{
-    if (l->n == l->cap) {
-        uint64_t cap = l->cap ? 2 * l->cap : 1024;
-        game_key *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v, l->cap = cap;
-    }
-    l->v[l->n++] = k;
-    return 0;
-}
-
-/* Whether s's only move is a pass (its child in the same layer). */
-static int passes(const game *g, const game_state *s, const game_move *mv, int nm)
-{
-    if (nm != 1)
-        return 0;
-    game_state c = *s;
-    game_play(g, &c, mv[0]);
-    return game_empties(g, &c) == game_empties(g, s);
-}
-
-/* Layer i completed by its pass states (the same boards, the other side to
- * move), then the states of layer i + 1 (the moves that fill a square) into
- * next: 0, or -1 when out of memory. */
-static int expand(tb_layers *t, uint32_t i, key_list *next)
-{
-    const game *g = t->g;
-    key_list more = { 0 };
-    for (uint64_t j = 0; j < t->h.count[i]; j++) {
-        game_state s;
-        game_unkey(g, t->own_keys[i][j], &s);
-        game_move mv[GAME_MAX_MOVES];
-        int nm = game_result_of(g, &s) == GAME_ONGOING ? game_moves(g, &s, mv) : 0;
-        if (passes(g, &s, mv, nm)) {
-            game_play(g, &s, mv[0]);
-            if (push(&more, game_key_of(g, &s)) != 0)
-                return free(more.v), -1;
-        }
-    }
-    if (more.n) {
-        uint64_t n0 = t->h.count[i], total = n0 + more.n;
-        game_key *v = realloc(t->own_keys[i], total * sizeof *v);
-        if (!v)
-            return free(more.v), -1;
-        memcpy(v + n0, more.v, more.n * sizeof *v);
-        sort_unique(v, &total);
-        t->own_keys[i] = v;
-        t->keys[i] = v;
-        t->h.count[i] = total;
-    }
-    free(more.v);
-    for (uint64_t j = 0; j < t->h.count[i]; j++) {
-        game_state s;
-        game_unkey(g, t->own_keys[i][j], &s);
-        game_move mv[GAME_MAX_MOVES];
-        int nm = game_result_of(g, &s) == GAME_ONGOING ? game_moves(g, &s, mv) : 0;
-        for (int k = 0; k < nm && !passes(g, &s, mv, nm); k++) {
-            game_state c = s;
-            game_play(g, &c, mv[k]);
-            if (push(next, game_key_of(g, &c)) != 0)
-                return -1;
-        }
-    }
-    return 0;
+    h.header_checksum = 0;
+    return tb_checksum(&h, sizeof h);
 }
 
 /* The score for the side to move of state s at the end of the game. */
@@ -168,280 +70,322 @@ static int final_score(const game *g, const game_state *s)
     return game_to_move(g, s) == 0 ? v : -v;
 }
 
-/* Layer i's scores from layer i + 1's (and its own, for pass states). */
-static int solve_layer(tb_layers *t, uint32_t i, char *err, size_t errlen)
+/* Whether s's only move is a pass (its child in the same layer). */
+static int passes(const game *g, const game_state *s)
+{
+    game_move mv[GAME_MAX_MOVES];
+    if (game_moves(g, s, mv) != 1)
+        return 0;
+    game_state c = *s;
+    game_play(g, &c, mv[0]);
+    return game_empties(g, &c) == game_empties(g, s);
+}
+
+/* The score of s, a state of layer i that does not pass, from its
+ * children's in layer i + 1; MISSING when a child is not there (a fault of
+ * the forward pass, or a damaged file). */
+static int derive(const tb_layers *t, int i, const game_state *s)
 {
     const game *g = t->g;
-    uint64_t n = t->h.count[i];
-    int8_t *sc = t->own_score[i] = malloc(n ? n : 1);
-    if (!sc)
-        return util_error(err, errlen, "out of memory (%llu scores)", (unsigned long long)n);
-    t->score[i] = sc;
-    for (int pass_round = 0; pass_round < 2; pass_round++)
-        for (uint64_t j = 0; j < n; j++) {
-            game_state s;
-            game_unkey(g, t->keys[i][j], &s);
-            game_move mv[GAME_MAX_MOVES];
-            int nm = game_result_of(g, &s) == GAME_ONGOING ? game_moves(g, &s, mv) : 0;
-            if (passes(g, &s, mv, nm) != pass_round)
-                continue;
-            if (nm == 0) {
-                sc[j] = (int8_t)final_score(g, &s);
-                continue;
-            }
-            int best = -128;
-            for (int k = 0; k < nm; k++) {
-                game_state c = s;
-                game_play(g, &c, mv[k]);
-                uint32_t ci = game_empties(g, &c) == game_empties(g, &s) ? i : i + 1;
-                int64_t at = ci < t->h.layers ? find(t, ci, game_key_of(g, &c)) : -1;
-                if (at < 0)
-                    return util_error(err, errlen, "a child missing from its layer (the forward pass is wrong)");
-                int v = -t->score[ci][at];
-                if (v > best)
-                    best = v;
-            }
-            sc[j] = (int8_t)best;
-        }
-    return 0;
-}
-
-void tb_layers_path(const game *g, const char *dir, char *buf, size_t len)
-{
-    char name[GAME_NAME_MAX];
-    snprintf(name, sizeof name, "%s", g->name);
-    for (char *p = name; *p; p++)
-        if (*p == ':' || *p == '/')
-            *p = '-';
-    snprintf(buf, len, "%s/%s.pnsl", dir, name);
-}
-
-static uint64_t data_checksum(const tb_layers *t)
-{
-    uint64_t h = TB_CHECKSUM_SEED;
-    for (uint32_t i = 0; i < t->h.layers; i++) {
-        h = tb_checksum_update(h, (const unsigned char *)t->keys[i], t->h.count[i] * sizeof(game_key));
-        h = tb_checksum_update(h, (const unsigned char *)t->score[i], t->h.count[i]);
+    game_move mv[GAME_MAX_MOVES];
+    int nm = game_moves(g, s, mv);
+    if (nm == 0)
+        return final_score(g, s);
+    int best = -128, images;
+    for (int k = 0; k < nm; k++) {
+        game_state c = *s;
+        game_play(g, &c, mv[k]);
+        int64_t at = i + 1 < t->layers ? tb_sweep_find(&t->set[i + 1], game_layer_rank(g, &c, &images)) : -1;
+        if (at < 0)
+            return MISSING;
+        int v = -t->score[i + 1][at];
+        best = v > best ? v : best;
     }
-    return h;
+    return best;
 }
 
-static uint64_t header_checksum(layers_header h)
+typedef struct {
+    tb_layers *t;
+    int i, k;                    /* layer, segment */
+    int round;                   /* 0: the states that move or are over; 1: the pass states, and the counts */
+    int check;                   /* verify: count disagreements, store nothing */
+    uint64_t wrong;
+    tb_layer_stats st;
+} layer_job;
+
+/* One round over the states of segment k of layer i whose unary bits lie
+ * in words [first, end): scored (or checked) from their children, the pass
+ * states in the second round from their partner (the rank beside theirs,
+ * the same board with the other side to move, which moves). */
+static void score_range(void *ctx, uint64_t first, uint64_t end)
 {
-    h.header_checksum = 0;
-    return tb_checksum(&h, sizeof h);
+    layer_job *j = ctx;
+    tb_layers *t = j->t;
+    const tb_sweep_set *l = &t->set[j->i];
+    int8_t *score = t->score[j->i];
+    util_efset_walk w;
+    util_efset_walk_start(&w, &l->seg[j->k], first, end);
+    uint64_t v, idx, wrong = 0;
+    tb_layer_stats st = { 0 };
+    while (util_efset_walk_next(&w, &v, &idx)) {
+        uint64_t r = (uint64_t)j->k * l->h.span + v, at = l->first[j->k] + idx;
+        game_state s;
+        game_layer_unrank(t->g, l->h.empties, r, &s);
+        int pass = passes(t->g, &s), sc;
+        if (pass == j->round) {
+            int64_t p = pass ? tb_sweep_find(l, r ^ 1) : 0;
+            sc = !pass ? derive(t, j->i, &s) : p < 0 ? MISSING : -score[p];
+            if (sc == MISSING || (j->check && sc != score[at]))
+                wrong++;
+            else if (!j->check)
+                score[at] = (int8_t)sc;
+        }
+        if (j->round == 1) {
+            int images;
+            game_layer_rank(t->g, &s, &images);
+            sc = score[at];
+            st.wins += sc > 0 ? (uint64_t)images : 0;
+            st.draws += sc == 0 ? (uint64_t)images : 0;
+            st.losses += sc < 0 ? (uint64_t)images : 0;
+        }
+    }
+    __atomic_fetch_add(&j->wrong, wrong, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.wins, st.wins, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.draws, st.draws, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.losses, st.losses, __ATOMIC_RELAXED);
 }
 
-/* The solution written to dir through a temporary file: 0, or -1 with err. */
-static int write_layers(tb_layers *t, const char *dir, char *err, size_t errlen)
+/* Layer i's scores (or, check, their agreement with the children: the
+ * states that disagree) on every thread, its win/draw/loss counts into
+ * *st; the layers above it scored. */
+static uint64_t layer_pass(tb_layers *t, int i, int threads, int check, tb_layer_stats *st)
 {
-    char path[4400];
-    tb_layers_path(t->g, dir, path, sizeof path);
-    t->h.data_checksum = data_checksum(t);
-    t->h.header_checksum = header_checksum(t->h);
+    tb_sweep_set *l = &t->set[i];
+    uint64_t wrong = 0;
+    st->wins = st->draws = st->losses = 0;
+    for (int round = 0; round < 2; round++)
+        for (int k = 0; k < l->h.segments; k++) {
+            layer_job j = { .t = t, .i = i, .k = k, .round = round, .check = check };
+            util_parallel(threads, l->seg[k].high_words, 1024, score_range, &j);
+            wrong += j.wrong;
+            st->wins += j.st.wins, st->draws += j.st.draws, st->losses += j.st.losses;
+        }
+    return wrong;
+}
+
+static int save_scores(const tb_layers *t, int i, const char *dir, char *err, size_t errlen)
+{
+    const tb_sweep_set *l = &t->set[i];
+    scores_header h = { .empties = l->h.empties, .states = tb_layers_size(t, i), .st = t->st[i] };
+    memcpy(h.magic, SCORES_MAGIC, 8);
+    snprintf(h.game, sizeof h.game, "%s", t->g->name);
+    h.data_checksum = tb_checksum(t->score[i], h.states);
+    h.header_checksum = header_checksum(h);
+    char path[4400], why[600];
+    scores_path(t->g, dir, l->h.empties, path, sizeof path);
     util_file f;
     if (util_file_create(&f, path, "wb", err, errlen) != 0)
         return -1;
-    static const char zeros[8];
-    int ok = fwrite(&t->h, sizeof t->h, 1, f.f) == 1;
-    for (uint32_t i = 0; ok && i < t->h.layers; i++) {
-        size_t pad = (8 - t->h.count[i] % 8) % 8;  /* the next layer's keys on a word */
-        ok = fwrite(t->keys[i], sizeof(game_key), t->h.count[i], f.f) == t->h.count[i] &&
-             fwrite(t->score[i], 1, t->h.count[i], f.f) == t->h.count[i] && fwrite(zeros, 1, pad, f.f) == pad;
-    }
-    char why[600];
+    int ok = fwrite(&h, sizeof h, 1, f.f) == 1 && fwrite(t->score[i], 1, h.states, f.f) == h.states;
     if (util_file_commit(&f, ok, why, sizeof why) != 0 || !ok)
         return util_error(err, errlen, "%s: cannot write it%s%s", path, ok ? ": " : "", ok ? why : "");
     return 0;
 }
 
-static void free_layers(tb_layers *t)
+/* Layer i's scores from dir: 1, 0 when there is no file, -1 with err. */
+static int load_scores(tb_layers *t, int i, const char *dir, char *err, size_t errlen)
 {
-    for (int i = 0; i < LAYERS_MAX; i++) {
-        free(t->own_keys[i]);
-        free(t->own_score[i]);
+    char path[4400];
+    scores_path(t->g, dir, t->set[i].h.empties, path, sizeof path);
+    FILE *f = util_fopen_regular(path);
+    if (!f)
+        return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));
+    scores_header h;
+    const char *why = NULL;
+    if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, SCORES_MAGIC, 8) != 0 ||
+        header_checksum(h) != h.header_checksum)
+        why = "not a layer's scores, or its header is damaged";
+    else if (strncmp(h.game, t->g->name, sizeof h.game) != 0 || h.empties != t->set[i].h.empties)
+        why = "the scores of another game or layer";
+    else if (h.states != tb_layers_size(t, i))
+        why = "damaged (not as many scores as the layer has states)";
+    else if (!(t->score[i] = malloc(h.states ? h.states : 1)))
+        why = "out of memory";
+    else if (fread(t->score[i], 1, h.states, f) != h.states || fgetc(f) != EOF ||
+             tb_checksum(t->score[i], h.states) != h.data_checksum)
+        why = "damaged (checksum)";
+    fclose(f);
+    if (why) {
+        free(t->score[i]);
+        t->score[i] = NULL;
+        return util_error(err, errlen, "%s: %s", path, why);
     }
-    if (t->map)
-        munmap(t->map, t->map_len);
-    free(t);
+    t->st[i] = h.st;
+    return 1;
 }
 
 void tb_layers_close(tb_layers *t)
 {
-    if (t)
-        free_layers(t);
+    if (!t)
+        return;
+    for (int i = 0; i < t->layers; i++) {
+        tb_sweep_free(&t->set[i]);
+        free(t->score[i]);
+    }
+    free(t);
 }
 
-int tb_layers_build(const game *g, const char *dir, uint64_t max_bytes, FILE *log, char *err, size_t errlen)
+/* Every layer's set of g from dir, the last one with no state that moves:
+ * NULL with err when one is missing or damaged. */
+static tb_layers *open_sets(const game *g, const char *dir, char *err, size_t errlen)
 {
-    if (!game_has_solver(g) || !game_has_unkey(g))
-        return util_error(err, errlen, "%s cannot be solved by layers of empty squares", g->name);
     tb_layers *t = calloc(1, sizeof *t);
-    if (!t)
-        return util_error(err, errlen, "out of memory");
+    if (!t) {
+        util_error(err, errlen, "out of memory");
+        return NULL;
+    }
     t->g = g;
-    memcpy(t->h.magic, LAYERS_MAGIC, 8);
-    snprintf(t->h.game, sizeof t->h.game, "%s", g->name);
     game_state s;
     game_start(g, &s);
-    t->h.first_empties = (uint32_t)game_empties(g, &s);
-    t->h.layers = t->h.first_empties + 1;
-    int rc = -1;
-    if (t->h.layers > LAYERS_MAX) {
-        util_error(err, errlen, "%s: %u layers, more than %d", g->name, t->h.layers, LAYERS_MAX);
-        goto out;
-    }
-    key_list next = { 0 };
-    if (push(&next, game_key_of(g, &s)) != 0)
-        goto oom;
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < t->h.layers; i++) {
-        sort_unique(next.v, &next.n);
-        t->own_keys[i] = next.v;
-        t->keys[i] = next.v;
-        t->h.count[i] = next.n;
-        next = (key_list){ 0 };
-        key_list none = { 0 };
-        int bad = expand(t, i, i + 1 < t->h.layers ? &next : &none);
-        free(none.v);
-        if (bad)
-            goto oom;
-        total += t->h.count[i];
-        if (log)
-            fprintf(log, "layer %u (%u empty): %llu states\n", i, t->h.first_empties - i,
-                    (unsigned long long)t->h.count[i]);
-        if (max_bytes && total * (sizeof(game_key) + 1) > max_bytes) {
-            util_error(err, errlen, "%s: more than %llu states by %u empty squares: past the memory allowed",
-                       g->name, (unsigned long long)total, t->h.first_empties - i);
-            free(next.v);
-            goto out;
+    t->first_empties = game_empties(g, &s);
+    for (int e = t->first_empties; e >= 0 && t->layers < LAYERS_MAX; e--) {
+        int got = tb_sweep_load(g, dir, e, &t->set[t->layers], err, errlen);
+        if (got <= 0) {
+            if (got == 0)
+                util_error(err, errlen, "%s is not solved in %s: no layer of %d empty squares "
+                           "(pnsolve tb build %s --dir %s)", g->name, dir, e, g->name, dir);
+            tb_layers_close(t);
+            return NULL;
         }
+        tb_sweep_layer *st = &t->set[t->layers].h.st;
+        t->st[t->layers] = (tb_layer_stats){ .empties = e, .states = st->states, .moving = st->moving,
+                                             .passing = st->passing, .finished = st->finished };
+        if (t->layers++, st->moving == 0)
+            break;
     }
-    free(next.v);
-    for (uint32_t i = t->h.layers; i-- > 0;)
-        if (solve_layer(t, i, err, errlen) != 0)
-            goto out;
-    rc = write_layers(t, dir, err, errlen);
-    goto out;
-oom:
-    util_error(err, errlen, "out of memory");
-out:
-    free_layers(t);
+    return t;
+}
+
+int tb_layers_build(const game *g, const char *dir, const tb_sweep_options *o, uint64_t max_bytes, char *err,
+                    size_t errlen)
+{
+    tb_sweep_layer counts[LAYERS_MAX];
+    int n, rc = tb_sweep(g, dir, o, counts, LAYERS_MAX, &n, err, errlen);
+    if (rc != 0)
+        return rc;
+    uint64_t states = 0, ranks = 0;
+    for (int i = 0; i < n && i < LAYERS_MAX; i++)
+        states += counts[i].states, ranks += counts[i].ranks;
+    tb_layers *t = open_sets(g, dir, err, errlen);
+    if (!t)
+        return -1;
+    uint64_t bytes = ranks;  /* a score each, beside the sets */
+    for (int i = 0; i < t->layers; i++)
+        bytes += tb_sweep_bytes(&t->set[i]);
+    if (max_bytes && bytes > max_bytes) {
+        tb_layers_close(t);
+        return util_error(err, errlen, "%s: %llu states (%llu up to symmetry) need %.1f GB to solve, more than the "
+                          "%.1f GB allowed", g->name, (unsigned long long)states, (unsigned long long)ranks,
+                          bytes / 1e9, max_bytes / 1e9);
+    }
+    for (int i = t->layers - 1; i >= 0 && rc == 0; i--) {
+        double t0 = util_clock();
+        int got = load_scores(t, i, dir, err, errlen);
+        if (got < 0) {
+            rc = -1;
+        } else if (got == 0) {
+            if (o->stop && *o->stop) {
+                rc = 1;
+                break;
+            }
+            if (!(t->score[i] = malloc(tb_layers_size(t, i) ? tb_layers_size(t, i) : 1))) {
+                rc = util_error(err, errlen, "out of memory");
+                break;
+            }
+            if (layer_pass(t, i, o->threads, 0, &t->st[i]) != 0)
+                rc = util_error(err, errlen, "a child missing from the layer of %d empty squares (the forward pass "
+                                "is wrong)", t->set[i].h.empties - 1);
+            else
+                rc = save_scores(t, i, dir, err, errlen);
+        }
+        if (rc == 0 && o->log)
+            fprintf(o->log, "%s: %2d empty: %llu wins, %llu draws, %llu losses for the side to move; %s in %.1f s\n",
+                    g->name, t->set[i].h.empties, (unsigned long long)t->st[i].wins,
+                    (unsigned long long)t->st[i].draws, (unsigned long long)t->st[i].losses,
+                    got ? "read" : "solved", util_clock() - t0);
+    }
+    tb_layers_close(t);
     return rc;
 }
 
 tb_layers *tb_layers_open(const game *g, const char *dir, char *err, size_t errlen)
 {
-    char path[4400];
-    tb_layers_path(g, dir, path, sizeof path);
-    int fd = util_open_regular(path, O_RDONLY);  /* a FIFO or a directory refused, not waited on */
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(layers_header)) {
-        util_error(err, errlen, "%s: %s", path, fd < 0 ? util_open_why(errno) : "not a solution file");
-        if (fd >= 0)
-            close(fd);
+    if (!game_has_layers(g)) {
+        util_error(err, errlen, "%s has no layer ranks (games whose every move adds a piece, up to 40 squares)",
+                   g->name);
         return NULL;
     }
-    tb_layers *t = calloc(1, sizeof *t);
-    void *m = t ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-    close(fd);
-    if (!t || m == MAP_FAILED) {
-        util_error(err, errlen, "%s: cannot map it", path);
-        free(t);
-        return NULL;
-    }
-    t->g = g;
-    t->map = m;
-    t->map_len = (size_t)st.st_size;
-    memcpy(&t->h, m, sizeof t->h);
-    const char *why = NULL;
-    if (memcmp(t->h.magic, LAYERS_MAGIC, 8) != 0 || header_checksum(t->h) != t->h.header_checksum)
-        why = "not a solution file, or its header is damaged";
-    else if (strcmp(t->h.game, g->name) != 0)
-        why = "the solution of another game";
-    else if (t->h.layers > LAYERS_MAX)
-        why = "damaged (layers)";
-    size_t at = sizeof t->h;
-    for (uint32_t i = 0; !why && i < t->h.layers; i++) {
-        if (t->h.count[i] > (t->map_len - at) / (sizeof(game_key) + 1)) {
-            why = "truncated";
-            break;
+    tb_layers *t = open_sets(g, dir, err, errlen);
+    for (int i = 0; t && i < t->layers; i++) {
+        int got = load_scores(t, i, dir, err, errlen);
+        if (got == 0)
+            util_error(err, errlen, "%s is not solved in %s: the layer of %d empty squares has no scores "
+                       "(pnsolve tb build %s --dir %s)", g->name, dir, t->set[i].h.empties, g->name, dir);
+        if (got <= 0) {
+            tb_layers_close(t);
+            return NULL;
         }
-        t->keys[i] = (const game_key *)((const char *)m + at);
-        at += t->h.count[i] * sizeof(game_key);
-        t->score[i] = (const int8_t *)((const char *)m + at);
-        at += (t->h.count[i] + 7) & ~(uint64_t)7;
-    }
-    if (!why && (at != t->map_len || data_checksum(t) != t->h.data_checksum))
-        why = "damaged (checksum)";
-    if (why) {
-        util_error(err, errlen, "%s: %s", path, why);
-        free_layers(t);
-        return NULL;
     }
     return t;
 }
 
 int tb_layers_probe(const tb_layers *t, const game_state *s, int *score)
 {
-    int e = game_empties(t->g, s);
-    if (e < 0 || (uint32_t)e > t->h.first_empties)
+    int e = game_empties(t->g, s), i = t->first_empties - e, images;
+    if (e < 0 || i < 0 || i >= t->layers)
         return 0;
-    uint32_t i = t->h.first_empties - (uint32_t)e;
-    int64_t at = find(t, i, game_key_of(t->g, s));
+    int64_t at = tb_sweep_find(&t->set[i], game_layer_rank(t->g, s, &images));
     if (at < 0)
         return 0;
     *score = t->score[i][at];
     return 1;
 }
 
-int tb_layers_count(const tb_layers *t) { return (int)t->h.layers; }
+int tb_layers_count(const tb_layers *t) { return t->layers; }
 
-uint64_t tb_layers_size(const tb_layers *t, int i) { return t->h.count[i]; }
-
-void tb_layers_state(const tb_layers *t, int i, uint64_t j, game_state *s, int *score)
+uint64_t tb_layers_size(const tb_layers *t, int i)
 {
-    game_unkey(t->g, t->keys[i][j], s);
-    *score = t->score[i][j];
+    const tb_sweep_set *l = &t->set[i];
+    return l->first[l->h.segments - 1] + l->seg[l->h.segments - 1].n;
 }
 
-void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st)
+void tb_layers_each(const tb_layers *t, int i, void (*fn)(void *ctx, const game_state *s, int score, int images),
+                    void *ctx)
 {
-    memset(st, 0, sizeof *st);
-    st->empties = (int)t->h.first_empties - i;
-    st->states = t->h.count[i];
-    for (uint64_t j = 0; j < st->states; j++) {
-        game_state s;
-        game_unkey(t->g, t->keys[i][j], &s);
-        game_move mv[GAME_MAX_MOVES];
-        int nm = game_result_of(t->g, &s) == GAME_ONGOING ? game_moves(t->g, &s, mv) : 0;
-        st->finished += nm == 0;
-        st->passing += passes(t->g, &s, mv, nm);
-        st->moving += nm > 0 && !passes(t->g, &s, mv, nm);
-        int v = t->score[i][j];
-        st->wins += v > 0, st->draws += v == 0, st->losses += v < 0;
+    const tb_sweep_set *l = &t->set[i];
+    for (int k = 0; k < l->h.segments; k++) {
+        util_efset_walk w;
+        util_efset_walk_start(&w, &l->seg[k], 0, l->seg[k].high_words);
+        uint64_t v, idx;
+        while (util_efset_walk_next(&w, &v, &idx)) {
+            game_state s;
+            int images;
+            game_layer_unrank(t->g, l->h.empties, (uint64_t)k * l->h.span + v, &s);
+            game_layer_rank(t->g, &s, &images);
+            fn(ctx, &s, t->score[i][l->first[k] + idx], images);
+        }
     }
 }
 
-uint64_t tb_layers_verify(const tb_layers *t)
+void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st) { *st = t->st[i]; }
+
+uint64_t tb_layers_verify(const tb_layers *t, int threads)
 {
     uint64_t wrong = 0;
-    for (uint32_t i = 0; i < t->h.layers; i++)
-        for (uint64_t j = 0; j < t->h.count[i]; j++) {
-            game_state s;
-            game_unkey(t->g, t->keys[i][j], &s);
-            game_move mv[GAME_MAX_MOVES];
-            int nm = game_result_of(t->g, &s) == GAME_ONGOING ? game_moves(t->g, &s, mv) : 0;
-            int want = nm ? -128 : final_score(t->g, &s), ok = 1;
-            for (int k = 0; k < nm; k++) {
-                game_state c = s;
-                game_play(t->g, &c, mv[k]);
-                int v;
-                ok &= tb_layers_probe(t, &c, &v);
-                if (ok && -v > want)
-                    want = -v;
-            }
-            wrong += !ok || want != t->score[i][j];
-        }
+    for (int i = 0; i < t->layers; i++) {
+        tb_layer_stats st = t->st[i];
+        wrong += layer_pass((tb_layers *)t, i, threads, 1, &st);
+        wrong += st.wins != t->st[i].wins || st.draws != t->st[i].draws || st.losses != t->st[i].losses;
+    }
     return wrong;
 }

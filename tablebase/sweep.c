@@ -23,28 +23,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SWEEP_MAGIC "PNSSWEP1"
+typedef tb_sweep_header sweep_header;
+typedef tb_sweep_set sweep_layer;
 
-typedef struct {
-    char magic[8];
-    char game[GAME_NAME_MAX];
-    int32_t empties, segments;
-    uint64_t span;               /* ranks per segment, the last one shorter */
-    tb_sweep_layer st;
-    uint64_t data_checksum, header_checksum;
-} sweep_header;
-
-typedef struct {
-    sweep_header h;
-    util_efset *seg;
-} sweep_layer;
-
-static void layer_free(sweep_layer *l)
+void tb_sweep_free(sweep_layer *l)
 {
     for (int k = 0; l->seg && k < l->h.segments; k++)
         util_efset_free(&l->seg[k]);
     free(l->seg);
+    free(l->first);
     l->seg = NULL;
+    l->first = NULL;
+}
+
+uint64_t tb_sweep_bytes(const sweep_layer *l)
+{
+    uint64_t b = sizeof l->h;
+    for (int k = 0; k < l->h.segments; k++)
+        b += 24 + (util_efset_low_words(&l->seg[k]) + l->seg[k].high_words) * 8;
+    return b;
+}
+
+/* Each segment's first index, once its sets are complete: 0, or -1 when out of memory. */
+static int index_segments(sweep_layer *l)
+{
+    free(l->first);
+    if (!(l->first = malloc((size_t)l->h.segments * 8)))
+        return -1;
+    uint64_t at = 0;
+    for (int k = 0; k < l->h.segments; k++)
+        l->first[k] = at, at += l->seg[k].n;
+    return 0;
 }
 
 static void sweep_path(const game *g, const char *dir, int empties, char *buf, size_t len)
@@ -114,9 +123,7 @@ static int save_layer(const game *g, const char *dir, sweep_layer *l, char *err,
     return util_file_commit(&f, 1, err, errlen);
 }
 
-/* Reads the layer of e empties into l: 1, 0 when there is no such file, or
- * -1 with err (damaged, another game's, unreadable). */
-static int load_layer(const game *g, const char *dir, int empties, sweep_layer *l, char *err, size_t errlen)
+int tb_sweep_load(const game *g, const char *dir, int empties, sweep_layer *l, char *err, size_t errlen)
 {
     char path[4400];
     sweep_path(g, dir, empties, path, sizeof path);
@@ -126,7 +133,7 @@ static int load_layer(const game *g, const char *dir, int empties, sweep_layer *
         return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));
     const char *why = NULL;
     io o = { f, TB_CHECKSUM_SEED };
-    if (fread(&l->h, sizeof l->h, 1, f) != 1 || memcmp(l->h.magic, SWEEP_MAGIC, 8) != 0 ||
+    if (fread(&l->h, sizeof l->h, 1, f) != 1 || memcmp(l->h.magic, TB_SWEEP_MAGIC, 8) != 0 ||
         header_checksum(l->h) != l->h.header_checksum)
         why = "not a layer of reachable states";
     else if (strncmp(l->h.game, g->name, sizeof l->h.game) != 0 || l->h.empties != empties)
@@ -154,9 +161,11 @@ static int load_layer(const game *g, const char *dir, int empties, sweep_layer *
     for (int k = 0; !why && k < l->h.segments; k++)
         if (util_efset_seal(&l->seg[k]) != 0)
             why = "out of memory";
+    if (!why && index_segments(l) != 0)
+        why = "out of memory";
     fclose(f);
     if (why) {
-        layer_free(l);
+        tb_sweep_free(l);
         return util_error(err, errlen, "%s: %s", path, why);
     }
     return 1;
@@ -254,7 +263,7 @@ static int build_layer(const game *g, const tb_sweep_options *o, const sweep_lay
     uint64_t size = game_layer_size(g, empties), words = (size + 63) / 64;
     uint64_t cap = o->memory / 8 ? o->memory / 8 : 1, span_words = words < cap ? words : cap;
     memset(next, 0, sizeof *next);
-    memcpy(next->h.magic, SWEEP_MAGIC, 8);
+    memcpy(next->h.magic, TB_SWEEP_MAGIC, 8);
     snprintf(next->h.game, sizeof next->h.game, "%s", g->name);
     next->h.empties = empties;
     next->h.span = span_words * 64;
@@ -314,8 +323,10 @@ static int build_layer(const game *g, const tb_sweep_options *o, const sweep_lay
     }
     next->h.st.states = next->h.st.moving + next->h.st.passing + next->h.st.finished;
     util_free_big(bits, span_words * 8);
+    if (rc == 0 && index_segments(next) != 0)
+        rc = util_error(err, errlen, "out of memory");
     if (rc)
-        layer_free(next);
+        tb_sweep_free(next);
     return rc;
 }
 
@@ -343,7 +354,7 @@ int tb_sweep(const game *g, const char *dir, const tb_sweep_options *o, tb_sweep
     const sweep_layer *from = NULL;
     for (;; e--) {
         double t0 = util_clock();
-        int got = load_layer(g, dir, e, &next, err, errlen);
+        int got = tb_sweep_load(g, dir, e, &next, err, errlen);
         if (got < 0) {
             rc = -1;
             break;
@@ -352,7 +363,7 @@ int tb_sweep(const game *g, const char *dir, const tb_sweep_options *o, tb_sweep
             if ((rc = build_layer(g, o, from, e, &next, err, errlen)) != 0)
                 break;
             if (save_layer(g, dir, &next, err, errlen) != 0) {
-                layer_free(&next);
+                tb_sweep_free(&next);
                 rc = -1;
                 break;
             }
@@ -361,12 +372,12 @@ int tb_sweep(const game *g, const char *dir, const tb_sweep_options *o, tb_sweep
         if (*layers < cap)
             out[*layers] = next.h.st;
         ++*layers;
-        layer_free(&cur);
+        tb_sweep_free(&cur);
         cur = next;
         from = &cur;
         if (e == 0 || cur.h.st.moving == 0)
             break;
     }
-    layer_free(&cur);
+    tb_sweep_free(&cur);
     return rc;
 }

@@ -221,46 +221,6 @@ long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE 
 long tb_verify_materials(const game *g, const char *dir, const int *mats, int n, int threads, FILE *report,
                          char *err, size_t errlen);
 
-/* --- strong solutions by layers of empty squares ---------------------------
- * For games whose every move but a pass fills a square (Othello on small
- * boards; game_empties, game_unkey): every state reachable from the start
- * with its exact final score for the side to move (tablebase/layers.c). */
-
-typedef struct tb_layers tb_layers;
-
-typedef struct {
-    int empties;              /* of the states of this layer */
-    uint64_t states, moving, passing, finished;  /* reachable; with a move that fills a square; passing; over */
-    uint64_t wins, draws, losses;                /* for the side to move */
-} tb_layer_stats;
-
-/* The file of g's strong solution in dir. */
-void tb_layers_path(const game *g, const char *dir, char *buf, size_t len);
-/* Builds g's strong solution from its start into dir, refusing before it
- * allocates when the states would pass max_bytes of memory at 17 bytes
- * each (0: no limit), the largest layer's states counted first; log gets a
- * line per layer (NULL ok).  0, or -1 with err. */
-int tb_layers_build(const game *g, const char *dir, uint64_t max_bytes, FILE *log, char *err, size_t errlen);
-/* Opens the solution of g in dir (mapped, its checksum checked whole):
- * NULL with err (missing, damaged, another game's). */
-tb_layers *tb_layers_open(const game *g, const char *dir, char *err, size_t errlen);
-/* Frees t (NULL allowed). */
-void tb_layers_close(tb_layers *t);
-/* The exact score of state s for the side to move: 1 with *score, 0 when
- * s is not reachable from the start (not in the table). */
-int tb_layers_probe(const tb_layers *t, const game_state *s, int *score);
-/* Layers, the first with the most empty squares. */
-int tb_layers_count(const tb_layers *t);
-/* The states of layer i. */
-uint64_t tb_layers_size(const tb_layers *t, int i);
-/* State j of layer i (j below its states, in key order) and its score. */
-void tb_layers_state(const tb_layers *t, int i, uint64_t j, game_state *s, int *score);
-/* Statistics of layer i. */
-void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st);
-/* Re-derives every state's score from its children's stored scores (and
- * checks that every child is there): the number of wrong states. */
-uint64_t tb_layers_verify(const tb_layers *t);
-
 /* --- reachable states by layers, compactly ---------------------------------
  * For games with layer ranks (game_has_layers: Othello to 40 squares): every
  * state reachable from the start, found forward a layer (a number of empty
@@ -286,6 +246,52 @@ typedef struct {
  * ended it (the layers done are kept), or -1 with err. */
 int tb_sweep(const game *g, const char *dir, const tb_sweep_options *o, tb_sweep_layer *out, int cap, int *layers,
              char *err, size_t errlen);
+
+/* --- strong solutions by layers -------------------------------------------
+ * For games with layer ranks (Othello to 40 squares): every state reachable
+ * from the start (one per class of the start's symmetries) with its exact
+ * final score for the side to move, by retrograde analysis over the layers
+ * tb_sweep finds (tablebase/layers.c): a byte a state beside the sets. */
+
+typedef struct tb_layers tb_layers;
+
+typedef struct {
+    int empties;              /* of the states of this layer */
+    uint64_t states, moving, passing, finished;  /* reachable; with a move that adds a piece; passing; over */
+    uint64_t wins, draws, losses;                /* for the side to move */
+} tb_layer_stats;
+
+/* The file of the start's layer's scores in dir (one file a layer). */
+void tb_layers_path(const game *g, const char *dir, char *buf, size_t len);
+/* Builds g's strong solution into dir: the layers (tb_sweep with o), then
+ * their scores from the full board up, each layer saved as it is done (a
+ * later build resumes); refuses before scoring when the sets and a byte a
+ * state would pass max_bytes (0: no limit).  0, 1 when *o->stop ended it,
+ * or -1 with err. */
+int tb_layers_build(const game *g, const char *dir, const tb_sweep_options *o, uint64_t max_bytes, char *err,
+                    size_t errlen);
+/* Opens the solution of g in dir (read whole, every checksum checked):
+ * NULL with err (missing, incomplete, damaged, another game's). */
+tb_layers *tb_layers_open(const game *g, const char *dir, char *err, size_t errlen);
+/* Frees t (NULL allowed). */
+void tb_layers_close(tb_layers *t);
+/* The exact score of state s for the side to move: 1 with *score, 0 when
+ * s is not reachable from the start (not in the table). */
+int tb_layers_probe(const tb_layers *t, const game_state *s, int *score);
+/* Layers, the first with the most empty squares. */
+int tb_layers_count(const tb_layers *t);
+/* The states layer i keeps: one per class of the start's symmetries. */
+uint64_t tb_layers_size(const tb_layers *t, int i);
+/* Calls fn with each state layer i keeps, in rank order, its score and the
+ * number of reachable states it stands for (its symmetric images). */
+void tb_layers_each(const tb_layers *t, int i, void (*fn)(void *ctx, const game_state *s, int score, int images),
+                    void *ctx);
+/* Statistics of layer i, every reachable state counted. */
+void tb_layers_stats(const tb_layers *t, int i, tb_layer_stats *st);
+/* Re-derives every state's score from its children's stored scores (and
+ * checks that every child is there) and each layer's counts on threads
+ * threads: the number of wrong states and counts. */
+uint64_t tb_layers_verify(const tb_layers *t, int threads);
 
 /* --- reachability -------------------------------------------------------- */
 

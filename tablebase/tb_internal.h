@@ -3,6 +3,7 @@
 #define PNSOLVE_TB_INTERNAL_H
 
 #include "tablebase.h"
+#include "../util/util.h"
 
 /* In memory an entry is 16 bits: 0 draw, d<<1|1 win in d, d<<1 loss in d. */
 typedef uint16_t tb_entry;
@@ -213,5 +214,37 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
 /* BLAKE2b-256 of f's values (tablebase.h, tb_hash), or f->hash where
  * known: 0, or -1 if a compressed block does not decode. */
 int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
+
+/* A layer of reachable states as sets of ranks (sweep.c): segments of
+ * span ranks each, an Elias-Fano set per segment. */
+#define TB_SWEEP_MAGIC "PNSSWEP1"
+typedef struct {
+    char magic[8];
+    char game[GAME_NAME_MAX];
+    int32_t empties, segments;
+    uint64_t span;               /* ranks per segment, the last one shorter */
+    tb_sweep_layer st;
+    uint64_t data_checksum, header_checksum;
+} tb_sweep_header;
+typedef struct {
+    tb_sweep_header h;
+    util_efset *seg;
+    uint64_t *first;             /* the layer index of each segment's first state */
+} tb_sweep_set;
+/* Reads the layer of e empties of g from dir: 1, 0 when there is no such
+ * file, or -1 with err (damaged, another game's, unreadable). */
+int tb_sweep_load(const game *g, const char *dir, int empties, tb_sweep_set *l, char *err, size_t errlen);
+/* The bytes a layer's file holds. */
+uint64_t tb_sweep_bytes(const tb_sweep_set *l);
+void tb_sweep_free(tb_sweep_set *l);
+/* The layer index of rank r, or -1 when it is not in the layer. */
+static inline int64_t tb_sweep_find(const tb_sweep_set *l, uint64_t r)
+{
+    uint64_t k = r / l->h.span;
+    if (k >= (uint64_t)l->h.segments)
+        return -1;
+    int64_t at = util_efset_find(&l->seg[k], r - k * l->h.span);
+    return at < 0 ? -1 : (int64_t)l->first[k] + at;
+}
 
 #endif

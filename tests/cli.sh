@@ -362,28 +362,40 @@ else
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tables by ranks into a bad directory"; tail -3 "$tmp/out"; }
 fi
 
-# Othello strongly solved by layers of empty squares: 4x4 built, its start
-# -10 with every best move, the per-disc counts and their total, every score
-# re-derived; unreachable, too large and another board's file refused
+# Othello strongly solved by layers: 4x4 built, its start -10 with every
+# best move, the per-disc counts and their total, every score re-derived;
+# the reachable states alone; 4x5's start; unreachable positions, boards
+# past 40 squares, a FIFO and another board's layer refused; Ctrl-C keeps
+# the layers done
 check "tb build othello:4x4" 0 "every reachable state of othello:4x4 solved" -- tb build othello:4x4 --dir "$tmp/ol"
 check "tb probe othello:4x4 start" 0 "^best b1 a2 d3 c4$" -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/ol"
 grep -q "^score -10$" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 4x4's start is not -10"; }
 check "tb stats othello:4x4" 0 "^total +62789 " -- tb stats othello:4x4 --dir "$tmp/ol"
 check "tb stats othello:4x4 --json" 0 '"reachable_total":62789,' -- tb stats othello:4x4 --dir "$tmp/ol" --json
 check "tb verify othello:4x4" 0 "^verify: every state agrees with its children$" -- tb verify othello:4x4 --dir "$tmp/ol"
+check "tb reach othello:4x4" 0 "^total +62789 +15856 +47633 +8988 +6168$" -- tb reach othello:4x4 --dir "$tmp/ol"
+check "tb reach othello:4x4 --json" 0 '"reachable_total":62789,"ranks":15856,' -- tb reach othello:4x4 --dir "$tmp/ol" --json
 check "tb probe othello:4x4, unreachable" 1 "not reachable from othello:4x4's start" -- tb probe othello:4x4 "4x4:----/-XX-/-XX-/---- O" --dir "$tmp/ol"
-mkdir -p "$tmp/olfifo" && mkfifo "$tmp/olfifo/othello-4x4.pnsl"
-check "tb probe othello:4x4, a FIFO for the file" 1 "othello-4x4.pnsl: not a regular file" -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/olfifo"
-check "tb build othello:5x5, too large" 1 "25 squares: boards of at most 24 are built explicitly" -- tb build othello:5x5 --dir "$tmp/ol"
-cp "$tmp/ol/othello-4x4.pnsl" "$tmp/ol/othello-5x4.pnsl"
-check "tb probe othello:5x4, another board's file" 1 "the solution of another game" -- tb probe othello:5x4 "5x4:-----/-OX--/-XO--/----- X" --dir "$tmp/ol"
+check "tb build othello:4x5" 0 "every reachable state of othello:4x5 solved" -- tb build othello:4x5 --dir "$tmp/ol"
+check "tb probe othello:4x5 start" 0 "^best d3$" -- tb probe othello:4x5 "4x5:----/-OX-/-XO-/----/---- X" --dir "$tmp/ol"
+grep -q "^score 16$" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 4x5's start is not +16"; }
+mkdir -p "$tmp/olfifo" && mkfifo "$tmp/olfifo/othello-4x4.e12.pnsw"
+check "tb probe othello:4x4, a FIFO for a layer" 1 "othello-4x4.e12.pnsw: not a regular file" -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/olfifo"
+check "tb build othello:6x7, too large" 1 "othello:6x7 has no layer ranks .*up to 40 squares" -- tb build othello:6x7 --dir "$tmp/ol"
+mkdir -p "$tmp/ol54" && cp "$tmp/ol/othello-4x4.e12.pnsw" "$tmp/ol54/othello-5x4.e16.pnsw"
+check "tb probe othello:5x4, another board's layer" 1 "othello-5x4.e16.pnsw: a layer of another game" -- tb probe othello:5x4 "5x4:-----/-OX--/-XO--/----- X" --dir "$tmp/ol54"
+"$bin" tb build othello:4x6 --dir "$tmp/ol46" --memory 64 >"$tmp/int.out" 2>&1 &
+sleep 3; kill -INT $!; wait $!
+if [ $? = 130 ] && grep -q "stopped after .* the layers done are kept" "$tmp/int.out" && ls "$tmp/ol46" | grep -q "e20.pnsw$"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: tb build Ctrl-C"; tail -3 "$tmp/int.out"; fi
+rm -rf "$tmp/ol46"
 
 # The seed's symbolic method: the immediate wins of 4x4 as its Table 7.3,
 # a node limit and the algorithms not built yet refused in one line
 check "bdd --immediate-wins" 0 "^immediately won by White: 901134 states$" -- bdd othello:4x4 --immediate-wins
 check "bdd, node limit" 1 "limit of 20000 nodes \(--nodes raises it\)" -- bdd othello:4x4 --immediate-wins --nodes 20000
 check "bdd --algo 1" 0 "^  reachable: 62789 states$" -- bdd othello:4x4 --algo 1
-check "bdd --algo 1,5 --tables --plot" 0 "^  agrees with the tables on all 62789 reachable states$" -- \
+check "bdd --algo 1,5 --tables --plot" 0 "^  agrees with the tables on all 15856 states they keep \(one per symmetry class: 62789 reachable states\)$" -- \
     bdd othello:4x4 --algo 1,5 --tables "$tmp/ol" --plot "$tmp/bdd.svg"
 grep -qE "White can force a win from 28483, Black from 29297, neither \(draws\) 5009$" "$tmp/out" &&
     grep -q "^  start: White can force a win$" "$tmp/out" && grep -q "^algorithm 1 (reach" "$tmp/out" &&
@@ -391,7 +403,7 @@ grep -qE "White can force a win from 28483, Black from 29297, neither \(draws\) 
 check "bdd --algo 6" 2 "bad value '6' for option '--algo'" -- bdd othello:4x4 --algo 6
 check "bdd --algo 1,,2" 2 "bad value" -- bdd othello:4x4 --algo 1,,2
 check "bdd --tables without --algo" 2 "go with --algo" -- bdd othello:4x4 --immediate-wins --tables "$tmp"
-check "bdd --tables, none there" 1 "othello-4x4.pnsl" -- bdd othello:4x4 --algo 5 --tables "$tmp/nothing-here"
+check "bdd --tables, none there" 1 "othello:4x4 is not solved in .*nothing-here" -- bdd othello:4x4 --algo 5 --tables "$tmp/nothing-here"
 check "bdd, node limit on an algorithm" 1 "algorithm 5: 4x4: BuDDy's table reached its limit of 20000 nodes" -- bdd othello:4x4 --algo 5 --nodes 20000
 # Ctrl-C: exit 130, one line, and the layers counted so far (none yet when
 # a loaded machine is still building the relation at the signal)

@@ -24,7 +24,7 @@ static void ready(void)
     game *g = test_open("othello:4x4", NULL);
     tb_layers_path(g, dir, path, sizeof path);
     if (access(path, F_OK) != 0)
-        CU_ASSERT_EQUAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(tb_layers_build(g, dir, &(tb_sweep_options){ .memory = 1 << 26 }, 0, err, sizeof err), 0);
     game_close(g);
 }
 
@@ -76,7 +76,7 @@ static void test_against_negamax(void)
         }
     }
     CU_ASSERT(checked > 2000 && wins > 0);
-    CU_ASSERT_EQUAL(tb_layers_verify(t), 0);
+    CU_ASSERT_EQUAL(tb_layers_verify(t, 2), 0);
     /* a position no game reaches: four discs of one colour on the centre */
     CU_ASSERT_EQUAL(game_parse(g, "4x4:----/-XX-/-XX-/---- O", &s, err, sizeof err), 0);
     CU_ASSERT_EQUAL(tb_layers_probe(t, &s, &v), 0);
@@ -129,7 +129,7 @@ static void test_4x5(void)
     if (!test_slow())
         return;
     game *g = test_open("othello:4x5", NULL);
-    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, &(tb_sweep_options){ .memory = 1 << 26 }, 0, err, sizeof err), 0);
     tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     game_state s;
@@ -137,37 +137,66 @@ static void test_4x5(void)
     int v;
     CU_ASSERT_EQUAL(tb_layers_probe(t, &s, &v), 1);
     CU_ASSERT_EQUAL(v, 16);
-    CU_ASSERT_EQUAL(tb_layers_verify(t), 0);
+    CU_ASSERT_EQUAL(tb_layers_verify(t, 2), 0);
     CU_ASSERT_EQUAL(against_search(g, t, 60, 5), 60);
     tb_layers_close(t);
     game_close(g);
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
 }
 
-/* A byte of the file changed, the file cut short, another board's file:
- * each refused by name. */
+/* Flips a bit of the byte at offset from the end of path. */
+static void damage(const char *path, long offset)
+{
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, -offset, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -offset, SEEK_END);
+    fputc(c ^ 0x21, f);
+    fclose(f);
+}
+
+/* A byte of a layer's scores or of its set changed, a file cut short,
+ * another board's file, a layer missing: each refused by name; a build
+ * then solves again what is missing. */
 static void test_damaged(void)
 {
     ready();
-    game *g = test_open("othello:4x4", NULL), *other = test_open("othello:4x5", NULL);
-    char path[200], err[600];
-    tb_layers_path(g, dir, path, sizeof path);
-    FILE *f = fopen(path, "r+b");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fseek(f, -100, SEEK_END);
-    int c = fgetc(f);
-    fseek(f, -100, SEEK_END);
-    fputc(c ^ 0x21, f);
-    fclose(f);
+    game *g = test_open("othello:4x4", NULL);
+    char scores[200], set[200], err[600];
+    snprintf(scores, sizeof scores, "%s/othello-4x4.e06.pnss", dir);
+    snprintf(set, sizeof set, "%s/othello-4x4.e06.pnsw", dir);
+    damage(scores, 100);
     CU_ASSERT_PTR_NULL(tb_layers_open(g, dir, err, sizeof err));
-    CU_ASSERT(strstr(err, "damaged") != NULL);
-    CU_ASSERT_EQUAL(truncate(path, 5000), 0);
+    CU_ASSERT(strstr(err, scores) != NULL && strstr(err, "damaged") != NULL);
+    CU_ASSERT_EQUAL(unlink(scores), 0);
     CU_ASSERT_PTR_NULL(tb_layers_open(g, dir, err, sizeof err));
-    char path45[200];
-    tb_layers_path(other, dir, path45, sizeof path45);
-    CU_ASSERT_EQUAL(rename(path, path45), 0);
-    CU_ASSERT_PTR_NULL(tb_layers_open(other, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, "not solved") != NULL);
+    tb_sweep_options o = { .memory = 1 << 20 };
+    CU_ASSERT_EQUAL(tb_layers_build(g, dir, &o, 0, err, sizeof err), 0);
+    tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    CU_ASSERT(t && tb_layers_verify(t, 1) == 0);
+    tb_layers_close(t);
+    damage(set, 50);
+    CU_ASSERT_PTR_NULL(tb_layers_open(g, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, set) != NULL && strstr(err, "damaged") != NULL);
+    CU_ASSERT_EQUAL(truncate(set, 5000), 0);
+    CU_ASSERT_PTR_NULL(tb_layers_open(g, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, set) != NULL);
+    /* another board's layer under this one's name */
+    game *other = test_open("othello:4x5", NULL);
+    char dir45[80], set45[200];
+    snprintf(dir45, sizeof dir45, "%s-45", dir);
+    mkdir(dir45, 0777);
+    o.memory = 1 << 26;
+    CU_ASSERT_EQUAL(tb_sweep(other, dir45, &o, (tb_sweep_layer[40]){ { 0 } }, 40, &(int){ 0 }, err, sizeof err), 0);
+    snprintf(set45, sizeof set45, "%s/othello-4x5.e10.pnsw", dir45);
+    CU_ASSERT_EQUAL(rename(set45, set), 0);
+    CU_ASSERT_PTR_NULL(tb_layers_open(g, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, "another game") != NULL);
     CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(dir45), 0);
     game_close(g);
     game_close(other);
 }
@@ -177,5 +206,5 @@ void suite_layers(void)
     CU_pSuite s = CU_add_suite("layers", NULL, NULL);
     CU_add_test(s, "4x4 Othello strongly solved: the start -10, states against naive negamax, every score re-derived", test_against_negamax);
     CU_add_test(s, "random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived", test_4x5);
-    CU_add_test(s, "a damaged, truncated or foreign solution file refused", test_damaged);
+    CU_add_test(s, "a damaged, truncated, foreign or missing layer refused by name; the build mends it", test_damaged);
 }

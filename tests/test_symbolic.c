@@ -94,7 +94,7 @@ static void test_reachable(void)
     snprintf(dir, sizeof dir, "/tmp/pnsolve-sym-%d", (int)getpid());
     mkdir(dir, 0777);
     game *g = test_open("othello:4x4", NULL);
-    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, &(tb_sweep_options){ .memory = 1 << 26 }, 0, err, sizeof err), 0);
     tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     double explicit = 0;
@@ -243,6 +243,28 @@ static void test_algorithms(void)
 /* Algorithms 3 and 5 on 4x4 against the explicit strong solution
  * (tablebase/layers.c, itself checked against negamax in test_layers.c):
  * the same outcome for every reachable state. */
+
+typedef struct {
+    const game *g;
+    const sym_sets *k;
+    long wrong, states;
+} table_check;
+
+/* A state the tables keep against the sets; the images it stands for counted. */
+static void check_state(void *ctx, const game_state *s, int score, int images)
+{
+    table_check *c = ctx;
+    int board[16];
+    char text[GAME_TEXT_MAX];
+    game_format(c->g, s, text, sizeof text);
+    for (const char *q = strchr(text, ':') + 1, *n0 = q; *q != ' ' && q - n0 < 19; q++)
+        if (*q != '/')
+            board[(q - n0) - (q - n0) / 5] = *q == 'X' ? 0 : *q == 'O' ? 1 : -1;
+    int white = game_to_move(c->g, s) == 1, want = score == 0 ? 0 : (score > 0) == white ? 1 : -1;
+    c->wrong += sym_sets_outcome(c->k, 4, 4, board, white) != want;
+    c->states += images;
+}
+
 static void test_against_tables(void)
 {
     static const int start[16] = { -1, -1, -1, -1, -1, 1, 0, -1, -1, 0, 1, -1, -1, -1, -1, -1 };
@@ -250,31 +272,21 @@ static void test_against_tables(void)
     snprintf(dir, sizeof dir, "/tmp/pnsolve-sym2-%d", (int)getpid());
     mkdir(dir, 0777);
     game *g = test_open("othello:4x4", NULL);
-    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, 0, NULL, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(tb_layers_build(g, dir, &(tb_sweep_options){ .memory = 1 << 26 }, 0, err, sizeof err), 0);
     tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     sym_result res;
     sym_sets *k;
     CU_ASSERT_EQUAL_FATAL(sym_solve(4, 4, start, 0, 5, 0, &res, &k, err, sizeof err), 0);
-    long wrong = 0, checked = 0, draws = 0;
+    table_check c = { .g = g, .k = k };
+    long draws = 0;
     for (int i = 0; i < tb_layers_count(t); i++) {
         tb_layer_stats st;
         tb_layers_stats(t, i, &st);
         draws += (long)st.draws;
-        for (uint64_t j = 0; j < st.states; j++) {
-            game_state s;
-            int score, board[16];
-            char text[GAME_TEXT_MAX];
-            tb_layers_state(t, i, j, &s, &score);
-            game_format(g, &s, text, sizeof text);
-            for (const char *q = strchr(text, ':') + 1, *n0 = q; *q != ' ' && q - n0 < 19; q++)
-                if (*q != '/')
-                    board[(q - n0) - (q - n0) / 5] = *q == 'X' ? 0 : *q == 'O' ? 1 : -1;
-            int white = game_to_move(g, &s) == 1, want = score == 0 ? 0 : (score > 0) == white ? 1 : -1;
-            wrong += sym_sets_outcome(k, 4, 4, board, white) != want;
-            checked++;
-        }
+        tb_layers_each(t, i, check_state, &c);
     }
+    long wrong = c.wrong, checked = (long)c.states;
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT_EQUAL(checked, 62789);
     CU_ASSERT_EQUAL(res.draws, draws);
