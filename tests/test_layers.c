@@ -46,6 +46,17 @@ static void test_against_negamax(void)
     CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r, NULL), 0);
     CU_ASSERT_EQUAL(v, score);
     CU_ASSERT_EQUAL(v, -10);
+    /* the score search reading every leaf from the tables (the solver only
+     * at 4 empties, so that the search has leaves to read): the same score,
+     * fewer nodes */
+    pns_result rt;
+    o.exact_empties = 4;
+    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r, NULL), 0);
+    o.layers = t;
+    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &rt, NULL), 0);
+    CU_ASSERT_EQUAL(score, -10);
+    CU_ASSERT(rt.nodes * 5 < r.nodes);
+    o.layers = NULL;
     uint64_t total = 0, checked = 0, wins = 0, passes = 0;
     for (int i = 0; i < tb_layers_count(t); i++) {
         tb_layer_stats st;
