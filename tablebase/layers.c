@@ -40,21 +40,11 @@ struct tb_layers {
     tb_layer_stats st[LAYERS_MAX];
 };
 
-static void scores_path(const game *g, const char *dir, int empties, char *buf, size_t len)
-{
-    char name[GAME_NAME_MAX];
-    snprintf(name, sizeof name, "%s", g->name);
-    for (char *p = name; *p; p++)
-        if (*p == ':' || *p == '/')
-            *p = '-';
-    snprintf(buf, len, "%s/%s.e%02d.pnss", dir, name, empties);
-}
-
 void tb_layers_path(const game *g, const char *dir, char *buf, size_t len)
 {
     game_state s;
     game_start(g, &s);
-    scores_path(g, dir, game_empties(g, &s), buf, len);
+    tb_layer_file(g, dir, game_empties(g, &s), "pnss", buf, len);
 }
 
 static uint64_t header_checksum(scores_header h)
@@ -182,7 +172,7 @@ static int save_scores(const tb_layers *t, int i, const char *dir, char *err, si
     h.data_checksum = tb_checksum(t->score[i], h.states);
     h.header_checksum = header_checksum(h);
     char path[4400], why[600];
-    scores_path(t->g, dir, l->h.empties, path, sizeof path);
+    tb_layer_file(t->g, dir, l->h.empties, "pnss", path, sizeof path);
     util_file f;
     if (util_file_create(&f, path, "wb", err, errlen) != 0)
         return -1;
@@ -196,7 +186,7 @@ static int save_scores(const tb_layers *t, int i, const char *dir, char *err, si
 static int load_scores(tb_layers *t, int i, const char *dir, char *err, size_t errlen)
 {
     char path[4400];
-    scores_path(t->g, dir, t->set[i].h.empties, path, sizeof path);
+    tb_layer_file(t->g, dir, t->set[i].h.empties, "pnss", path, sizeof path);
     FILE *f = util_fopen_regular(path);
     if (!f)
         return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));

@@ -1,7 +1,7 @@
 /* tablebase/sweep.c - the states reachable from the start of a game whose
  * every move but a pass adds a piece (game_layer_ops), found forward a
- * layer at a time and kept as compact sets of ranks, for boards whose
- * states outgrow the keys of layers.c (Othello 5x5: billions).
+ * layer at a time and kept as compact sets of ranks (Othello 5x5: 1.8e9
+ * states in 1.1 GB), which layers.c then scores.
  *
  * The next layer is a bitmap over its ranks, filled from every state of
  * the current layer in as many passes (segments of ranks) as the memory
@@ -24,7 +24,7 @@
 #include <string.h>
 
 typedef tb_sweep_header sweep_header;
-typedef tb_sweep_set sweep_layer;
+typedef tb_sweep_set sweep_layer;  /* a layer (tb_internal.h) */
 
 void tb_sweep_free(sweep_layer *l)
 {
@@ -56,14 +56,14 @@ static int index_segments(sweep_layer *l)
     return 0;
 }
 
-static void sweep_path(const game *g, const char *dir, int empties, char *buf, size_t len)
+void tb_layer_file(const game *g, const char *dir, int empties, const char *ext, char *buf, size_t len)
 {
     char name[GAME_NAME_MAX];
     snprintf(name, sizeof name, "%s", g->name);
     for (char *p = name; *p; p++)
         if (*p == ':' || *p == '/')
             *p = '-';
-    snprintf(buf, len, "%s/%s.e%02d.pnsw", dir, name, empties);
+    snprintf(buf, len, "%s/%s.e%02d.%s", dir, name, empties, ext);
 }
 
 static uint64_t header_checksum(sweep_header h)
@@ -105,7 +105,7 @@ static int read_part(void *ctx, void *p, size_t len)
 static int save_layer(const game *g, const char *dir, sweep_layer *l, char *err, size_t errlen)
 {
     char path[4400];
-    sweep_path(g, dir, l->h.empties, path, sizeof path);
+    tb_layer_file(g, dir, l->h.empties, "pnsw", path, sizeof path);
     util_file f;
     if (util_file_create(&f, path, "wb", err, errlen) != 0)
         return -1;
@@ -126,7 +126,7 @@ static int save_layer(const game *g, const char *dir, sweep_layer *l, char *err,
 int tb_sweep_load(const game *g, const char *dir, int empties, sweep_layer *l, char *err, size_t errlen)
 {
     char path[4400];
-    sweep_path(g, dir, empties, path, sizeof path);
+    tb_layer_file(g, dir, empties, "pnsw", path, sizeof path);
     memset(l, 0, sizeof *l);
     FILE *f = util_fopen_regular(path);
     if (!f)

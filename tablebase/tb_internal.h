@@ -231,6 +231,9 @@ typedef struct {
     util_efset *seg;
     uint64_t *first;             /* the layer index of each segment's first state */
 } tb_sweep_set;
+/* The file of g's layer of e empties in dir with extension ext (pnsw: the
+ * set, pnss: the scores). */
+void tb_layer_file(const game *g, const char *dir, int empties, const char *ext, char *buf, size_t len);
 /* Reads the layer of e empties of g from dir: 1, 0 when there is no such
  * file, or -1 with err (damaged, another game's, unreadable). */
 int tb_sweep_load(const game *g, const char *dir, int empties, tb_sweep_set *l, char *err, size_t errlen);
