@@ -345,7 +345,8 @@ game *othello_open(const char *args, const char *variant, char *err, size_t errl
     game_state s;
     othello_start(g, &s);
     if (!(gm->layers = othello_layers_new(w, h, s.w[0], s.w[1]))) {
-        game_close(g);
+        free(gm);
+        free(g);
         util_error(err, errlen, "out of memory");
         return NULL;
     }
