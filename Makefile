@@ -139,7 +139,8 @@ check-slow: deps
 	  "ostle tables/every state of 3x3 Ostle (3x4: PNSOLVE_SLOW) with 2 and 3 pieces a side vs brute force with rule 8" \
 	  "search/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \
 	  "search/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
-	  "layers/random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived"
+	  "layers/random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived" \
+	  "sweep/reachable layers of 4x4 (4x5: PNSOLVE_SLOW) as a naive enumeration counts them; resumed, stopped, damaged"
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps
