@@ -102,7 +102,8 @@ static int reach_cmd(const game *g, const char *dir, int json, int threads, uint
     if (cli_make_dir(dir) != 0)
         return cli_fail(1, "tb reach: cannot create '%s'", dir);
     cli_catch_interrupt();
-    tb_sweep_options o = { .threads = threads, .memory = memory, .stop = &cli_stop, .log = stderr };
+    tb_sweep_options o = { .threads = threads, .memory = memory, .max_sets = LAYERS_MEMORY, .stop = &cli_stop,
+                               .log = stderr };
     tb_sweep_layer st[65];
     int n, area = g->width * g->height;
     double t0 = util_clock();
@@ -151,7 +152,8 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
             return cli_fail(1, "tb build: cannot create '%s'", dir);
         double t0 = util_clock();
         cli_catch_interrupt();
-        tb_sweep_options o = { .threads = threads, .memory = memory, .stop = &cli_stop, .log = stderr };
+        tb_sweep_options o = { .threads = threads, .memory = memory, .max_sets = LAYERS_MEMORY, .stop = &cli_stop,
+                               .log = stderr };
         int rc = tb_layers_build(g, dir, &o, LAYERS_MEMORY, err, sizeof err);
         if (rc < 0)
             return cli_fail(1, "tb build: %s", err);

@@ -369,6 +369,14 @@ int tb_sweep(const game *g, const char *dir, const tb_sweep_options *o, tb_sweep
             }
         }
         log_layer(g, o, &next.h.st, got ? "read" : "found", util_clock() - t0);
+        uint64_t bytes = tb_sweep_bytes(&next) + (from ? tb_sweep_bytes(from) : 0);
+        if (o->max_sets && bytes > o->max_sets) {
+            util_error(err, errlen, "%s: the layers of %d and %d empty squares take %.2f GB, past the %.2f GB "
+                       "allowed", g->name, e + 1, e, bytes / 1e9, o->max_sets / 1e9);
+            tb_sweep_free(&next);
+            rc = -1;
+            break;
+        }
         if (*layers < cap)
             out[*layers] = next.h.st;
         ++*layers;

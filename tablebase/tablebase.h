@@ -236,6 +236,8 @@ typedef struct {
 typedef struct {
     int threads;              /* <= 0: one per processor */
     uint64_t memory;          /* bytes of the next layer's bitmap: more passes over a layer when smaller */
+    uint64_t max_sets;        /* bytes two adjacent layers' sets may take (0: no limit): past it the
+                                 sweep stops with an error rather than run out of memory later */
     volatile int *stop;       /* set to stop: the layer under way is dropped */
     FILE *log;                /* a line per layer (NULL ok) */
 } tb_sweep_options;

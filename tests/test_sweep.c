@@ -301,6 +301,17 @@ static void test_sweep(void)
     if (test_slow())
         CU_ASSERT_EQUAL(against_naive(g, "4x5:----/-OX-/-XO-/----/---- X", 1 << 24, 2), 17);
     game_close(g);
+    /* sets past the memory allowed: one line naming the layers */
+    game *g5 = test_open("othello:4x5", NULL);
+    char dir2[80];
+    snprintf(dir2, sizeof dir2, "%s-small", dir);
+    mkdir(dir2, 0777);
+    tb_sweep_options small = { .memory = 1 << 24, .max_sets = 100000 };
+    CU_ASSERT_EQUAL(tb_sweep(g5, dir2, &small, st, 40, &n, err, sizeof err), -1);
+    CU_ASSERT(strstr(err, "empty squares take") != NULL && strstr(err, "past the 0.00 GB allowed") != NULL);
+    CU_ASSERT(n > 3 && n < 17);
+    CU_ASSERT_EQUAL(test_remove_dir(dir2), 0);
+    game_close(g5);
     g = test_open("tictactoe", NULL);
     CU_ASSERT_EQUAL(tb_sweep(g, dir, &o, st, 40, &n, err, sizeof err), -1);
     game_close(g);
