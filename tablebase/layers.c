@@ -22,6 +22,7 @@
 #define SCORES_MAGIC "PNSSCOR1"
 #define LAYERS_MAX 41
 #define MISSING (-129)   /* no score: a child is not in its layer */
+#define PASSES (-130)    /* no score yet: the state passes */
 
 typedef struct {
     char magic[8];
@@ -64,16 +65,13 @@ static int final_score(const game *g, const game_state *s)
 static int passes(const game *g, const game_state *s)
 {
     game_move mv[GAME_MAX_MOVES];
-    if (game_moves(g, s, mv) != 1)
-        return 0;
-    game_state c = *s;
-    game_play(g, &c, mv[0]);
-    return game_empties(g, &c) == game_empties(g, s);
+    game_state c;
+    return game_moves(g, s, mv) == 1 && tb_move_passes(g, s, mv[0], &c);
 }
 
-/* The score of s, a state of layer i that does not pass, from its
- * children's in layer i + 1; MISSING when a child is not there (a fault of
- * the forward pass, or a damaged file). */
+/* The score of s, a state of layer i, from its children's in layer i + 1;
+ * PASSES when s passes (its score is its partner's), MISSING when a child
+ * is not there (a fault of the forward pass, or a damaged file). */
 static int derive(const tb_layers *t, int i, const game_state *s)
 {
     const game *g = t->g;
@@ -83,8 +81,9 @@ static int derive(const tb_layers *t, int i, const game_state *s)
         return final_score(g, s);
     int best = -128, images;
     for (int k = 0; k < nm; k++) {
-        game_state c = *s;
-        game_play(g, &c, mv[k]);
+        game_state c;
+        if (tb_move_passes(g, s, mv[k], &c))
+            return PASSES;  /* a pass is a state's only move */
         int64_t at = i + 1 < t->layers ? tb_sweep_find(&t->set[i + 1], game_layer_rank(g, &c, &images)) : -1;
         if (at < 0)
             return MISSING;
@@ -121,15 +120,15 @@ static void score_range(void *ctx, uint64_t first, uint64_t end)
         uint64_t r = (uint64_t)j->k * l->h.span + v, at = l->first[j->k] + idx;
         game_state s;
         game_layer_unrank(t->g, l->h.empties, r, &s);
-        int pass = passes(t->g, &s), sc;
-        if (pass == j->round) {
-            int64_t p = pass ? tb_sweep_find(l, r ^ 1) : 0;
-            sc = !pass ? derive(t, j->i, &s) : p < 0 ? MISSING : -score[p];
-            if (sc == MISSING || (j->check && sc != score[at]))
-                wrong++;
-            else if (!j->check)
-                score[at] = (int8_t)sc;
+        int sc = j->round == 0 ? derive(t, j->i, &s) : PASSES;  /* round 1 scores the pass states alone */
+        if (j->round == 1 && passes(t->g, &s)) {
+            int64_t p = tb_sweep_find(l, r ^ 1);
+            sc = p < 0 ? MISSING : -score[p];
         }
+        if (sc == MISSING || (sc != PASSES && j->check && sc != score[at]))
+            wrong++;
+        else if (sc != PASSES && !j->check)
+            score[at] = (int8_t)sc;
         if (j->round == 1) {
             int images;
             game_layer_rank(t->g, &s, &images);

@@ -171,14 +171,6 @@ int tb_sweep_load(const game *g, const char *dir, int empties, sweep_layer *l, c
     return 1;
 }
 
-/* Whether playing m in s passes (the child has as many empty squares). */
-static int is_pass(const game *g, const game_state *s, game_move m, game_state *child)
-{
-    *child = *s;
-    game_play(g, child, m);
-    return game_empties(g, child) == game_empties(g, s);
-}
-
 typedef struct {
     const game *g;
     const util_efset *from;      /* a segment of the current layer */
@@ -205,7 +197,7 @@ static void fill_range(void *ctx, uint64_t first, uint64_t end)
         game_move mv[GAME_MAX_MOVES];
         int nm = game_moves(g, &s, mv), images;
         for (int k = 0; k < nm; k++) {
-            if (is_pass(g, &s, mv[k], &c))
+            if (tb_move_passes(g, &s, mv[k], &c))
                 break;  /* a pass is a state's only move */
             uint64_t r = game_layer_rank(g, &c, &images);
             if (r < j->lo || r >= j->hi)
@@ -236,7 +228,7 @@ static void scan_range(void *ctx, uint64_t first, uint64_t end)
             int nm = game_moves(g, &s, mv);
             if (nm == 0) {
                 st.finished += (uint64_t)images;
-            } else if (nm == 1 && is_pass(g, &s, mv[0], &c)) {
+            } else if (nm == 1 && tb_move_passes(g, &s, mv[0], &c)) {
                 st.passing += (uint64_t)images;
                 if (!(had >> (at ^ 1) & 1)) {  /* the partner moves: a pass leaves the opponent a move */
                     add |= 1ULL << (at ^ 1);

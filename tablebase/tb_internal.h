@@ -215,6 +215,15 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
  * known: 0, or -1 if a compressed block does not decode. */
 int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
 
+/* Whether move m of s passes in a game whose other moves add a piece: its
+ * child, written to *child, has as many empty squares. */
+static inline int tb_move_passes(const game *g, const game_state *s, game_move m, game_state *child)
+{
+    *child = *s;
+    game_play(g, child, m);
+    return game_empties(g, child) == game_empties(g, s);
+}
+
 /* A layer of reachable states as sets of ranks (sweep.c): segments of
  * span ranks each, an Elias-Fano set per segment. */
 #define TB_SWEEP_MAGIC "PNSSWEP1"
