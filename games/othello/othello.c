@@ -107,22 +107,6 @@ static void othello_unkey(const game *g, game_key k, game_state *s)
     s->w[2] = (k.lo & a) != 0;
 }
 
-/* The image of a bitboard under symmetry k of the W x H board: bit 0
- * mirrors the columns, bit 1 the rows, bit 2 swaps rows and columns (square
- * boards only). */
-static uint64_t transform(uint64_t b, int k, int W, int H)
-{
-    uint64_t out = 0;
-    for (; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b), r = sq / 8, c = sq % 8;
-        if (k & 1) c = W - 1 - c;
-        if (k & 2) r = H - 1 - r;
-        if (k & 4) { int t = r; r = c; c = t; }
-        out |= 1ULL << (r * 8 + c);
-    }
-    return out;
-}
-
 /* An image need not keep a start square occupied, so the side to move goes
  * in the top bit, which only an 8x8 board uses; there the start block is
  * central and every image keeps the anchor: the usual key is exact. */
@@ -132,8 +116,8 @@ static game_key othello_symmetric_key(const game *g, const game_state *s)
     game_key best = { UINT64_MAX, UINT64_MAX };
     for (int k = 0; k < count; k++) {
         game_state t = *s;
-        t.w[0] = transform(s->w[0], k, W, H);
-        t.w[1] = transform(s->w[1], k, W, H);
+        t.w[0] = othello_transform(s->w[0], k, W, H);
+        t.w[1] = othello_transform(s->w[1], k, W, H);
         game_key key = W == 8 && H == 8 ? othello_key(g, &t)
                                          : (game_key){ t.w[0] | t.w[1] | t.w[2] << 63, t.w[0] };
         if (key.hi < best.hi || (key.hi == best.hi && key.lo < best.lo))

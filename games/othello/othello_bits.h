@@ -128,4 +128,20 @@ static inline uint64_t othello_flips(uint64_t p, uint64_t o, unsigned sq)
 static inline uint64_t othello_flips(uint64_t p, uint64_t o, unsigned sq) { return othello_flips_plain(p, o, sq); }
 #endif
 
+/* The image of a bitboard under symmetry k of the W x H board: bit 0
+ * mirrors the columns, bit 1 the rows, bit 2 swaps rows and columns (square
+ * boards only).  Not for hot loops: a square at a time. */
+static inline uint64_t othello_transform(uint64_t b, int k, int W, int H)
+{
+    uint64_t out = 0;
+    for (; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), r = sq / 8, c = sq % 8;
+        if (k & 1) c = W - 1 - c;
+        if (k & 2) r = H - 1 - r;
+        if (k & 4) { int t = r; r = c; c = t; }
+        out |= 1ULL << (r * 8 + c);
+    }
+    return out;
+}
+
 #endif

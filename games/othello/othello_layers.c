@@ -11,6 +11,7 @@
  * each such orbit once.
  */
 #include "othello_layers.h"
+#include "othello_bits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,25 +44,6 @@ static uint64_t unpack(const othello_layers *x, uint64_t p)
     uint64_t out = 0, row = (1ULL << x->w) - 1;
     for (int r = 0; r < x->h; r++)
         out |= (p >> (x->w * r) & row) << (8 * r);
-    return out;
-}
-
-/* Square (r, c) under symmetry k of the board: bit 0 mirrors the columns,
- * bit 1 the rows, bit 2 swaps rows and columns (square boards). */
-static int map_square(const othello_layers *x, int sq, int k)
-{
-    int r = sq / x->w, c = sq % x->w;
-    if (k & 1) c = x->w - 1 - c;
-    if (k & 2) r = x->h - 1 - r;
-    if (k & 4) { int t = r; r = c; c = t; }
-    return r * x->w + c;
-}
-
-static uint64_t map_plain(const othello_layers *x, uint64_t p, int k)
-{
-    uint64_t out = 0;
-    for (; p; p &= p - 1)
-        out |= 1ULL << map_square(x, __builtin_ctzll(p), k);
     return out;
 }
 
@@ -110,16 +92,14 @@ othello_layers *othello_layers_new(int w, int h, uint64_t black, uint64_t white)
             x->binom[i][k] = k == 0 || k == i ? 1 : x->binom[i - 1][k - 1] + x->binom[i - 1][k];
     if (x->n > MAX_SQUARES)
         return x;
-    uint64_t b = pack(x, black), wh = pack(x, white);
     for (int k = 1; k < (w == h ? 8 : 4); k++) {
-        if (map_plain(x, b, k) != b || map_plain(x, wh, k) != wh)
+        if (othello_transform(black, k, w, h) != black || othello_transform(white, k, w, h) != white)
             continue;
         int s = x->symmetries++;
         for (int c = 0; c < CHUNKS; c++)
             for (int v = 0; v < 1 << CHUNK; v++) {
-                uint64_t bits = (uint64_t)v << (c * CHUNK);
-                bits &= x->n == 64 ? ~0ULL : (1ULL << x->n) - 1;
-                x->image[s][c][v] = map_plain(x, bits, k);
+                uint64_t bits = (uint64_t)v << (c * CHUNK) & ((1ULL << x->n) - 1);
+                x->image[s][c][v] = pack(x, othello_transform(unpack(x, bits), k, w, h));
             }
     }
     return x;
