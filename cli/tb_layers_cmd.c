@@ -95,15 +95,21 @@ static int stats_cmd(const game *g, const tb_layers *t, int json)
     return 0;
 }
 
+/* The sweep of reach and build: Ctrl-C stops it, a line a layer on stderr. */
+static tb_sweep_options sweep_options(int threads, uint64_t memory)
+{
+    cli_catch_interrupt();
+    return (tb_sweep_options){ .threads = threads, .memory = memory, .max_sets = LAYERS_MEMORY, .stop = &cli_stop,
+                               .log = stderr };
+}
+
 /* Every reachable state, a layer at a time, saved compactly in dir. */
 static int reach_cmd(const game *g, const char *dir, int json, int threads, uint64_t memory)
 {
     char err[4600];
     if (cli_make_dir(dir) != 0)
         return cli_fail(1, "tb reach: cannot create '%s'", dir);
-    cli_catch_interrupt();
-    tb_sweep_options o = { .threads = threads, .memory = memory, .max_sets = LAYERS_MEMORY, .stop = &cli_stop,
-                               .log = stderr };
+    tb_sweep_options o = sweep_options(threads, memory);
     tb_sweep_layer st[65];
     int n, area = g->width * g->height;
     double t0 = util_clock();
@@ -151,9 +157,7 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
         if (cli_make_dir(dir) != 0)
             return cli_fail(1, "tb build: cannot create '%s'", dir);
         double t0 = util_clock();
-        cli_catch_interrupt();
-        tb_sweep_options o = { .threads = threads, .memory = memory, .max_sets = LAYERS_MEMORY, .stop = &cli_stop,
-                               .log = stderr };
+        tb_sweep_options o = sweep_options(threads, memory);
         int rc = tb_layers_build(g, dir, &o, LAYERS_MEMORY, err, sizeof err);
         if (rc < 0)
             return cli_fail(1, "tb build: %s", err);
