@@ -11,7 +11,7 @@
 #include "../tablebase/tablebase.h"
 #include "../symbolic/symbolic.h"
 
-enum { EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+enum { EXIT_USAGE = 2, EXIT_PAUSED = 3, EXIT_INTERRUPTED = 130 };  /* 3: a slice of a long run done, saved */
 
 /* The most pieces a table may have: Ostle's full board (5 + 5). */
 enum { CLI_MAX_PIECES = 10 };
@@ -73,7 +73,7 @@ int cli_dot_proof(const char *proof_path, const char *path);
 int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
                   uint64_t memory);
 
-/* mkdir -p: 0, or -1 with errno. */
+/* mkdir -p: 0 when dir is (now) a directory, or -1 with errno. */
 int cli_make_dir(const char *dir);
 
 /* Prints s as a JSON string (quoted, escaped). */

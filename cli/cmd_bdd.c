@@ -7,12 +7,13 @@
 #include "../tablebase/tablebase.h"
 #include "../util/util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char help[] =
     "usage: pnsolve bdd othello:WxH --immediate-wins | --layers | --algo N[,N...]|all\n"
-    "                  [--nodes N] [--tables DIR] [--plot FILE.svg]\n"
+    "                  [--nodes N] [--tables DIR] [--plot FILE.svg] [--save DIR [--save-every S] [--iterations N]]\n"
     "Van Dijk's symbolic method (Binary Decision Diagrams, BuDDy): a square is\n"
     "two variables (occupied, white; an empty square's colour held at 0), one\n"
     "more for the side to move; the moves as one relation per square and side\n"
@@ -33,9 +34,15 @@ static const char help[] =
     "build othello:WxH) against the sets of algorithms 2-5: the same outcome.\n"
     "--plot FILE.svg draws the sizes per iteration, log scale, one line per\n"
     "algorithm and side (as his Figure 7.2). --nodes N bounds BuDDy's table\n"
-    "(default 50000000; past it the run stops and says so).\n";
+    "(default 50000000; past it the run stops and says so).\n"
+    "--save DIR: algorithms 2-5 save their sets to DIR after an iteration,\n"
+    "every S seconds (--save-every, default 600), as othello-WxH-algoN.bddsave;\n"
+    "a run stopped (Ctrl-C, a kill, the node limit) goes on from its last\n"
+    "save when started again with the same DIR; the save is removed when the\n"
+    "run completes. --iterations N: save and stop after N iterations (exit 3),\n"
+    "a slice of a run longer than one sitting.\n";
 
-enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO, OPT_TABLES, OPT_PLOT, OPT_LAYERS };
+enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO, OPT_TABLES, OPT_PLOT, OPT_LAYERS, OPT_SAVE, OPT_SAVE_EVERY, OPT_ITERATIONS };
 
 static const struct option bdd_long[] = {
     { "immediate-wins", no_argument, NULL, OPT_IMMEDIATE },
@@ -44,12 +51,17 @@ static const struct option bdd_long[] = {
     { "tables", required_argument, NULL, OPT_TABLES },
     { "plot", required_argument, NULL, OPT_PLOT },
     { "layers", no_argument, NULL, OPT_LAYERS },
+    { "save", required_argument, NULL, OPT_SAVE },
+    { "save-every", required_argument, NULL, OPT_SAVE_EVERY },
+    { "iterations", required_argument, NULL, OPT_ITERATIONS },
     { NULL, 0, NULL, 0 },
 };
 
 typedef struct {
     int immediate, layers, nodes, algos[6];  /* algos[n]: run algorithm n */
-    const char *tables, *plot;
+    const char *tables, *plot, *save;
+    double save_every;
+    int iterations;
 } bdd_opts;
 
 /* "3", "1,3,5" or "all". */
@@ -79,6 +91,9 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_ALGO: return parse_algos(arg, o->algos);
     case OPT_TABLES: return cli_store_string(opt, arg, &o->tables);
     case OPT_PLOT: return cli_store_string(opt, arg, &o->plot);
+    case OPT_SAVE: return cli_store_string(opt, arg, &o->save);
+    case OPT_SAVE_EVERY: return cli_double(arg, 0, 1e9, &o->save_every);
+    case OPT_ITERATIONS: return cli_int(arg, 1, 1000000, &o->iterations);
     default: return -1;
     }
 }
@@ -151,8 +166,13 @@ static const char *const names[6] = { "", "reachable states (forward images)", "
 
 static int run_algo(const game *g, const int *board, int white, int algo, const bdd_opts *o, sym_result *res)
 {
-    char err[300];
+    char err[300], save[4200];
     sym_sets *k = NULL;
+    if (o->save) {
+        snprintf(save, sizeof save, "%s/%s-algo%d.bddsave", o->save, g->name, algo);
+        *strchr(strrchr(save, '/'), ':') = '-';  /* othello:4x5 -> othello-4x5 */
+        sym_set_save(save, o->save_every, o->iterations);
+    }
     double t0 = util_clock();
     if (sym_solve(g->width, g->height, board, white, algo, o->nodes, res, o->tables && algo > 1 ? &k : NULL, err,
                   sizeof err) != 0) {
@@ -160,7 +180,7 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
         print_series("  so far, reachable", &res->reach);
         print_series("  so far, White's set", &res->side[1]);
         print_series("  so far, Black's set", &res->side[0]);
-        return cli_fail(cli_stop ? EXIT_INTERRUPTED : 1, "bdd: algorithm %d: %s", algo, err);
+        return cli_fail(cli_stop ? EXIT_INTERRUPTED : res->paused ? EXIT_PAUSED : 1, "bdd: algorithm %d: %s", algo, err);
     }
     double secs = util_clock() - t0;
     printf("algorithm %d (%s), %s: relation %d nodes\n", algo, names[algo], g->name, res->relation_nodes);
@@ -178,7 +198,7 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
     int peak = res->reach.peak_nodes;
     for (int p = 0; p < 2; p++)
         peak = res->side[p].peak_nodes > peak ? res->side[p].peak_nodes : peak;
-    printf("  peak: %d nodes; %.1f s\n", peak, secs);
+    printf("  peak: %d nodes; %.1f s%s\n", peak, secs, res->resumed ? " (this run; it went on from a save)" : "");
     int rc = 0;
     if (k) {
         uint64_t checked;
@@ -200,7 +220,7 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
 int cmd_bdd(int argc, char **argv)
 {
     cli_game_opts go;
-    bdd_opts o = { 0 };
+    bdd_opts o = { .save_every = 600 };
     int first;
     if (cli_parse(argc, argv, &go, bdd_long, on_option, &o, &first) != 0)
         return EXIT_USAGE;
@@ -213,8 +233,10 @@ int cmd_bdd(int argc, char **argv)
         any_algo |= o.algos[n];
     if (o.immediate + o.layers + any_algo != 1)
         return cli_fail(EXIT_USAGE, "bdd: say what to compute: one of --immediate-wins, --layers, --algo N");
-    if ((o.tables || o.plot) && !any_algo)
-        return cli_fail(EXIT_USAGE, "bdd: --tables and --plot go with --algo");
+    if ((o.tables || o.plot || o.save) && !any_algo)
+        return cli_fail(EXIT_USAGE, "bdd: --tables, --plot and --save go with --algo");
+    if (o.iterations && !o.save)
+        return cli_fail(EXIT_USAGE, "bdd: --iterations goes with --save DIR (the run goes on from its save)");
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
@@ -259,6 +281,11 @@ int cmd_bdd(int argc, char **argv)
             rc = cli_fail(cli_stop ? EXIT_INTERRUPTED : 1, "bdd: %s", err);
         else
             printf("reachable: %.0f states; widest layer %d nodes; %.1f s\n", total, s.peak_nodes, util_clock() - t0);
+        game_close(g);
+        return rc;
+    }
+    if (o.save && cli_make_dir(o.save) != 0) {
+        rc = cli_fail(1, "bdd: %s: %s", o.save, strerror(errno));
         game_close(g);
         return rc;
     }

@@ -147,8 +147,12 @@ int cli_make_dir(const char *dir)
                 return -1;
             *p = c;
         }
-        if (!c)
-            return 0;
+        if (!c) {  /* an existing file of that name is not a directory */
+            struct stat st;
+            if (stat(path, &st) != 0)
+                return -1;
+            return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
+        }
     }
 }
 

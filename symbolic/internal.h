@@ -69,4 +69,23 @@ int sym_occ_var(int sq, int next);
 int sym_white_var(int sq, int next);
 int sym_turn_var(int next);
 
+/* A run's state between two iterations of algorithms 2-5 (progress.c). */
+#define SYM_PROGRESS_BDDS 3
+typedef struct {
+    int w, h, algo, keep, white, board[64];  /* the run: a save is taken up by the same run only */
+    int side;              /* the side under way: 1 White (done first), 0 Black */
+    int step;              /* its rounds done (fixpoint) or the disc count of its next layer (sweep) */
+    int start;             /* sym_result.start so far */
+    sym_series series[2];  /* each side's, finished or so far */
+    int nbdd;
+    BDD bdd[SYM_PROGRESS_BDDS];  /* fixpoint: won, fresh; sweep: the last layer's set, the union kept; then
+                                    White's whole set when kept and Black is under way */
+} sym_progress;
+/* Writes g to path (temporary name, then renamed): 0, or -1 with err. */
+int sym_progress_save(const char *path, const sym_progress *g, char *err, size_t errlen);
+/* Reads the save at path of the run g names (its run fields set): 1 with
+ * the rest of g filled (its sets referenced), 0 when path does not exist,
+ * -1 with err (another run's save, damaged, not a regular file). */
+int sym_progress_load(const char *path, sym_progress *g, char *err, size_t errlen);
+
 #endif

@@ -16,7 +16,9 @@
 #include "internal.h"
 #include "../util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct sym_sets {
     BDD won[2];   /* the states from which Black [0], White [1] can force a win */
@@ -24,6 +26,46 @@ struct sym_sets {
 };
 
 static int sides_of(int p) { return p ? SYM_WHITE : SYM_BLACK; }
+
+static const char *save_path;
+static double save_every;
+static int save_slice;
+
+void sym_set_save(const char *path, double every, int iterations)
+{
+    save_path = path, save_every = every, save_slice = iterations;
+}
+
+/* One run of sym_solve: its save, and when it was last written. */
+typedef struct {
+    sym_progress g;
+    sym_result *out;
+    BDD white_kept;  /* White's whole set, kept for queries while Black's is under way */
+    double last;
+    int iterations;  /* done by this run */
+    int failed;      /* a save could not be written, or the slice is done (err says why) */
+    char err[300];
+} run;
+
+static int going(const run *u) { return !u->failed && !sym_bdd_failed(NULL, 0); }
+
+/* After an iteration of side p: the run's state (a, b as sym_progress
+ * says, step) saved when a save is due. */
+static void checkpoint(run *u, int p, int step, BDD a, BDD b)
+{
+    int sliced = save_slice > 0 && ++u->iterations >= save_slice;
+    if (!save_path || u->failed || (!sliced && util_clock() - u->last < save_every))
+        return;
+    sym_progress *g = &u->g;
+    g->side = p, g->step = step, g->start = u->out->start;
+    g->series[0] = u->out->side[0], g->series[1] = u->out->side[1];
+    g->nbdd = 3, g->bdd[0] = a, g->bdd[1] = b, g->bdd[2] = u->white_kept;
+    u->failed = sym_progress_save(save_path, g, u->err, sizeof u->err) != 0;
+    u->last = util_clock();
+    if (sliced && !u->failed)
+        u->out->paused = u->failed = util_error(u->err, sizeof u->err, "stopped after %d iterations as asked; %s goes on from here",
+                               save_slice, save_path) != 0;
+}
 
 /* The states of the other side than p among candidates (each with a
  * successor in won) all of whose moves by the parts which selects lead
@@ -41,12 +83,16 @@ static BDD forced(const sym_rel *r, BDD won, BDD candidates, int p, int which)
 
 /* Algorithms 2 and 3: p's set over space by fixpoint; each round adds the
  * states of p with a successor among the states found in the round before
- * (the frontier), then those of the other side forced into the set. */
-static BDD fixpoint(const sym_rel *r, BDD space, int p, sym_series *s)
+ * (the frontier), then those of the other side forced into the set.  From
+ * the save's won set and frontier when resumed. */
+static BDD fixpoint(const sym_rel *r, BDD space, int p, run *u, int resumed)
 {
     const int moves = SYM_PLACES | SYM_PASSES;
-    BDD won = sym_join(sym_won(p), bdd_addref(space), bddop_and), fresh = bdd_addref(won);
-    while (fresh != bddfalse && !sym_bdd_failed(NULL, 0)) {
+    sym_series *s = &u->out->side[p];
+    int round = resumed ? u->g.step : 0;
+    BDD won = resumed ? u->g.bdd[0] : sym_join(sym_won(p), bdd_addref(space), bddop_and);
+    BDD fresh = resumed ? u->g.bdd[1] : bdd_addref(won);
+    while (fresh != bddfalse && going(u)) {
         BDD mine = sym_join(sym_rel_preimage(r, fresh, moves | sides_of(p)), bdd_addref(space), bddop_and);
         mine = sym_join(mine, bdd_addref(won), bddop_diff);
         won = sym_join(won, bdd_addref(mine), bddop_or);
@@ -59,6 +105,7 @@ static BDD fixpoint(const sym_rel *r, BDD space, int p, sym_series *s)
         won = sym_join(won, bdd_addref(theirs), bddop_or);
         fresh = sym_join(mine, theirs, bddop_or);
         sym_note(s, won);
+        checkpoint(u, p, ++round, won, fresh);
     }
     bdd_delref(fresh);
     return won;
@@ -138,17 +185,30 @@ static BDD layer_won(const sym_rel *r, BDD above, BDD space, BDD space_above, BD
 }
 
 /* Algorithms 4 and 5: p's set layer by layer from the full board down to
- * the start's disc count, space[n] the states of n discs considered;
- * *start_won whether start is in it; all (when wanted) their union. */
-static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, sym_series *s, int *start_won, BDD *all)
+ * the start's disc count (from the save's layer when resumed), space[n]
+ * the states of n discs considered; *start_won whether start is in it; all
+ * (when wanted) their union. */
+static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, run *u, int resumed, int *start_won,
+                  BDD *all)
 {
     BDD movers = sym_join(sym_has_move(!p), bdd_addref(p ? bdd_nithvar(sym_turn_var(0)) : bdd_ithvar(sym_turn_var(0))),
                           bddop_and);  /* the other side to move, with a disc to put */
-    int A = r->w * r->h;
+    sym_series *s = &u->out->side[p];
+    int A = r->w * r->h, n = A;
     BDD over = sym_won(p);
     BDD above = bdd_addref(bddfalse);
-    s->states = 0;
-    for (int n = A; n >= first && !sym_bdd_failed(NULL, 0); n--) {
+    if (resumed) {
+        n = u->g.step;
+        bdd_delref(above);
+        above = u->g.bdd[0];
+        if (all)
+            bdd_delref(*all), *all = u->g.bdd[1];
+        else
+            bdd_delref(u->g.bdd[1]);
+    } else {
+        s->states = 0;
+    }
+    for (; n >= first && going(u); n--) {
         BDD won = n < A ? layer_won(r, above, space[n], space[n + 1], movers, p) : bdd_addref(bddfalse);
         won = sym_join(won, sym_join(bdd_addref(over), bdd_addref(space[n]), bddop_and), bddop_or);
         bdd_delref(above);
@@ -157,6 +217,7 @@ static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, sym
         s->states += bdd_satcountset(won, r->current);
         if (all)
             *all = sym_join(*all, bdd_addref(won), bddop_or);
+        checkpoint(u, p, n - 1, above, all ? *all : bddfalse);
     }
     *start_won = bdd_apply(start, above, bddop_and) != bddfalse;
     bdd_delref(above);
@@ -193,22 +254,39 @@ int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int n
     }
     out->space = bdd_satcountset(space, r.current);
     out->reach.states = algo == 1 || algo == 3 || algo == 5 ? out->space : 0;
-    for (int p = 1; algo > 1 && p >= 0 && !sym_bdd_failed(NULL, 0); p--) {
-        int in_start = 0;
+    run u = { .out = out, .white_kept = bddfalse, .last = util_clock() };
+    u.g = (sym_progress){ .w = w, .h = h, .algo = algo, .keep = keep != NULL, .white = white_to_move };
+    memcpy(u.g.board, board, (size_t)A * sizeof *board);
+    int resumed = save_path && algo > 1 ? sym_progress_load(save_path, &u.g, u.err, sizeof u.err) : 0;
+    u.failed = resumed < 0;
+    if (resumed == 1) {
+        out->resumed = 1;
+        out->side[0] = u.g.series[0], out->side[1] = u.g.series[1], out->start = u.g.start;
+        if (u.g.side == 0 && keep)
+            won[1] = u.white_kept = u.g.bdd[2];
+        else
+            bdd_delref(u.g.bdd[2]);
+    }
+    for (int p = resumed == 1 ? u.g.side : 1; algo > 1 && p >= 0 && going(&u); p--) {
+        int in_start = 0, from_save = resumed == 1 && p == u.g.side;
         if (algo <= 3) {
-            won[p] = fixpoint(&r, space, p, &out->side[p]);
+            won[p] = fixpoint(&r, space, p, &u, from_save);
             out->side[p].states = bdd_satcountset(won[p], r.current);
             in_start = bdd_apply(start, won[p], bddop_and) != bddfalse;
         } else {
             if (keep)
                 won[p] = bdd_addref(bddfalse);
-            sweep(&r, layer, first, start, p, &out->side[p], &in_start, keep ? &won[p] : NULL);
+            sweep(&r, layer, first, start, p, &u, from_save, &in_start, keep ? &won[p] : NULL);
         }
         if (in_start)
             out->start = p ? 1 : -1;
+        if (p == 1 && keep)
+            u.white_kept = won[1];
     }
     out->draws = algo > 1 ? out->space - out->side[0].states - out->side[1].states : 0;
-    int rc = sym_bdd_failed(err, errlen);
+    int rc = u.failed ? util_error(err, errlen, "%s", u.err) : sym_bdd_failed(err, errlen);
+    if (rc == 0 && save_path && algo > 1)
+        remove(save_path);  /* the run is complete: its save has served */
     for (int n = 0; n <= A; n++)
         if (layer[n] != bddfalse)
             bdd_delref(layer[n]);

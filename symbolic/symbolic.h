@@ -29,6 +29,14 @@ int sym_immediate_wins(int w, int h, int node_limit, sym_count *c, char *err, si
  * is set (NULL: never); a step of a large board can take minutes. */
 void sym_set_stop(volatile int *flag);
 
+/* Algorithms 2-5 save their state to path after an iteration once every
+ * seconds have passed since the run began or last saved, and a run of the
+ * same board, start and algorithm given that path goes on from the save;
+ * the save is removed when the run completes (NULL: no saves).  With
+ * iterations > 0 a run saves and stops (failing with "stopped after N
+ * iterations as asked") after that many of its own: a slice of a long run. */
+void sym_set_save(const char *path, double every, int iterations);
+
 #define SYM_MAX_ITERATIONS 128
 
 /* A set's size in BDD nodes as an algorithm goes. */
@@ -47,6 +55,8 @@ typedef struct {
     sym_series side[2];   /* the states from which Black [0], White [1] can force a win (2-5) */
     double draws;         /* the states of the space in neither */
     int start;            /* the start: 1 White can force a win, -1 Black can, 0 neither (2-5) */
+    int resumed;          /* 1: the run went on from a save (sym_set_save) */
+    int paused;           /* 1: it stopped, saved, after the iterations asked (sym_set_save) */
 } sym_result;
 
 /* The sets of a solution kept for queries; BuDDy stays open meanwhile. */

@@ -416,6 +416,18 @@ if [ $rc = 130 ] && [ "$(cat "$tmp/err")" = "pnsolve: bdd: 4x5: stopped by a sig
     { [ ! -s "$tmp/out" ] || grep -q "^discs  4: 1 states" "$tmp/out"; }; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: bdd stopped by Ctrl-C (status $rc)"; head -3 "$tmp/out" "$tmp/err"; fi
 check "bdd, not othello" 2 "the symbolic rules are Othello's" -- bdd jungle --immediate-wins
+# A long run in slices: each saves and stops (exit 3), the last goes on
+# from the save to the whole run's figures and removes it
+check "bdd --save --iterations" 3 "stopped after 9 iterations as asked; .*othello-4x4-algo5.bddsave goes on from here" -- \
+    bdd othello:4x4 --algo 5 --save "$tmp/bsave" --iterations 9
+check "bdd --save, resumed" 0 "White can force a win from 28483, Black from 29297, neither \(draws\) 5009$" -- \
+    bdd othello:4x4 --algo 5 --save "$tmp/bsave"
+grep -q "went on from a save" "$tmp/out" && [ ! -e "$tmp/bsave/othello-4x4-algo5.bddsave" ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: bdd --save: resumed, save removed"; }
+check "bdd --iterations without --save" 2 "go(es)? with --save" -- bdd othello:4x4 --algo 5 --iterations 3
+check "bdd --save on a file" 1 "bdd: .*: Not a directory" -- bdd othello:4x4 --algo 5 --save "$tmp/bdd.svg"
+mkfifo "$tmp/bsave/othello-4x4-algo3.bddsave"
+check "bdd --save, a FIFO for the save" 1 "othello-4x4-algo3.bddsave: not a regular file" -- bdd othello:4x4 --algo 3 --save "$tmp/bsave"
 
 # Pictures in Graphviz's DOT: the GHI graph's 11 positions and 17 moves, the
 # one move back onto the path dashed; its proof's tree with the prover's

@@ -176,6 +176,82 @@ static void naive_reach(uint32_t b, uint32_t wh, int white, uint8_t *seen)
  * lower two rows' centre) solved naively; each algorithm's counts of White's
  * wins, Black's and the draws over its space, the start's outcome, and the
  * outcome of every state of its space as its kept sets say. */
+/* States of the space of algorithm algo whose outcome under k is not the
+ * naive one (memo). */
+static long wrong_outcomes(const sym_sets *k, int algo, const uint8_t *seen, uint64_t states)
+{
+    int A = BW * BH;
+    long wrong = 0;
+    for (uint64_t code = 0; code < states; code++) {
+        if ((algo == 3 || algo == 5) && !seen[code])
+            continue;
+        int board[12], discs = 0;
+        uint64_t x = code / 2;
+        for (int i = 0; i < A; i++, x /= 3)
+            board[i] = x % 3 == 0 ? -1 : x % 3 == 1 ? 0 : 1, discs += x % 3 != 0;
+        if (algo == 4 && discs < 4)
+            continue;
+        wrong += sym_sets_outcome(k, BW, BH, board, (int)(code & 1)) != memo[code] - 2;
+    }
+    return wrong;
+}
+
+static int same_series(const sym_series *a, const sym_series *b)
+{
+    return a->iterations == b->iterations && a->peak_nodes == b->peak_nodes && a->states == b->states &&
+           memcmp(a->nodes_at, b->nodes_at, sizeof a->nodes_at) == 0;
+}
+
+/* Algorithm algo run a slice of one iteration at a time, each going on
+ * from the save of the one before: the result of the whole run (whole),
+ * the kept sets right. */
+static void check_slices(int algo, const int *start, const sym_result *whole, const uint8_t *seen, uint64_t states)
+{
+    char path[64], err[300];
+    snprintf(path, sizeof path, "/tmp/pnsolve-slices-%d", (int)getpid());
+    remove(path);
+    sym_set_save(path, 0, 1);
+    sym_result res;
+    sym_sets *k = NULL;
+    int slices = 0, paused = 0;
+    while (sym_solve(BW, BH, start, 0, algo, 0, &res, &k, err, sizeof err) != 0 && slices < 100) {
+        slices++;
+        paused += res.paused && strstr(err, "stopped after 1 iterations as asked") != NULL;
+    }
+    sym_set_save(NULL, 0, 0);
+    CU_ASSERT(slices > 2 && paused == slices);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CU_ASSERT(res.resumed);
+    CU_ASSERT_EQUAL(res.space, whole->space);
+    CU_ASSERT_EQUAL(res.draws, whole->draws);
+    CU_ASSERT_EQUAL(res.start, whole->start);
+    CU_ASSERT(same_series(&res.side[0], &whole->side[0]) && same_series(&res.side[1], &whole->side[1]));
+    CU_ASSERT_EQUAL(wrong_outcomes(k, algo, seen, states), 0);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);  /* removed once complete */
+    sym_sets_free(k);
+}
+
+/* A save goes on only in its own run; a damaged one is named. */
+static void check_saves_refused(const int *start)
+{
+    char path[64], err[300];
+    snprintf(path, sizeof path, "/tmp/pnsolve-saves-%d", (int)getpid());
+    remove(path);
+    sym_result res;
+    sym_set_save(path, 0, 2);
+    CU_ASSERT_EQUAL(sym_solve(BW, BH, start, 0, 4, 0, &res, NULL, err, sizeof err), -1);
+    CU_ASSERT(res.paused);
+    CU_ASSERT_EQUAL(sym_solve(BW, BH, start, 0, 5, 0, &res, NULL, err, sizeof err), -1);
+    CU_ASSERT(!res.paused && strstr(err, "the save of another run") != NULL);
+    CU_ASSERT_EQUAL(sym_solve(BW, BH, start, 1, 4, 0, &res, NULL, err, sizeof err), -1);  /* White to move */
+    CU_ASSERT(strstr(err, "the save of another run") != NULL);
+    CU_ASSERT_EQUAL(truncate(path, 400), 0);
+    CU_ASSERT_EQUAL(sym_solve(BW, BH, start, 0, 4, 0, &res, NULL, err, sizeof err), -1);
+    CU_ASSERT(strstr(err, "damaged") != NULL);
+    sym_set_save(NULL, 0, 0);
+    remove(path);
+}
+
 static void test_algorithms(void)
 {
     BW = 4, BH = 3;
@@ -215,21 +291,11 @@ static void test_algorithms(void)
         CU_ASSERT_EQUAL(res.side[1].states, want[2]);
         CU_ASSERT_EQUAL(res.start, want_start);
         CU_ASSERT(res.side[1].peak_nodes > 0 && res.side[1].iterations > 0);
-        long wrong = 0;
-        for (uint64_t code = 0; code < states; code++) {
-            if ((algo == 3 || algo == 5) && !seen[code])
-                continue;
-            int board[12], discs = 0;
-            uint64_t x = code / 2;
-            for (int i = 0; i < A; i++, x /= 3)
-                board[i] = x % 3 == 0 ? -1 : x % 3 == 1 ? 0 : 1, discs += x % 3 != 0;
-            if (algo == 4 && discs < 4)
-                continue;
-            wrong += sym_sets_outcome(k, BW, BH, board, (int)(code & 1)) != memo[code] - 2;
-        }
-        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT_EQUAL(wrong_outcomes(k, algo, seen, states), 0);
         sym_sets_free(k);
+        check_slices(algo, start, &res, seen, states);
     }
+    check_saves_refused(start);
     CU_ASSERT(reach[0] > 0 && reach[1] > 0 && reach[2] > 0);
     sym_result res;
     char err[300];
@@ -302,6 +368,6 @@ void suite_symbolic(void)
     CU_pSuite s = CU_add_suite("symbolic", NULL, NULL);
     CU_add_test(s, "states immediately won by White: every 3x3, 3x4, 4x3 board by brute force; 4x4, 4x5 as Table 7.3", test_immediate_wins);
     CU_add_test(s, "algorithm 1 on 4x4: as many reachable states as the explicit layers", test_reachable);
-    CU_add_test(s, "algorithms 2-5 on a 4x3 board: every state's outcome as a naive minimax gives", test_algorithms);
+    CU_add_test(s, "algorithms 2-5 on a 4x3 board: every state's outcome as a naive minimax gives, run whole and in slices from saves", test_algorithms);
     CU_add_test(s, "algorithm 5 on 4x4: every reachable state's outcome as the explicit tables give", test_against_tables);
 }
