@@ -345,6 +345,7 @@ void rank_iter_start(rank_iter *it, rank_material m, uint64_t first, uint64_t en
     digits_to_locations(&it->pos, it->digit);
     it->index = first;
     it->end = end;
+    it->changed = 0xFF;
 }
 
 int rank_iter_next(rank_iter *it)
@@ -352,6 +353,23 @@ int rank_iter_next(rank_iter *it)
     if (++it->index >= it->end)
         return 0;
     rank_position *p = &it->pos;
+    /* 25 steps in 26 only move the first piece on by one location (having
+     * no earlier piece, its digit is its location): every other digit stays
+     * when a piece standing on the location it enters takes the one it
+     * leaves, and no other piece moves. */
+    if (it->digit[0] + 1 < RANK_HALF_LOCATIONS) {
+        unsigned from = it->digit[0]++, to = from + 1;
+        p->loc[0] = (uint8_t)to;
+        it->changed = 1;
+        for (int j = 1; j < p->n; j++)
+            if (p->loc[j] == to) {
+                p->loc[j] = (uint8_t)from;
+                it->changed |= (uint8_t)(1u << j);
+                break;
+            }
+        return 1;
+    }
+    it->changed = 0xFF;
     int i = 0;
     for (; i < p->n; i++) {
         unsigned radix = i == 0 ? RANK_HALF_LOCATIONS : (unsigned)(RANK_LOCATIONS - i);

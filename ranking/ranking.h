@@ -99,6 +99,7 @@ uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *f
 typedef struct {
     rank_position pos;
     uint8_t digit[RANK_MAX_PIECES];
+    uint8_t changed;   /* bit i: piece i's location changed in the last step (0xFF: maybe any, or the side) */
     uint64_t index, end;
 } rank_iter;
 /* Starts at index first of material m; iteration stops before index end. */

@@ -242,12 +242,18 @@ static void test_iterator(void)
     rank_iter it;
     rank_iter_start(&it, m, first, first + count);
     uint64_t seen = 0;
+    rank_position last = it.pos;
+    long wrong_changed = 0;
     do {
         rank_position p;
         rank_unindex(m, it.index, &p);
         CU_ASSERT(memcmp(p.loc, it.pos.loc, (size_t)p.n) == 0 && p.side == it.pos.side);
+        for (int i = 0; i < p.n && it.changed != 0xFF; i++)  /* every piece that moved is named */
+            wrong_changed += p.loc[i] != last.loc[i] && !(it.changed >> i & 1);
+        last = p;
         seen++;
     } while (rank_iter_next(&it));
+    CU_ASSERT_EQUAL(wrong_changed, 0);
     CU_ASSERT_EQUAL(seen, count);
     /* across the side boundary */
     rank_iter_start(&it, m, size / 2 - 2, size / 2 + 2);

@@ -125,7 +125,8 @@ static void jtb_unindex(const game *g, const game_tb_index *ix, int mat, uint64_
 
 /* Enumeration by the Lehmer increment: a twin needs its first piece on file
  * d (the mirror rule decides by the first piece off it), so only those pay
- * for an index. */
+ * for an index.  The state follows the pieces the increment moved (most
+ * steps move one or two) instead of being made again. */
 static void jtb_each(const game *g, const game_tb_index *ix, int mat, uint64_t first, uint64_t end,
                      void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx)
 {
@@ -133,9 +134,18 @@ static void jtb_each(const game *g, const game_tb_index *ix, int mat, uint64_t f
         return;
     rank_iter it;
     rank_iter_start(&it, (rank_material)mat, first, end);
+    game_state s;
     do {
-        game_state s;
-        state_of(&it.pos, &s);
+        if (it.changed == 0xFF) {
+            state_of(&it.pos, &s);
+        } else {
+            for (unsigned c = it.changed; c; c &= c - 1) {
+                int i = __builtin_ctz(c), piece = it.pos.piece[i];
+                unsigned from = sq_of(&s, piece), to = square_of[it.pos.loc[i]];
+                s.w[piece & 1] ^= 1ULL << from | 1ULL << to;
+                set_sq(&s, piece, to);
+            }
+        }
         int twin = square_of[it.pos.loc[0]] % 7 == 3 && jtb_index(g, ix, &s) != it.index;
         fn(ctx, it.index, &s, twin);
     } while (rank_iter_next(&it));
