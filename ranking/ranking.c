@@ -383,16 +383,37 @@ int rank_iter_next(rank_iter *it)
     return 1;
 }
 
+/* The incremental path needs the base to be its own representative and
+ * the moved position to need no colour swap for its side to move. */
+static void mover_paths(rank_mover *mv, rank_material m)
+{
+    const rank_position *p = &mv->p;
+    int canonical = !geo.swap[m][p->side] && !mirror_needed(p->loc, p->n, -1, 0);
+    for (int side = 0; side < 2; side++)
+        mv->plain[side] = (uint8_t)(canonical && !geo.swap[m][side]);
+}
+
+void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
+{
+    geo_init();
+    rank_position *p = &mv->p;
+    set_pieces(p, m);
+    split_index(p, index, mv->digit);
+    digits_to_locations(p, mv->digit);
+    uint64_t used = 0;
+    for (int i = 0; i < p->n; i++) {
+        mv->before[i] = used;
+        used |= 1ULL << p->loc[i];
+    }
+    mv->code = index - (p->side ? positions_per_side(p->n) : 0);
+    mover_paths(mv, m);
+}
+
 void rank_mover_init(rank_mover *mv, const rank_position *p)
 {
     geo_init();
     mv->p = *p;
-    /* The incremental path needs the base to be its own representative and
-     * the moved position to need no colour swap for its side to move. */
-    rank_material m = rank_material_of(p);
-    int canonical = !geo.swap[m][p->side] && !mirror_needed(p->loc, p->n, -1, 0);
-    for (int side = 0; side < 2; side++)
-        mv->plain[side] = (uint8_t)(canonical && !geo.swap[m][side]);
+    mover_paths(mv, rank_material_of(p));
     uint64_t used = 0;
     mv->code = 0;
     for (int i = 0; i < p->n; i++) {

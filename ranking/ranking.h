@@ -89,6 +89,9 @@ typedef struct {
 } rank_mover;
 /* Prepares the base position p (pieces ascending). */
 void rank_mover_init(rank_mover *mv, const rank_position *p);
+/* Prepares the base position of index of material m's table, as
+ * rank_unindex gives it, from the index's own digits (no recount). */
+void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index);
 /* The index of the base with piece number i (0..n-1) on location loc and
  * side to move side; equals rank_index of its canonical form.  Adds 1 to
  * *folded when a symmetry had to be applied: only such indices can

@@ -217,6 +217,16 @@ static void test_mover(void)
             used |= 1ULL << p.loc[i];
         rank_mover mv;
         rank_mover_init(&mv, &p);
+        if (k % 2) {  /* a canonical position: prepared from its index, the same mover */
+            rank_mover from_index;
+            rank_mover_unindex(&from_index, rank_material_of(&p), rank_index(&p));
+            const rank_position *a = &from_index.p, *b = &mv.p;
+            CU_ASSERT(a->n == b->n && a->side == b->side && memcmp(a->piece, b->piece, (size_t)p.n) == 0 &&
+                      memcmp(a->loc, b->loc, (size_t)p.n) == 0 && from_index.code == mv.code &&
+                      memcmp(from_index.digit, mv.digit, (size_t)p.n) == 0 &&
+                      memcmp(from_index.before, mv.before, (size_t)p.n * sizeof *mv.before) == 0 &&
+                      from_index.plain[0] == mv.plain[0] && from_index.plain[1] == mv.plain[1]);
+        }
         for (int t = 0; t < 8; t++) {
             int i = (int)(ref_rand(&seed) % (unsigned)p.n), loc;
             do loc = (int)(ref_rand(&seed) % 47); while ((used >> loc & 1) && loc != p.loc[i]);

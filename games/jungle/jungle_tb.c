@@ -157,17 +157,16 @@ static void jtb_each(const game *g, const game_tb_index *ix, int mat, uint64_t f
  * predecessors (c the side that just moved) and the non-capturing children
  * (c the side to move).  Each differs from p by one piece: ranked
  * incrementally, then sorted and made distinct. */
-static int one_step_indices(const rank_position *p, const unsigned *sq, uint64_t occ, int c, int side, uint64_t *out)
+static int one_step_indices(const rank_mover *mv, const unsigned *sq, uint64_t occ, int c, int side, uint64_t *out)
 {
-    rank_mover mv;
-    rank_mover_init(&mv, p);
+    const rank_position *p = &mv->p;
     uint64_t empty = ~occ & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
     int folded = 0, n = 0;
     for (int i = 0; i < p->n; i++) {
         if ((p->piece[i] & 1) != c)
             continue;
         for (uint64_t to = neighbours(1ULL << sq[i]) & empty; to; to &= to - 1)
-            out[n++] = rank_mover_index(&mv, i, location_of[__builtin_ctzll(to)], side, &folded);
+            out[n++] = rank_mover_index(mv, i, location_of[__builtin_ctzll(to)], side, &folded);
     }
     if (!folded)
         return n;  /* distinct placements, no symmetry applied: distinct indices */
@@ -207,34 +206,36 @@ static void squares_of_ranked(const rank_position *p, unsigned *sq, uint64_t col
     }
 }
 
-/* The indices of p's predecessors (children 0) or non-capturing children
- * (children 1), none after a move that ended the game. */
-static int steps(const rank_position *p, const unsigned *sq, const uint64_t colour[2], int children, uint64_t *out)
+/* The indices of the predecessors (children 0) or non-capturing children
+ * (children 1) of mover mv's base, none after a move that ended the game. */
+static int steps(const rank_mover *mv, const unsigned *sq, const uint64_t colour[2], int children, uint64_t *out)
 {
-    int c = p->side, moving = children ? c : 1 - c;  /* whose piece steps */
+    int c = mv->p.side, moving = children ? c : 1 - c;  /* whose piece steps */
     if (children && ended_for(colour, c))
         return 0;
-    return one_step_indices(p, sq, colour[0] | colour[1], moving, 1 - c, out);
+    return one_step_indices(mv, sq, colour[0] | colour[1], moving, 1 - c, out);
 }
 
 static int state_steps(const game_state *s, int children, uint64_t *out)
 {
     rank_position p;
+    rank_mover mv;
     unsigned sq[8];
     ranked_of_state(s, &p, sq);
-    return steps(&p, sq, s->w, children, out);
+    rank_mover_init(&mv, &p);
+    return steps(&mv, sq, s->w, children, out);
 }
 
 /* From an index, without a board in between (the builder calls these for
  * every frontier position and counted parent). */
 static int index_steps(int mat, uint64_t index, int children, uint64_t *out)
 {
-    rank_position p;
+    rank_mover mv;
     unsigned sq[8];
     uint64_t colour[2];
-    rank_unindex((rank_material)mat, index, &p);
-    squares_of_ranked(&p, sq, colour);
-    return steps(&p, sq, colour, children, out);
+    rank_mover_unindex(&mv, (rank_material)mat, index);
+    squares_of_ranked(&mv.p, sq, colour);
+    return steps(&mv, sq, colour, children, out);
 }
 
 static int jtb_unmoves(const game *g, const game_tb_index *ix, const game_state *s, uint64_t *pred)
