@@ -327,7 +327,9 @@ static void init_position(void *ctx, uint64_t i, const game_state *s, int twin)
         return;
     }
     int nc;
-    long best = outside_value(b, s, &nc, &ic->memo);
+    /* the memo serves the states of one position (state_group), which come
+     * one after the other; other games' neighbours share no exit */
+    long best = outside_value(b, s, &nc, b->ops->state_group ? &ic->memo : NULL);
     if (best < 0)
         return;
     if (nc >= NCOUNT) {
