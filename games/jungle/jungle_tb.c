@@ -170,10 +170,15 @@ static int one_step_indices(const rank_mover *mv, const unsigned *sq, uint64_t o
     }
     if (!folded)
         return n;  /* distinct placements, no symmetry applied: distinct indices */
-    for (int i = 1; i < n; i++)  /* at most 16: insertion sort, then unique */
-        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
-            uint64_t t = out[j]; out[j] = out[j - 1]; out[j - 1] = t;
-        }
+    for (int i = 1; i < n; i++) {  /* at most 16: insertion sort, then unique */
+        /* the key held aside and the larger ones shifted up: a swap of
+         * neighbours reads back what it just wrote (a stalled load) */
+        uint64_t key = out[i];
+        int j = i;
+        for (; j > 0 && out[j - 1] > key; j--)
+            out[j] = out[j - 1];
+        out[j] = key;
+    }
     int u = 0;
     for (int i = 0; i < n; i++)
         if (u == 0 || out[u - 1] != out[i])
