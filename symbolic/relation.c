@@ -171,14 +171,17 @@ int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen)
         return util_error(err, errlen, "a %dx%d board: 3 to 8 a side, at most 40 squares", w, h);
     W = w, H = h, hit_limit = 0;
     limit = node_limit > 0 ? node_limit : 50000000;
-    /* A table that may grow by up to 16M nodes a step and an operation
-     * cache a quarter of it: BuDDy's defaults (50,000 nodes a step, a fixed
-     * cache) spend most of a 4x5 run collecting and missing the cache. */
+    /* A table that may grow by up to 16M nodes a step and operation caches
+     * a quarter of it: BuDDy's defaults (50,000 nodes a step, a fixed cache)
+     * spend most of a 4x5 run collecting and missing the cache.  Its six
+     * caches take 24 bytes an entry, so at a quarter they weigh 36 bytes a
+     * node beside the node's 20; past 100 million nodes an eighth (18) lets
+     * the nodes have more of the memory. */
     if (bdd_init(1 << 18, 1 << 16) != 0)
         return util_error(err, errlen, "BuDDy did not start (out of memory)");
     bdd_setmaxincrease(1 << 24);
     bdd_setminfreenodes(25);
-    bdd_setcacheratio(4);
+    bdd_setcacheratio(limit > 100000000 ? 8 : 4);
     bdd_error_hook(on_error);
     bdd_gbc_hook(NULL);  /* no line per garbage collection */
     bdd_setmaxnodenum(limit);
