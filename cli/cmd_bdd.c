@@ -170,7 +170,9 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
     sym_sets *k = NULL;
     if (o->save) {
         snprintf(save, sizeof save, "%s/%s-algo%d.bddsave", o->save, g->name, algo);
-        *strchr(strrchr(save, '/'), ':') = '-';  /* othello:4x5 -> othello-4x5 */
+        char *colon = strrchr(save, ':'), *slash = strrchr(save, '/');
+        if (colon && colon > slash)
+            *colon = '-';  /* othello:4x5 -> othello-4x5 (a path too long to hold it fails to open) */
         sym_set_save(save, o->save_every, o->iterations);
     }
     double t0 = util_clock();

@@ -62,9 +62,11 @@ static void checkpoint(run *u, int p, int step, BDD a, BDD b)
     g->nbdd = 3, g->bdd[0] = a, g->bdd[1] = b, g->bdd[2] = u->white_kept;
     u->failed = sym_progress_save(save_path, g, u->err, sizeof u->err) != 0;
     u->last = util_clock();
-    if (sliced && !u->failed)
-        u->out->paused = u->failed = util_error(u->err, sizeof u->err, "stopped after %d iterations as asked; %s goes on from here",
-                               save_slice, save_path) != 0;
+    if (sliced && !u->failed) {
+        util_error(u->err, sizeof u->err, "stopped after %d iterations as asked; %s goes on from here", save_slice,
+                   save_path);
+        u->out->paused = u->failed = 1;
+    }
 }
 
 /* The states of the other side than p among candidates (each with a
