@@ -13,6 +13,7 @@
  * side, or one side's pass, over the variables it changes (cur, next). */
 typedef struct {
     BDD rel;
+    BDD whole;                    /* rel with every square it leaves as it is (a pass: its guard alone) */
     BDD cur, next;                /* the changed variables, as sets */
     bddPair *to_cur, *to_next;    /* and their renamings */
     int player;                   /* 0 Black, 1 White */
@@ -23,6 +24,9 @@ typedef struct {
     int w, h, parts;
     sym_part *part;        /* a move on each square by Black, then by White, then the two passes */
     BDD current;           /* the variables of a state */
+    BDD next;              /* their next-state copies */
+    bddPair *to_next;      /* and the renaming into them */
+    bddPair *swap;         /* each disc's colour and the side to move exchanged */
 } sym_rel;
 
 /* Parts to use, or'ed: the squares' moves, the passes, of either side. */
@@ -51,6 +55,10 @@ BDD sym_rel_start(const sym_rel *r, const int *board, int white_to_move);
 BDD sym_rel_image(const sym_rel *r, BDD set, int which);
 /* The states with a successor in set by the parts which selects. */
 BDD sym_rel_preimage(const sym_rel *r, BDD set, int which);
+/* The states of set with the colours exchanged: every disc's and the
+ * side to move's (a state from which White can force a win becomes one
+ * from which Black can). */
+BDD sym_rel_swap(const sym_rel *r, BDD set);
 /* The states reachable from start (algorithm 1), the reached set's nodes
  * after each image in s. */
 BDD sym_reachable_set(const sym_rel *r, BDD start, sym_series *s);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAGIC "pnsolve bdd progress 1"
+#define MAGIC "pnsolve bdd progress 2"  /* 2: algorithms 2 and 4 save White's run alone */
 
 static void put_series(FILE *f, int side, const sym_series *s)
 {

@@ -81,11 +81,17 @@ static BDD opponents_to(int sq, int d, int j, int p)
     return run;
 }
 
+/* Square s the same in the next state, referenced. */
+static BDD unchanged(int s)
+{
+    return bdd_addref(bdd_apply(bdd_biimp(bdd_ithvar(sym_occ_var(s, 0)), bdd_ithvar(sym_occ_var(s, 1))),
+                                bdd_biimp(bdd_ithvar(sym_white_var(s, 0)), bdd_ithvar(sym_white_var(s, 1))), bddop_and));
+}
+
 /* Square s (unchanged or flipped to p) in the next state, given flip. */
 static BDD next_square(int s, int p, BDD flip)
 {
-    BDD same = bdd_addref(bdd_apply(bdd_biimp(bdd_ithvar(sym_occ_var(s, 0)), bdd_ithvar(sym_occ_var(s, 1))),
-                                    bdd_biimp(bdd_ithvar(sym_white_var(s, 0)), bdd_ithvar(sym_white_var(s, 1))), bddop_and));
+    BDD same = unchanged(s);
     BDD mine = sym_disc(s, p, 1), r = bdd_addref(bdd_ite(flip, mine, same));
     bdd_delref(same);
     bdd_delref(mine);
@@ -216,6 +222,43 @@ BDD sym_valid_states(void)
     return v;
 }
 
+/* The part over every square: rel, each square it does not change kept
+ * as it is; a pass, its guard (the current state) alone. */
+static BDD whole_part(const sym_part *pt, int A)
+{
+    if (pt->pass)
+        return bdd_addref(bdd_exist(pt->rel, pt->next));
+    BDD t = bdd_addref(pt->rel);
+    for (int s = 0; s < A; s++)
+        if (bdd_exist(pt->next, bdd_ithvar(sym_occ_var(s, 1))) == pt->next)  /* not among the changed */
+            t = sym_join(t, unchanged(s), bddop_and);
+    return t;
+}
+
+/* The renaming of a state's variables into their next-state copies. */
+static void rename_all(sym_rel *r)
+{
+    int A = r->w * r->h, cur[2 * 64 + 1], nxt[2 * 64 + 1], n = 0;
+    for (int s = 0; s < A; s++) {
+        cur[n] = sym_occ_var(s, 0), nxt[n++] = sym_occ_var(s, 1);
+        cur[n] = sym_white_var(s, 0), nxt[n++] = sym_white_var(s, 1);
+    }
+    cur[n] = sym_turn_var(0), nxt[n++] = sym_turn_var(1);
+    r->next = bdd_addref(bdd_makeset(nxt, n));
+    r->to_next = bdd_newpair();
+    bdd_setpairs(r->to_next, cur, nxt, n);
+    /* white := occupied xor white: a disc's colour turns, an empty square
+     * stays 0 (and a state outside 3T stays outside), so the swap is its
+     * own inverse over every assignment */
+    r->swap = bdd_newpair();
+    for (int s = 0; s < A; s++)
+        bdd_setbddpair(r->swap, sym_white_var(s, 0),
+                       bdd_apply(bdd_ithvar(sym_occ_var(s, 0)), bdd_ithvar(sym_white_var(s, 0)), bddop_xor));
+    bdd_setbddpair(r->swap, sym_turn_var(0), bdd_nithvar(sym_turn_var(0)));
+}
+
+BDD sym_rel_swap(const sym_rel *r, BDD set) { return bdd_addref(bdd_veccompose(set, r->swap)); }
+
 int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t errlen)
 {
     if (sym_bdd_start(w, h, node_limit, err, errlen) != 0)
@@ -240,8 +283,10 @@ int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t err
         pt->to_next = bdd_newpair();
         bdd_setpairs(pt->to_cur, nxt, cur, n);
         bdd_setpairs(pt->to_next, cur, nxt, n);
+        pt->whole = whole_part(pt, A);
     }
     r->current = sym_current_vars();
+    rename_all(r);
     if (sym_bdd_failed(err, errlen) != 0) {
         sym_rel_close(r);
         return -1;
@@ -254,6 +299,8 @@ void sym_rel_close(sym_rel *r)
     for (int k = 0; k < r->parts; k++)
         if (r->part[k].to_cur)
             bdd_freepair(r->part[k].to_cur), bdd_freepair(r->part[k].to_next);
+    if (r->to_next)
+        bdd_freepair(r->to_next), bdd_freepair(r->swap);
     free(r->part);
     bdd_done();
 }
@@ -302,18 +349,38 @@ BDD sym_rel_image(const sym_rel *r, BDD set, int which)
     return image;
 }
 
+/* The states of player q to move with a successor in set by q's parts
+ * which selects.  Only the set's states of the other side to move can
+ * follow q's move or pass, so the set is cut to them first (the side to
+ * move is the last variable: both halves share the diagram's every
+ * level).  A move's preimage renames that half once and joins it with
+ * each whole part; a pass, which keeps the board, is its guard and the
+ * half with the side to move fixed, no relation needed. */
+static BDD preimage_of(const sym_rel *r, BDD set, int q, int which)
+{
+    BDD pre = bdd_addref(bddfalse);
+    BDD other = q ? bdd_nithvar(sym_turn_var(0)) : bdd_ithvar(sym_turn_var(0));
+    BDD after = bdd_addref(bdd_apply(set, other, bddop_and));
+    BDD renamed = which & SYM_PLACES ? bdd_addref(bdd_replace(after, r->to_next)) : bddfalse;
+    for (int k = 0; k < r->parts && !hit_limit; k++) {
+        const sym_part *pt = &r->part[k];
+        if (pt->player != q || !selected(pt, which))
+            continue;
+        BDD here = pt->pass ? sym_join(bdd_addref(pt->whole), bdd_addref(bdd_restrict(after, other)), bddop_and)
+                            : bdd_addref(bdd_relprod(renamed, pt->whole, r->next));
+        pre = sym_join(pre, here, bddop_or);
+    }
+    bdd_delref(renamed);
+    bdd_delref(after);
+    return pre;
+}
+
 BDD sym_rel_preimage(const sym_rel *r, BDD set, int which)
 {
     BDD pre = bdd_addref(bddfalse);
-    for (int k = 0; k < r->parts && !hit_limit; k++) {
-        const sym_part *pt = &r->part[k];
-        if (!selected(pt, which))
-            continue;
-        BDD renamed = bdd_addref(bdd_replace(set, pt->to_next));
-        BDD here = bdd_addref(bdd_relprod(renamed, pt->rel, pt->next));
-        bdd_delref(renamed);
-        pre = sym_join(pre, here, bddop_or);
-    }
+    for (int q = 0; q < 2; q++)
+        if (which & (q ? SYM_WHITE : SYM_BLACK))
+            pre = sym_join(pre, preimage_of(r, set, q, which), bddop_or);
     return pre;
 }
 

@@ -27,6 +27,10 @@ struct sym_sets {
 
 static int sides_of(int p) { return p ? SYM_WHITE : SYM_BLACK; }
 
+static int mirror_off;
+
+void sym_set_mirror(int on) { mirror_off = !on; }
+
 static const char *save_path;
 static double save_every;
 static int save_slice;
@@ -41,6 +45,7 @@ typedef struct {
     sym_progress g;
     sym_result *out;
     BDD white_kept;  /* White's whole set, kept for queries while Black's is under way */
+    int mirror;      /* Black's sets are White's with the colours exchanged (a space closed under it) */
     double last;
     int iterations;  /* done by this run */
     int failed;      /* a save could not be written, or the slice is done (err says why) */
@@ -67,6 +72,23 @@ static void checkpoint(run *u, int p, int step, BDD a, BDD b)
                    save_path);
         u->out->paused = u->failed = 1;
     }
+}
+
+/* With a mirrored run, White's set won as it stands after an iteration
+ * gives Black's, the colours exchanged: its size joins Black's series
+ * (each of Black's iterations would reach exactly that set, as every step
+ * commutes with the exchange), its states added to Black's when sum; the
+ * set, referenced, when wanted. */
+static BDD mirror_note(const sym_rel *r, run *u, BDD won, int sum, int wanted)
+{
+    BDD black = sym_rel_swap(r, won);
+    sym_note(&u->out->side[0], black);
+    if (sum)
+        u->out->side[0].states += bdd_satcountset(black, r->current);
+    if (wanted)
+        return black;
+    bdd_delref(black);
+    return bddfalse;
 }
 
 /* The states of the other side than p among candidates (each with a
@@ -107,6 +129,8 @@ static BDD fixpoint(const sym_rel *r, BDD space, int p, run *u, int resumed)
         won = sym_join(won, bdd_addref(theirs), bddop_or);
         fresh = sym_join(mine, theirs, bddop_or);
         sym_note(s, won);
+        if (u->mirror)
+            mirror_note(r, u, won, 0, 0);
         checkpoint(u, p, ++round, won, fresh);
     }
     bdd_delref(fresh);
@@ -217,6 +241,13 @@ static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, run
         above = won;
         sym_note(s, won);
         s->states += bdd_satcountset(won, r->current);
+        if (u->mirror) {
+            BDD black = mirror_note(r, u, won, 1, n == first);
+            if (n == first && bdd_apply(start, black, bddop_and) != bddfalse)
+                u->out->start = -1;
+            if (n == first)
+                bdd_delref(black);
+        }
         if (all)
             *all = sym_join(*all, bdd_addref(won), bddop_or);
         checkpoint(u, p, n - 1, above, all ? *all : bddfalse);
@@ -256,7 +287,8 @@ int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int n
     }
     out->space = bdd_satcountset(space, r.current);
     out->reach.states = algo == 1 || algo == 3 || algo == 5 ? out->space : 0;
-    run u = { .out = out, .white_kept = bddfalse, .last = util_clock() };
+    /* every state (2, 4) is a space closed under exchanging the colours */
+    run u = { .out = out, .white_kept = bddfalse, .mirror = (algo == 2 || algo == 4) && !mirror_off, .last = util_clock() };
     u.g = (sym_progress){ .w = w, .h = h, .algo = algo, .keep = keep != NULL, .white = white_to_move };
     memcpy(u.g.board, board, (size_t)A * sizeof *board);
     int resumed = save_path && algo > 1 ? sym_progress_load(save_path, &u.g, u.err, sizeof u.err) : 0;
@@ -271,6 +303,17 @@ int sym_solve(int w, int h, const int *board, int white_to_move, int algo, int n
     }
     for (int p = resumed == 1 ? u.g.side : 1; algo > 1 && p >= 0 && going(&u); p--) {
         int in_start = 0, from_save = resumed == 1 && p == u.g.side;
+        if (p == 0 && u.mirror) {  /* Black's sets came with White's */
+            if (algo == 2 || keep) {
+                won[0] = sym_rel_swap(&r, won[1]);
+                if (algo == 2) {
+                    out->side[0].states = bdd_satcountset(won[0], r.current);
+                    if (bdd_apply(start, won[0], bddop_and) != bddfalse)
+                        out->start = -1;
+                }
+            }
+            break;
+        }
         if (algo <= 3) {
             won[p] = fixpoint(&r, space, p, &u, from_save);
             out->side[p].states = bdd_satcountset(won[p], r.current);

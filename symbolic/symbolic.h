@@ -37,6 +37,12 @@ void sym_set_stop(volatile int *flag);
  * iterations as asked") after that many of its own: a slice of a long run. */
 void sym_set_save(const char *path, double every, int iterations);
 
+/* Algorithms 2 and 4, whose space (every state) is closed under
+ * exchanging the colours, take Black's sets as White's exchanged (on, the
+ * default: half the time) or find them by a run of their own (off: the
+ * check of the first). */
+void sym_set_mirror(int on);
+
 #define SYM_MAX_ITERATIONS 128
 
 /* A set's size in BDD nodes as an algorithm goes. */

@@ -231,6 +231,24 @@ static void check_slices(int algo, const int *start, const sym_result *whole, co
     sym_sets_free(k);
 }
 
+/* Algorithm algo (2 or 4) finding Black's sets by a run of its own: the
+ * mirrored run's (whole) figures, Black's series node for node. */
+static void check_unmirrored(int algo, const int *start, const sym_result *whole, const uint8_t *seen, uint64_t states)
+{
+    char err[300];
+    sym_result res;
+    sym_sets *k = NULL;
+    sym_set_mirror(0);
+    int rc = sym_solve(BW, BH, start, 0, algo, 0, &res, &k, err, sizeof err);
+    sym_set_mirror(1);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(res.draws, whole->draws);
+    CU_ASSERT_EQUAL(res.start, whole->start);
+    CU_ASSERT(same_series(&res.side[0], &whole->side[0]) && same_series(&res.side[1], &whole->side[1]));
+    CU_ASSERT_EQUAL(wrong_outcomes(k, algo, seen, states), 0);
+    sym_sets_free(k);
+}
+
 /* A save goes on only in its own run; a damaged one is named. */
 static void check_saves_refused(const int *start)
 {
@@ -294,6 +312,8 @@ static void test_algorithms(void)
         CU_ASSERT_EQUAL(wrong_outcomes(k, algo, seen, states), 0);
         sym_sets_free(k);
         check_slices(algo, start, &res, seen, states);
+        if (algo == 2 || algo == 4)
+            check_unmirrored(algo, start, &res, seen, states);
     }
     check_saves_refused(start);
     CU_ASSERT(reach[0] > 0 && reach[1] > 0 && reach[2] > 0);
@@ -368,6 +388,6 @@ void suite_symbolic(void)
     CU_pSuite s = CU_add_suite("symbolic", NULL, NULL);
     CU_add_test(s, "states immediately won by White: every 3x3, 3x4, 4x3 board by brute force; 4x4, 4x5 as Table 7.3", test_immediate_wins);
     CU_add_test(s, "algorithm 1 on 4x4: as many reachable states as the explicit layers", test_reachable);
-    CU_add_test(s, "algorithms 2-5 on a 4x3 board: every state's outcome as a naive minimax gives, run whole and in slices from saves", test_algorithms);
+    CU_add_test(s, "algorithms 2-5 on a 4x3 board: every state's outcome as a naive minimax gives, run whole, in slices from saves, and (2, 4) Black by its own run", test_algorithms);
     CU_add_test(s, "algorithm 5 on 4x4: every reachable state's outcome as the explicit tables give", test_against_tables);
 }
