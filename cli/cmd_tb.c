@@ -14,7 +14,7 @@ static const char help[] =
     "                        [--compress large|all|none] [--only MATERIAL] [--save-every S] [--whole-below N]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
-    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json] [--census [--threads T]]\n"
+    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json | --tsv] [--census [--threads T]]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
     "       pnsolve tb reach GAME [--from POSITION] [--checkpoint F] [--unreached F] [--dir D] [--threads T] [--json]\n"
     "       pnsolve tb reach othello:WxH [--dir D] [--threads T] [--memory MB] [--json]\n"
@@ -33,6 +33,8 @@ static const char help[] =
     "  Under mpirun or srun the ranks build each table together, each holding\n"
     "  1/ranks of it (no saves); tables of at most N positions (default\n"
     "  33554432, 0 none) are dealt whole, one rank each (docs/tablebases.md).\n"
+    "  stats --tsv: a row a table (material, positions, wins, draws, losses, longest\n"
+    "  win, a position holding it, the BLAKE2b-256 of its values), to check a rebuild.\n"
     "  stats --census (Ostle): each table's states by the classes that relate\n"
     "  them to the published count of non-trivial states (docs/ostle.md).\n"
     "reach: breadth first from the start (or POSITION) over every state of the\n"
@@ -46,19 +48,20 @@ static const char help[] =
     "  (default 8192), in more passes when smaller (docs/othello.md).\n";
 
 typedef struct {
-    int pieces, threads, json, compress, census, save_every, memory;
+    int pieces, threads, json, tsv, compress, census, save_every, memory;
     int64_t whole_below;
     const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
 
 enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
-       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY };
+       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY, OPT_TSV };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "dir", required_argument, NULL, OPT_DIR },
     { "json", no_argument, NULL, OPT_JSON },
+    { "tsv", no_argument, NULL, OPT_TSV },
     { "compress", required_argument, NULL, OPT_COMPRESS },
     { "only", required_argument, NULL, OPT_ONLY },
     { "census", no_argument, NULL, OPT_CENSUS },
@@ -79,6 +82,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
+    case OPT_TSV: o->tsv = 1; return 0;
     case OPT_ONLY: o->only = arg; return *arg ? 0 : -1;
     case OPT_CENSUS: o->census = 1; return 0;
     case OPT_FROM: o->from = arg; return *arg ? 0 : -1;
@@ -300,6 +304,12 @@ static void print_table_stats(const game *g, const tb_stats *st, const uint64_t 
 {
     double p = st->positions ? 100.0 / (double)st->positions : 0;
     int last = st->max_distance > 255 ? 255 : st->max_distance;
+    if (o->tsv) {
+        printf("%s\t%llu\t%llu\t%llu\t%llu\t%d\t%s\t%s\n", st->material, (unsigned long long)st->positions,
+               (unsigned long long)st->wins, (unsigned long long)st->draws, (unsigned long long)st->losses,
+               st->max_distance, st->n_longest ? state_text(g, &st->longest_state[0]) : "-", st->values_hash);
+        return;
+    }
     if (o->json) {
         printf("{\"material\": \"%s\", \"positions\": %llu, \"win\": %llu, \"draw\": %llu, \"loss\": %llu, "
                "\"longest\": %d, \"per_ply\": [", st->material, (unsigned long long)st->positions,
@@ -309,7 +319,7 @@ static void print_table_stats(const game *g, const tb_stats *st, const uint64_t 
         printf("], \"longest_wins\": %llu, \"longest_win_states\": [", (unsigned long long)st->longest_wins);
         for (int k = 0; k < st->n_longest; k++)
             printf("%s\"%s\"", k ? ", " : "", state_text(g, &st->longest_state[k]));
-        printf("]");
+        printf("], \"values_b2\": \"%s\"", st->values_hash);
         if (o->census)
             print_census(g, cn, 1);
         printf("}\n");
@@ -327,6 +337,7 @@ static void print_table_stats(const game *g, const tb_stats *st, const uint64_t 
                st->longest_wins == 1 ? "" : "s", st->longest_wins > (uint64_t)st->n_longest ? ", the first:" : ":");
     for (int k = 0; k < st->n_longest; k++)
         printf("           %s\n", state_text(g, &st->longest_state[k]));
+    printf("         values (BLAKE2b-256): %s\n", st->values_hash);
     if (o->census)
         print_census(g, cn, 0);
 }
@@ -366,12 +377,16 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     const game_tb_ops *ops = game_tables(g);
     if (o->census && !ops->census)
         return cli_fail(EXIT_USAGE, "tb stats: %s has no census (--census is for Ostle)", g->name);
+    if (o->tsv && (o->json || o->census))
+        return cli_fail(EXIT_USAGE, "tb stats: --tsv goes alone (not with --json or --census)");
     int mats[4096], n = ops->materials(g, 64, mats, 4096), shown = 0;
     /* a game whose positions hold several states (Ostle's forbidden move) indexes states */
     const char *unit = ops->position_states ? "states" : "positions";
     uint64_t total[GAME_CENSUS_MAX] = { 0 }, all_at[256] = { 0 }, all[4] = { 0 };
     if (o->census)
         cli_catch_interrupt();
+    if (o->tsv)
+        printf("material\tpositions\twins\tdraws\tlosses\tlongest\tlongest_position\tvalues_b2\n");
     for (int i = 0; i < n; i++) {
         char path[4200];
         tb_path(g, o->dir, mats[i], path, sizeof path);
@@ -410,7 +425,7 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     }
     if (!shown)
         return cli_fail(1, "tb stats: no tables of %s in %s", g->name, o->dir);
-    if (shown > 1)
+    if (shown > 1 && !o->tsv)
         print_total_stats(g, all, all_at, total, unit, o);
     return 0;
 }

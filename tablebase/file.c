@@ -246,6 +246,12 @@ int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES])
     return rc == 0 ? 0 : -1;
 }
 
+void tb_hash_text(const unsigned char h[TB_HASH_BYTES], char hex[TB_HASH_HEX])
+{
+    for (int i = 0; i < TB_HASH_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+}
+
 int tb_dir_lock(const char *dir, char *err, size_t errlen)
 {
     char path[4200];

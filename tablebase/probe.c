@@ -259,8 +259,8 @@ int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
     if (!s->hash[0]) {
         unsigned char h[TB_HASH_BYTES];
         bad = tb_file_hash(&s->f, h) != 0;
-        for (int i = 0; i < TB_HASH_BYTES && !bad; i++)
-            snprintf(s->hash + 2 * i, 3, "%02x", h[i]);
+        if (!bad)
+            tb_hash_text(h, s->hash);
     }
     pthread_mutex_unlock(&t->lock);
     if (bad)

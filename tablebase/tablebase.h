@@ -187,6 +187,7 @@ typedef struct {
     game_state longest_state[TB_STATS_LONGEST];  /* the state of each */
     int n_longest;
     uint64_t longest_wins;
+    char values_hash[TB_HASH_HEX];  /* tb_hash's: BLAKE2b-256 of the values, a rebuild's identity */
 } tb_stats;
 
 /* The states of material mat counted by the game's census classes

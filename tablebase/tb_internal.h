@@ -214,6 +214,8 @@ static inline tb_entry tb_file_entry(const tb_file *f, uint64_t i)
 /* BLAKE2b-256 of f's values (tablebase.h, tb_hash), or f->hash where
  * known: 0, or -1 if a compressed block does not decode. */
 int tb_file_hash(const tb_file *f, unsigned char out[TB_HASH_BYTES]);
+/* The hash in lower-case hex. */
+void tb_hash_text(const unsigned char h[TB_HASH_BYTES], char hex[TB_HASH_HEX]);
 
 /* Whether move m of s passes in a game whose other moves add a piece: its
  * child, written to *child, has as many empty squares. */

@@ -325,6 +325,11 @@ static int table_stats(const game *g, tb_index *x, const char *path, int mat, tb
             }
         }
     }
+    unsigned char hash[TB_HASH_BYTES];
+    int hashed = tb_file_hash(&f, hash) == 0;
     tb_file_close(&f);
+    if (!hashed)
+        return util_error(err, errlen, "%s: a compressed block does not decode", path);
+    tb_hash_text(hash, st->values_hash);
     return 0;
 }

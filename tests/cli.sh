@@ -531,6 +531,16 @@ if grep -qF '{"position": "a\"b\\c", "error": ' "$tmp/out"; then pass=$((pass + 
 check "tb verify" 0 "all tables correct" -- tb verify jungle --dir "$tb"
 check "tb stats" 0 "^Rr +1196 positions" -- tb stats jungle --dir "$tb"
 check "tb stats json" 0 '^\{"material": "Rr", "positions": 1196' -- tb stats jungle --dir "$tb" --json
+check "tb stats tsv" 0 "^Rr	1196	711	0	485	18	[^	]+ w	[0-9a-f]{64}$" -- tb stats jungle --dir "$tb" --tsv
+check "tb stats tsv alone" 2 "goes alone" -- tb stats jungle --dir "$tb" --tsv --json
+# the row's values hash is the one --json gives, and tables of one material each (Rr, Dd) hash alike
+"$bin" tb stats jungle --dir "$tb" --tsv >"$tmp/tsv" 2>&1
+"$bin" tb stats jungle --dir "$tb" --json >"$tmp/json" 2>&1
+rr=$(awk -F'\t' '$1 == "Rr" { print $8 }' "$tmp/tsv")
+if [ -n "$rr" ] && grep -q "^{\"material\": \"Rr\".*\"values_b2\": \"$rr\"" "$tmp/json" &&
+    [ "$(awk -F'\t' '$1 == "Dd" { print $8 }' "$tmp/tsv")" = "$rr" ] &&
+    [ "$(awk -F'\t' '$1 == "rD" { print $8 }' "$tmp/tsv")" != "$rr" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: tb stats tsv hashes"; head -4 "$tmp/tsv"; fi
 check "tb verify other variant" 1 "no tables of jungle:classic" -- tb verify jungle --variant classic --dir "$tb"
 printf 'garbage' >"$tb/jungle-Rr.pntb"
 check "tb probe corrupt file" 1 "jungle-Rr.pntb: truncated table" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
