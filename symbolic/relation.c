@@ -247,9 +247,15 @@ static void rename_all(sym_rel *r)
     r->next = bdd_addref(bdd_makeset(nxt, n));
     r->to_next = bdd_newpair();
     bdd_setpairs(r->to_next, cur, nxt, n);
-    /* white := occupied xor white: a disc's colour turns, an empty square
-     * stays 0 (and a state outside 3T stays outside), so the swap is its
-     * own inverse over every assignment */
+}
+
+/* The substitution exchanging the colours: white := occupied xor white (a
+ * disc's colour turns, an empty square stays 0 and a state outside 3T
+ * stays outside, so it is its own inverse over every assignment), the side
+ * to move negated. */
+static void colour_swap(sym_rel *r)
+{
+    int A = r->w * r->h;
     r->swap = bdd_newpair();
     for (int s = 0; s < A; s++)
         bdd_setbddpair(r->swap, sym_white_var(s, 0),
@@ -264,7 +270,7 @@ int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t err
     if (sym_bdd_start(w, h, node_limit, err, errlen) != 0)
         return -1;
     int A = w * h;
-    r->w = w, r->h = h, r->parts = 2 * A + 2;
+    *r = (sym_rel){ .w = w, .h = h, .parts = 2 * A + 2 };
     r->part = calloc((size_t)r->parts, sizeof *r->part);
     if (!r->part) {
         bdd_done();
@@ -287,6 +293,7 @@ int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t err
     }
     r->current = sym_current_vars();
     rename_all(r);
+    colour_swap(r);
     if (sym_bdd_failed(err, errlen) != 0) {
         sym_rel_close(r);
         return -1;
@@ -300,7 +307,9 @@ void sym_rel_close(sym_rel *r)
         if (r->part[k].to_cur)
             bdd_freepair(r->part[k].to_cur), bdd_freepair(r->part[k].to_next);
     if (r->to_next)
-        bdd_freepair(r->to_next), bdd_freepair(r->swap);
+        bdd_freepair(r->to_next);
+    if (r->swap)
+        bdd_freepair(r->swap);
     free(r->part);
     bdd_done();
 }
