@@ -77,18 +77,15 @@ static void checkpoint(run *u, int p, int step, BDD a, BDD b)
 /* With a mirrored run, White's set won as it stands after an iteration
  * gives Black's, the colours exchanged: its size joins Black's series
  * (each of Black's iterations would reach exactly that set, as every step
- * commutes with the exchange), its states added to Black's when sum; the
- * set, referenced, when wanted. */
-static BDD mirror_note(const sym_rel *r, run *u, BDD won, int sum, int wanted)
+ * commutes with the exchange), its states added to Black's when sum.
+ * Black's set, referenced. */
+static BDD mirror_note(const sym_rel *r, run *u, BDD won, int sum)
 {
     BDD black = sym_rel_swap(r, won);
     sym_note(&u->out->side[0], black);
     if (sum)
         u->out->side[0].states += bdd_satcountset(black, r->current);
-    if (wanted)
-        return black;
-    bdd_delref(black);
-    return bddfalse;
+    return black;
 }
 
 /* The states of the other side than p among candidates (each with a
@@ -130,7 +127,7 @@ static BDD fixpoint(const sym_rel *r, BDD space, int p, run *u, int resumed)
         fresh = sym_join(mine, theirs, bddop_or);
         sym_note(s, won);
         if (u->mirror)
-            mirror_note(r, u, won, 0, 0);
+            bdd_delref(mirror_note(r, u, won, 0));
         checkpoint(u, p, ++round, won, fresh);
     }
     bdd_delref(fresh);
@@ -242,11 +239,10 @@ static void sweep(const sym_rel *r, BDD *space, int first, BDD start, int p, run
         sym_note(s, won);
         s->states += bdd_satcountset(won, r->current);
         if (u->mirror) {
-            BDD black = mirror_note(r, u, won, 1, n == first);
+            BDD black = mirror_note(r, u, won, 1);
             if (n == first && bdd_apply(start, black, bddop_and) != bddfalse)
                 u->out->start = -1;
-            if (n == first)
-                bdd_delref(black);
+            bdd_delref(black);
         }
         if (all)
             *all = sym_join(*all, bdd_addref(won), bddop_or);
