@@ -15,6 +15,13 @@
 static int W, H, limit, hit_limit;
 static volatile int *stop_flag;
 
+/* Whether a loop over the parts should give up: the node limit was
+ * reached or a signal asked to stop (the caller sees which). */
+static int cut_short(void)
+{
+    return hit_limit || (stop_flag && __atomic_load_n(stop_flag, __ATOMIC_RELAXED));
+}
+
 void sym_set_stop(volatile int *flag) { stop_flag = flag; }
 static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
 
@@ -183,7 +190,7 @@ int sym_bdd_start(int w, int h, int node_limit, char *err, size_t errlen)
      * caches take 24 bytes an entry, so at a quarter they weigh 36 bytes a
      * node beside the node's 20; past 100 million nodes an eighth (18) lets
      * the nodes have more of the memory. */
-    if (bdd_init(1 << 18, 1 << 16) != 0)
+    if (bdd_init(limit < 1 << 18 ? limit : 1 << 18, 1 << 16) != 0)  /* a smaller limit is one */
         return util_error(err, errlen, "BuDDy did not start (out of memory)");
     bdd_setmaxincrease(1 << 24);
     bdd_setminfreenodes(25);
@@ -346,7 +353,7 @@ static int selected(const sym_part *pt, int which)
 BDD sym_rel_image(const sym_rel *r, BDD set, int which)
 {
     BDD image = bdd_addref(bddfalse);
-    for (int k = 0; k < r->parts && !hit_limit; k++) {
+    for (int k = 0; k < r->parts && !cut_short(); k++) {
         const sym_part *pt = &r->part[k];
         if (!selected(pt, which))
             continue;
@@ -371,7 +378,7 @@ static BDD preimage_of(const sym_rel *r, BDD set, int q, int which)
     BDD other = q ? bdd_nithvar(sym_turn_var(0)) : bdd_ithvar(sym_turn_var(0));
     BDD after = bdd_addref(bdd_apply(set, other, bddop_and));
     BDD renamed = which & SYM_PLACES ? bdd_addref(bdd_replace(after, r->to_next)) : bddfalse;
-    for (int k = 0; k < r->parts && !hit_limit; k++) {
+    for (int k = 0; k < r->parts && !cut_short(); k++) {
         const sym_part *pt = &r->part[k];
         if (pt->player != q || !selected(pt, which))
             continue;

@@ -59,7 +59,9 @@ static int going(const run *u) { return !u->failed && !sym_bdd_failed(NULL, 0); 
 static void checkpoint(run *u, int p, int step, BDD a, BDD b)
 {
     int sliced = save_slice > 0 && ++u->iterations >= save_slice;
-    if (!save_path || u->failed || (!sliced && util_clock() - u->last < save_every))
+    /* an iteration cut short (the node limit, a signal) has sets that are
+     * not the run's: the last save stays the one to go on from */
+    if (!save_path || !going(u) || (!sliced && util_clock() - u->last < save_every))
         return;
     sym_progress *g = &u->g;
     g->side = p, g->step = step, g->start = u->out->start;

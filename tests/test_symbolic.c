@@ -249,6 +249,32 @@ static void check_unmirrored(int algo, const int *start, const sym_result *whole
     sym_sets_free(k);
 }
 
+/* Algorithm 2 cut short by BuDDy's node limit at several points, saving
+ * after every round: what it leaves (the last whole round, or nothing) is
+ * taken up by a run without the limit, which gets the whole run's figures. */
+static void check_cut_short(const int *start, const sym_result *whole)
+{
+    static const int limits[] = { 20000, 40000, 80000, 160000, 320000 };
+    char path[64], err[300];
+    snprintf(path, sizeof path, "/tmp/pnsolve-cut-%d", (int)getpid());
+    int cut = 0;
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        remove(path);
+        sym_set_save(path, 0, 0);
+        sym_result res;
+        if (sym_solve(BW, BH, start, 0, 2, limits[i], &res, NULL, err, sizeof err) == 0)
+            continue;
+        cut += strstr(err, "reached its limit") != NULL;
+        CU_ASSERT_EQUAL_FATAL(sym_solve(BW, BH, start, 0, 2, 0, &res, NULL, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(res.draws, whole->draws);
+        CU_ASSERT_EQUAL(res.start, whole->start);
+        CU_ASSERT(same_series(&res.side[0], &whole->side[0]) && same_series(&res.side[1], &whole->side[1]));
+    }
+    sym_set_save(NULL, 0, 0);
+    remove(path);
+    CU_ASSERT(cut >= 2);
+}
+
 /* A save goes on only in its own run; a damaged one is named. */
 static void check_saves_refused(const int *start)
 {
@@ -314,6 +340,8 @@ static void test_algorithms(void)
         check_slices(algo, start, &res, seen, states);
         if (algo == 2 || algo == 4)
             check_unmirrored(algo, start, &res, seen, states);
+        if (algo == 2)
+            check_cut_short(start, &res);
     }
     check_saves_refused(start);
     CU_ASSERT(reach[0] > 0 && reach[1] > 0 && reach[2] > 0);
