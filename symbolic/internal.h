@@ -15,7 +15,7 @@ typedef struct {
     BDD rel;
     BDD whole;                    /* rel with every square it leaves as it is (a pass: its guard alone) */
     BDD cur, next;                /* the changed variables, as sets */
-    bddPair *to_cur, *to_next;    /* and their renamings */
+    bddPair *to_cur;              /* the renaming of the next copies back (images) */
     int player;                   /* 0 Black, 1 White */
     int pass;
 } sym_part;

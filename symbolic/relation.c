@@ -293,9 +293,7 @@ int sym_rel_open(sym_rel *r, int w, int h, int node_limit, char *err, size_t err
         pt->cur = bdd_addref(bdd_makeset(cur, n));
         pt->next = bdd_addref(bdd_makeset(nxt, n));
         pt->to_cur = bdd_newpair();
-        pt->to_next = bdd_newpair();
         bdd_setpairs(pt->to_cur, nxt, cur, n);
-        bdd_setpairs(pt->to_next, cur, nxt, n);
         pt->whole = whole_part(pt, A);
     }
     r->current = sym_current_vars();
@@ -312,7 +310,7 @@ void sym_rel_close(sym_rel *r)
 {
     for (int k = 0; k < r->parts; k++)
         if (r->part[k].to_cur)
-            bdd_freepair(r->part[k].to_cur), bdd_freepair(r->part[k].to_next);
+            bdd_freepair(r->part[k].to_cur);
     if (r->to_next)
         bdd_freepair(r->to_next);
     if (r->swap)
