@@ -385,8 +385,6 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     uint64_t total[GAME_CENSUS_MAX] = { 0 }, all_at[256] = { 0 }, all[4] = { 0 };
     if (o->census)
         cli_catch_interrupt();
-    if (o->tsv)
-        printf("material\tpositions\twins\tdraws\tlosses\tlongest\tlongest_position\tvalues_b2\n");
     for (int i = 0; i < n; i++) {
         char path[4200];
         tb_path(g, o->dir, mats[i], path, sizeof path);
@@ -421,6 +419,8 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
         all[3] += st.losses;
         for (int d = 0; d < 256; d++)
             all_at[d] += st.win_at[d] + st.loss_at[d];
+        if (o->tsv && shown == 1)  /* the header above the first row, none before an error */
+            printf("material\tpositions\twins\tdraws\tlosses\tlongest\tlongest_position\tvalues_b2\n");
         print_table_stats(g, &st, cn, unit, o);
     }
     if (!shown)
