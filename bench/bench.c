@@ -85,6 +85,40 @@ static uint64_t next_random(void)
     return rng;
 }
 
+static int index_order(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The builder's work per frontier position, its table left out: the
+ * indices of its predecessors from its own index, positions taken in index
+ * order as a frontier bitmap gives them (the builder's yardstick for its
+ * ranking; `tb build` adds the cells' misses and the first pass). */
+static void bench_unmoves(rank_material m, uint64_t *idx, int n)
+{
+    char err[256];
+    game *g = game_open("jungle", NULL, err, sizeof err);
+    if (!g)
+        return;
+    const game_tb_ops *ops = game_tables(g);
+    qsort(idx, (size_t)n, sizeof *idx, index_order);
+    uint64_t pred[GAME_MAX_PREDECESSORS], sink = 0, preds = 0;
+    double t0 = util_clock(), t;
+    long done = 0;
+    do {
+        for (int i = 0; i < n; i++) {
+            int k = ops->unmoves_index(g, NULL, (int)m, idx[i], pred);
+            preds += (uint64_t)k;
+            sink += k ? pred[0] : 0;
+        }
+        done += n;
+    } while ((t = util_clock() - t0) < 1.0);
+    printf("un-move RrDTe, index order      %6.1f ns a position (%.2f predecessors)%s\n", t / (double)done * 1e9,
+           (double)preds / (double)done, sink == 42 ? " " : "");
+    game_close(g);
+}
+
 /* Ranks and unranks of random five-piece positions (RrDTe). */
 static void bench_ranking(void)
 {
@@ -130,6 +164,7 @@ static void bench_ranking(void)
         ops += N;
     } while ((t = util_clock() - t0) < 1.0);
     printf("enumerate RrDTe by increment    %6.1f M/s%s\n", (double)ops / t / 1e6, sink == 42 ? " " : "");
+    bench_unmoves(m, idx, N);
 }
 
 /* Probes of the same tables compressed (tb compress): one cached block,
