@@ -99,8 +99,10 @@ static void bench_unmoves(rank_material m, uint64_t *idx, int n)
 {
     char err[256];
     game *g = game_open("jungle", NULL, err, sizeof err);
-    if (!g)
+    if (!g) {
+        printf("un-move RrDTe: %s\n", err);
         return;
+    }
     const game_tb_ops *ops = game_tables(g);
     qsort(idx, (size_t)n, sizeof *idx, index_order);
     uint64_t pred[GAME_MAX_PREDECESSORS], sink = 0, preds = 0;
