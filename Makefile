@@ -129,7 +129,9 @@ test: deps
 
 # Cross-checks too long for `make test` (CI runs both): the tests that
 # test_slow() widens (every state of 3x4 Ostle and its forbidden-move
-# fields; 10,000 random graphs; 3,000 and 24 large graphs on threads).
+# fields, its census and its reachable states; 10,000 random graphs,
+# 2,000 resumed; 3,000 and 24 large graphs on threads; algorithm 2 cut
+# short by its node limit).
 check-slow: deps
 	$(MAKE) --no-print-directory $(BUILD)/run-tests
 	tests/rules_doc.sh
@@ -140,7 +142,11 @@ check-slow: deps
 	  "search/random cyclic graphs (2,500; 10,000 slow) against exhaustive path search" \
 	  "search/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
 	  "layers/random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived" \
-	  "sweep/reachable layers of 4x4 (4x5: PNSOLVE_SLOW) as a naive enumeration counts them; resumed, stopped, damaged"
+	  "sweep/reachable layers of 4x4 (4x5: PNSOLVE_SLOW) as a naive enumeration counts them; resumed, stopped, damaged" \
+	  "ostle tables/the census of states against the Ostle paper's Algorithm 6 on 3x3 (3x4: PNSOLVE_SLOW)" \
+	  "ostle tables/reachability from the start against a breadth-first search over the reference rules, 3x3 (3x4: PNSOLVE_SLOW); stopped and resumed at every segment" \
+	  "search/random graphs (500; 2,000 slow) resumed in a bigger and a smaller table" \
+	  "symbolic/algorithms 2-5 on a 4x3 board: every state's outcome as a naive minimax gives, run whole, in slices from saves, (2, 4) Black by its own run, 2 cut short by its node limit (PNSOLVE_SLOW)"
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
 check-asan: deps

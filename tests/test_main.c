@@ -207,7 +207,7 @@ int main(int argc, char **argv)
     suite_layers();
     suite_symbolic();
     suite_sweep();
-    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_set_mode(getenv("PNSOLVE_VERBOSE") ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
     unsigned failed = 0;  /* each run's counts start again: summed over the runs */
     if (argc == 1) {
         CU_basic_run_tests();
