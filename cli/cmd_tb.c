@@ -14,7 +14,7 @@ static const char help[] =
     "                        [--compress large|all|none] [--only MATERIAL] [--save-every S] [--whole-below N]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
-    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json | --tsv] [--census [--threads T]]\n"
+    "       pnsolve tb stats GAME [--dir D] [--variant V] [--json | --tsv] [--census [--threads T]] [--only MATERIAL]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
     "       pnsolve tb reach GAME [--from POSITION] [--checkpoint F] [--unreached F] [--dir D] [--threads T] [--json]\n"
     "       pnsolve tb reach othello:WxH [--dir D] [--threads T] [--memory MB] [--json]\n"
@@ -27,7 +27,7 @@ static const char help[] =
     "  longest distance, entries per distance (= per retrograde ply). compress:\n"
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
-    "  builds one table and the smaller ones it needs, verifies one table.\n"
+    "  builds one table and the smaller ones it needs, verifies or states one.\n"
     "  A table in the making is saved between plies every S seconds (default\n"
     "  1800, 0 never) beside its file; build goes on from there after a stop.\n"
     "  Under mpirun or srun the ranks build each table together, each holding\n"
@@ -380,6 +380,11 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
     if (o->tsv && (o->json || o->census))
         return cli_fail(EXIT_USAGE, "tb stats: --tsv goes alone (not with --json or --census)");
     int mats[4096], n = ops->materials(g, 64, mats, 4096), shown = 0;
+    if (o->only) {  /* one material: its table alone is read (a six-piece set hashes for minutes) */
+        if ((mats[0] = ops->material_parse(g, o->only)) < 0)
+            return cli_fail(EXIT_USAGE, "tb stats: no material '%s' in %s", o->only, g->name);
+        n = 1;
+    }
     /* a game whose positions hold several states (Ostle's forbidden move) indexes states */
     const char *unit = ops->position_states ? "states" : "positions";
     uint64_t total[GAME_CENSUS_MAX] = { 0 }, all_at[256] = { 0 }, all[4] = { 0 };
@@ -423,6 +428,8 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
             printf("material\tpositions\twins\tdraws\tlosses\tlongest\tlongest_position\tvalues_b2\n");
         print_table_stats(g, &st, cn, unit, o);
     }
+    if (!shown && o->only)
+        return cli_fail(1, "tb stats: no table %s of %s in %s", o->only, g->name, o->dir);
     if (!shown)
         return cli_fail(1, "tb stats: no tables of %s in %s", g->name, o->dir);
     if (shown > 1 && !o->tsv)

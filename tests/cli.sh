@@ -541,6 +541,12 @@ if [ -n "$rr" ] && grep -q "^{\"material\": \"Rr\".*\"values_b2\": \"$rr\"" "$tm
     [ "$(awk -F'\t' '$1 == "Dd" { print $8 }' "$tmp/tsv")" = "$rr" ] &&
     [ "$(awk -F'\t' '$1 == "rD" { print $8 }' "$tmp/tsv")" != "$rr" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: tb stats tsv hashes"; head -4 "$tmp/tsv"; fi
+# --only: that table's row alone, the same row as among all the others
+"$bin" tb stats jungle --dir "$tb" --tsv --only rD >"$tmp/out" 2>&1
+if [ "$(wc -l <"$tmp/out")" = 2 ] && [ "$(tail -1 "$tmp/out")" = "$(grep "^rD	" "$tmp/tsv")" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: tb stats --only"; head -3 "$tmp/out"; fi
+check "tb stats --only, no such material" 2 "no material 'rX' in jungle" -- tb stats jungle --dir "$tb" --only rX
+check "tb stats --only, no table" 1 "no table RrDdTt of jungle in" -- tb stats jungle --dir "$tb" --only RrDdTt
 check "tb verify other variant" 1 "no tables of jungle:classic" -- tb verify jungle --variant classic --dir "$tb"
 printf 'garbage' >"$tb/jungle-Rr.pntb"
 check "tb probe corrupt file" 1 "jungle-Rr.pntb: truncated table" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
