@@ -48,6 +48,7 @@ static const char help[] =
     "  (default 8192), in more passes when smaller (docs/othello.md).\n";
 
 typedef struct {
+    unsigned given;  /* bit OPT_X - OPT_PIECES: --x was on the command line */
     int pieces, threads, json, tsv, compress, census, save_every, memory;
     int64_t whole_below;
     const char *dir, *only, *from, *checkpoint, *unreached;
@@ -77,6 +78,8 @@ static const struct option tb_long[] = {
 static int on_option(int opt, const char *arg, void *ctx)
 {
     tb_opts *o = ctx;
+    if (opt >= OPT_PIECES && opt <= OPT_TSV)
+        o->given |= 1u << (opt - OPT_PIECES);
     switch (opt) {
     case OPT_PIECES: return cli_int(arg, 2, CLI_MAX_PIECES, &o->pieces);
     case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
@@ -535,6 +538,45 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     return 0;
 }
 
+#define GIVEN(x) (1u << (OPT_##x - OPT_PIECES))
+
+/* The options each action reads (layers: Othello solved whole). */
+static unsigned options_of(const char *action, int layers)
+{
+    unsigned common = GIVEN(DIR);
+    if (strcmp(action, "probe") == 0)
+        return common | GIVEN(JSON);
+    if (layers)
+        return common | (strcmp(action, "stats") == 0 ? GIVEN(JSON) : GIVEN(THREADS)) |
+               (strcmp(action, "build") == 0 || strcmp(action, "reach") == 0 ? GIVEN(MEMORY) : 0) |
+               (strcmp(action, "reach") == 0 ? GIVEN(JSON) : 0);
+    if (strcmp(action, "build") == 0)
+        return common | GIVEN(PIECES) | GIVEN(THREADS) | GIVEN(COMPRESS) | GIVEN(ONLY) | GIVEN(SAVE_EVERY) |
+               GIVEN(WHOLE_BELOW);
+    if (strcmp(action, "verify") == 0)
+        return common | GIVEN(THREADS) | GIVEN(ONLY);
+    if (strcmp(action, "stats") == 0)
+        return common | GIVEN(JSON) | GIVEN(TSV) | GIVEN(CENSUS) | GIVEN(THREADS) | GIVEN(ONLY);
+    if (strcmp(action, "reach") == 0)
+        return common | GIVEN(FROM) | GIVEN(CHECKPOINT) | GIVEN(UNREACHED) | GIVEN(THREADS) | GIVEN(JSON);
+    return common;  /* compress */
+}
+
+/* An option the action would ignore is refused: 0, or the usage failure. */
+static int refuse_other_options(const tb_opts *o, const char *action, const game *g, int layers)
+{
+    unsigned extra = o->given & ~options_of(action, layers);
+    if (!extra)
+        return 0;
+    int opt = OPT_PIECES + __builtin_ctz(extra);
+    const char *name = "?";
+    for (const struct option *l = tb_long; l->name; l++)
+        if (l->val == opt)
+            name = l->name;
+    return cli_fail(EXIT_USAGE, "tb %s: --%s is not an option of tb %s for %s (see 'pnsolve tb --help')", action, name,
+                    action, g->name);
+}
+
 int cmd_tb(int argc, char **argv)
 {
     cli_game_opts go;
@@ -560,7 +602,12 @@ int cmd_tb(int argc, char **argv)
     int rc = cli_open_game(argv[first + 1], go.variant, NULL, &g, &unused);
     if (rc)
         return rc;
-    if (!game_has_tables(g) && game_has_solver(g) && game_has_unkey(g)) {  /* solved whole, by layers */
+    int layers = !game_has_tables(g) && game_has_solver(g) && game_has_unkey(g);  /* solved whole */
+    if ((rc = refuse_other_options(&o, action, g, layers)) != 0) {
+        game_close(g);
+        return rc;
+    }
+    if (layers) {
         rc = cli_tb_layers(g, action, o.dir, want_args == 3 ? argv[first + 2] : NULL, o.json, o.threads,
                            (uint64_t)o.memory << 20);
         game_close(g);

@@ -545,6 +545,11 @@ if [ -n "$rr" ] && grep -q "^{\"material\": \"Rr\".*\"values_b2\": \"$rr\"" "$tm
 "$bin" tb stats jungle --dir "$tb" --tsv --only rD >"$tmp/out" 2>&1
 if [ "$(wc -l <"$tmp/out")" = 2 ] && [ "$(tail -1 "$tmp/out")" = "$(grep "^rD	" "$tmp/tsv")" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: tb stats --only"; head -3 "$tmp/out"; fi
+# an option the action would ignore is refused, not dropped
+check "tb probe --only refused" 2 "--only is not an option of tb probe for jungle" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --only Rr
+check "tb compress --threads refused" 2 "--threads is not an option of tb compress" -- tb compress jungle --dir "$tb" --threads 2
+check "tb verify --tsv refused" 2 "--tsv is not an option of tb verify" -- tb verify jungle --dir "$tb" --tsv
+check "tb build othello --pieces refused" 2 "--pieces is not an option of tb build for othello:4x4" -- tb build othello:4x4 --dir "$tb" --pieces 4
 check "tb stats --only, no such material" 2 "no material 'rX' in jungle" -- tb stats jungle --dir "$tb" --only rX
 check "tb stats --only, no table" 1 "no table RrDdTt of jungle in" -- tb stats jungle --dir "$tb" --only RrDdTt
 check "tb verify other variant" 1 "no tables of jungle:classic" -- tb verify jungle --variant classic --dir "$tb"
