@@ -540,26 +540,28 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
 
 #define GIVEN(x) (1u << (OPT_##x - OPT_PIECES))
 
-/* The options each action reads (layers: Othello solved whole). */
+/* The options each action reads, besides --dir: of games with tables, and
+ * of Othello solved whole by layers. */
+static const struct {
+    const char *action;
+    unsigned tables, layers;
+} reads[] = {
+    { "build", GIVEN(PIECES) | GIVEN(THREADS) | GIVEN(COMPRESS) | GIVEN(ONLY) | GIVEN(SAVE_EVERY) | GIVEN(WHOLE_BELOW),
+      GIVEN(THREADS) | GIVEN(MEMORY) },
+    { "probe", GIVEN(JSON), GIVEN(JSON) },
+    { "verify", GIVEN(THREADS) | GIVEN(ONLY), GIVEN(THREADS) },
+    { "stats", GIVEN(JSON) | GIVEN(TSV) | GIVEN(CENSUS) | GIVEN(THREADS) | GIVEN(ONLY), GIVEN(JSON) },
+    { "compress", 0, 0 },
+    { "reach", GIVEN(FROM) | GIVEN(CHECKPOINT) | GIVEN(UNREACHED) | GIVEN(THREADS) | GIVEN(JSON),
+      GIVEN(THREADS) | GIVEN(MEMORY) | GIVEN(JSON) },
+};
+
 static unsigned options_of(const char *action, int layers)
 {
-    unsigned common = GIVEN(DIR);
-    if (strcmp(action, "probe") == 0)
-        return common | GIVEN(JSON);
-    if (layers)
-        return common | (strcmp(action, "stats") == 0 ? GIVEN(JSON) : GIVEN(THREADS)) |
-               (strcmp(action, "build") == 0 || strcmp(action, "reach") == 0 ? GIVEN(MEMORY) : 0) |
-               (strcmp(action, "reach") == 0 ? GIVEN(JSON) : 0);
-    if (strcmp(action, "build") == 0)
-        return common | GIVEN(PIECES) | GIVEN(THREADS) | GIVEN(COMPRESS) | GIVEN(ONLY) | GIVEN(SAVE_EVERY) |
-               GIVEN(WHOLE_BELOW);
-    if (strcmp(action, "verify") == 0)
-        return common | GIVEN(THREADS) | GIVEN(ONLY);
-    if (strcmp(action, "stats") == 0)
-        return common | GIVEN(JSON) | GIVEN(TSV) | GIVEN(CENSUS) | GIVEN(THREADS) | GIVEN(ONLY);
-    if (strcmp(action, "reach") == 0)
-        return common | GIVEN(FROM) | GIVEN(CHECKPOINT) | GIVEN(UNREACHED) | GIVEN(THREADS) | GIVEN(JSON);
-    return common;  /* compress */
+    for (size_t i = 0; i < sizeof reads / sizeof *reads; i++)
+        if (strcmp(action, reads[i].action) == 0)
+            return GIVEN(DIR) | (layers ? reads[i].layers : reads[i].tables);
+    return GIVEN(DIR);
 }
 
 /* An option the action would ignore is refused: 0, or the usage failure. */
