@@ -169,14 +169,13 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
     }
     if (m == 0)
         return 0;
-    if (!ops->index_many) {
-        for (int j = 0; j < m; j++)
-            if ((found[from[j]] = tb_probe(t, &s[from[j]], &v[from[j]], err, errlen)) < 0)
-                return -1;
-        return 0;
-    }
+    /* every index first, then their entries: the reads' misses overlap */
     uint64_t at[GAME_MAX_MOVES];
-    ops->index_many(t->g, tb_index_need(t->index, mat[0]), with, m, at);  /* every loaded table's index is made */
+    if (ops->index_many)
+        ops->index_many(t->g, tb_index_need(t->index, mat[0]), with, m, at);  /* every loaded table's index is made */
+    else
+        for (int j = 0; j < m; j++)
+            at[j] = ops->index(t->g, tb_index_need(t->index, mat[j]), &with[j]);
     for (int j = 0; j < m; j++) {
         const tb_file *f = &t->slots[mat[j]]->f;
         if (at[j] >= f->h.entries)  /* tb_probe says which table */
