@@ -391,6 +391,28 @@ static void mover_paths(rank_mover *mv, rank_material m)
     int canonical = !geo.swap[m][p->side] && !mirror_needed(p->loc, p->n, -1, 0);
     for (int side = 0; side < 2; side++)
         mv->plain[side] = (uint8_t)(canonical && !geo.swap[m][side]);
+    /* A canonical base of a material that is its own colour swap has White
+     * to move; its pieces come in pairs (R r, D d, ...), so swapping the
+     * colours puts piece i's partner i ^ 1 in its place, on the flipped
+     * location. */
+    mv->swapped = (uint8_t)(canonical && rank_material_swap(m) == m);
+    for (int k = 0; k < 2 * mv->swapped; k++) {
+        rank_lehmer *sw = &mv->sw[k];
+        sw->p = *p;
+        sw->p.side = 0;
+        uint64_t used = 0;
+        sw->code = 0;
+        for (int i = 0; i < p->n; i++) {
+            unsigned loc = geo.flip[p->loc[i ^ 1]];
+            sw->p.loc[i] = k ? geo.mirror[loc] : (uint8_t)loc;
+        }
+        for (int i = 0; i < p->n; i++) {
+            sw->before[i] = used;
+            sw->digit[i] = (uint8_t)(sw->p.loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << sw->p.loc[i]) - 1)));
+            sw->code += sw->digit[i] * lehmer_weight[i];
+            used |= 1ULL << sw->p.loc[i];
+        }
+    }
 }
 
 void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
@@ -424,27 +446,44 @@ void rank_mover_init(rank_mover *mv, const rank_position *p)
     }
 }
 
-uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
+/* The Lehmer code of p (code, digits and prefixes given) with piece i
+ * moved to location now. */
+static inline uint64_t lehmer_moved(const rank_position *p, uint64_t code, const uint8_t *digit,
+                                    const uint64_t *before, int i, unsigned now)
 {
-    const rank_position *p = &mv->p;
-    /* ... and the moved position still needing no mirror. */
-    if (!mv->plain[side] || mirror_needed(p->loc, p->n, i, (unsigned)loc)) {
-        (*folded)++;
-        rank_position q = *p;
-        q.loc[i] = (uint8_t)loc;
-        q.side = side;
-        rank_canonicalize(&q);
-        return rank_index(&q);
-    }
-    unsigned old = p->loc[i], now = (unsigned)loc;
-    uint64_t code = mv->code;
-    unsigned digit = now - (unsigned)__builtin_popcountll(mv->before[i] & ((1ULL << now) - 1));
-    code += (uint64_t)digit * lehmer_weight[i];
-    code -= (uint64_t)mv->digit[i] * lehmer_weight[i];
+    unsigned old = p->loc[i];
+    unsigned d = now - (unsigned)__builtin_popcountll(before[i] & ((1ULL << now) - 1));
+    code += (uint64_t)d * lehmer_weight[i];
+    code -= (uint64_t)digit[i] * lehmer_weight[i];
     for (int j = i + 1; j < p->n; j++) {
         unsigned l = p->loc[j];
         code += (uint64_t)(old < l) * lehmer_weight[j];
         code -= (uint64_t)(now < l) * lehmer_weight[j];
     }
-    return code + (uint64_t)side * lehmer_weight[p->n];
+    return code;
+}
+
+uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
+{
+    const rank_position *p = &mv->p;
+    /* ... and the moved position still needing no mirror. */
+    if (mv->plain[side] && !mirror_needed(p->loc, p->n, i, (unsigned)loc))
+        return lehmer_moved(p, mv->code, mv->digit, mv->before, i, (unsigned)loc) + (uint64_t)side * lehmer_weight[p->n];
+    /* Black to move in a table of a material that is its own colour swap:
+     * the swapped base with the partner moved to the flipped location,
+     * White to move (one to one over the placements: not a fold), or the
+     * mirrored one where the moved position needs the mirror (a fold). */
+    if (side && mv->swapped) {
+        unsigned at = geo.flip[loc];
+        int mirrored = mirror_needed(mv->sw[0].p.loc, p->n, i ^ 1, at);
+        const rank_lehmer *b = &mv->sw[mirrored];
+        *folded += mirrored;
+        return lehmer_moved(&b->p, b->code, b->digit, b->before, i ^ 1, mirrored ? geo.mirror[at] : at);
+    }
+    (*folded)++;
+    rank_position q = *p;
+    q.loc[i] = (uint8_t)loc;
+    q.side = side;
+    rank_canonicalize(&q);
+    return rank_index(&q);
 }

@@ -78,14 +78,24 @@ rank_material rank_material_of(const rank_position *p);
 /* Incremental ranking of positions that differ from one position by a
  * single piece (the un-moves of the retrograde builder): the Lehmer digits
  * of the base are kept, and a moved piece changes its own digit and shifts
- * later ones by one; falls back to the full path when the colour swap or
- * the mirror decision changes. */
+ * later ones by one; falls back to the full path when the mirror decision
+ * changes, or the colour swap does (but a material that is its own colour
+ * swap keeps its base swapped too, so that its positions with Black to
+ * move, which the table holds swapped, rank incrementally as well). */
+typedef struct {
+    rank_position p;               /* the base position */
+    uint64_t code;                 /* its Lehmer code, without the side */
+    uint8_t digit[RANK_MAX_PIECES];
+    uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
+} rank_lehmer;
 typedef struct {
     rank_position p;               /* the base position */
     uint8_t plain[2];              /* per side to move: incremental path usable */
     uint64_t code;                 /* its Lehmer code, without the side */
     uint8_t digit[RANK_MAX_PIECES];
     uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
+    uint8_t swapped;               /* sw holds the base colour-swapped (piece i is sw's i ^ 1), */
+    rank_lehmer sw[2];             /* as it is and mirrored */
 } rank_mover;
 /* Prepares the base position p (pieces ascending). */
 void rank_mover_init(rank_mover *mv, const rank_position *p);
@@ -94,8 +104,9 @@ void rank_mover_init(rank_mover *mv, const rank_position *p);
 void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index);
 /* The index of the base with piece number i (0..n-1) on location loc and
  * side to move side; equals rank_index of its canonical form.  Adds 1 to
- * *folded when a symmetry had to be applied: only such indices can
- * coincide for two different placements. */
+ * *folded when a symmetry other than the colour swap of a whole side had
+ * to be applied: only such indices can coincide for two different
+ * placements with the same side to move. */
 uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded);
 
 /* Enumeration in index order by the increment of thesis listing 5. */

@@ -206,6 +206,7 @@ static void test_symmetry(void)
 /* Incremental ranking of one-piece changes equals ranking from scratch. */
 static void test_mover(void)
 {
+    long swap_paths = 0;
     for (int k = 0; k < 300000; k++) {
         rank_position p;
         if (!random_position(&p))
@@ -225,7 +226,11 @@ static void test_mover(void)
                       memcmp(a->loc, b->loc, (size_t)p.n) == 0 && from_index.code == mv.code &&
                       memcmp(from_index.digit, mv.digit, (size_t)p.n) == 0 &&
                       memcmp(from_index.before, mv.before, (size_t)p.n * sizeof *mv.before) == 0 &&
-                      from_index.plain[0] == mv.plain[0] && from_index.plain[1] == mv.plain[1]);
+                      from_index.plain[0] == mv.plain[0] && from_index.plain[1] == mv.plain[1] &&
+                      from_index.swapped == mv.swapped);
+            for (int k = 0; k < 2 * mv.swapped; k++)
+                CU_ASSERT(from_index.sw[k].code == mv.sw[k].code &&
+                          memcmp(from_index.sw[k].p.loc, mv.sw[k].p.loc, (size_t)p.n) == 0);
         }
         for (int t = 0; t < 8; t++) {
             int i = (int)(ref_rand(&seed) % (unsigned)p.n), loc;
@@ -236,12 +241,24 @@ static void test_mover(void)
             q.side = side;
             int folded = 0;
             CU_ASSERT_EQUAL(rank_mover_index(&mv, i, loc, side, &folded), canonical_index(q));
-            rank_position r = q;
-            rank_canonicalize(&r);  /* unfolded indices are plain Lehmer codes: injective */
-            if (!folded)
+            rank_position r = q, swapped = q;
+            rank_canonicalize(&r);
+            /* unfolded indices are plain Lehmer codes of q, or of q's colour
+             * swap alone for a material that is its own swap: one to one */
+            int self_swap = rank_material_swap(rank_material_of(&q)) == rank_material_of(&q);
+            for (int j = 0; self_swap && j < q.n; j++) {  /* pieces in pairs: j's partner is j ^ 1 */
+                int sq = rank_square(q.loc[j ^ 1]);
+                swapped.loc[j] = (uint8_t)rank_location((6 - sq / 7) * 7 + sq % 7);
+            }
+            if (!folded && !(self_swap && side)) {
                 CU_ASSERT(memcmp(r.loc, q.loc, (size_t)q.n) == 0 && r.side == q.side);
+            } else if (!folded) {
+                swap_paths++;
+                CU_ASSERT(memcmp(r.loc, swapped.loc, (size_t)q.n) == 0 && r.side == 0);
+            }
         }
     }
+    CU_ASSERT(swap_paths > 1000);  /* the colour-swapped path was taken */
 }
 
 static void test_iterator(void)
