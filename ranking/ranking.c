@@ -383,6 +383,20 @@ int rank_iter_next(rank_iter *it)
     return 1;
 }
 
+/* The Lehmer code of p, its digits, and the locations of the pieces before
+ * each (what an incremental rank starts from). */
+static uint64_t lehmer_digits(const rank_position *p, uint8_t *digit, uint64_t *before)
+{
+    uint64_t used = 0, code = 0;
+    for (int i = 0; i < p->n; i++) {
+        before[i] = used;
+        digit[i] = (uint8_t)(p->loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << p->loc[i]) - 1)));
+        code += digit[i] * lehmer_weight[i];
+        used |= 1ULL << p->loc[i];
+    }
+    return code;
+}
+
 /* The incremental path needs the base to be its own representative and
  * the moved position to need no colour swap for its side to move. */
 static void mover_paths(rank_mover *mv, rank_material m)
@@ -400,18 +414,11 @@ static void mover_paths(rank_mover *mv, rank_material m)
         rank_lehmer *sw = &mv->sw[k];
         sw->p = *p;
         sw->p.side = 0;
-        uint64_t used = 0;
-        sw->code = 0;
         for (int i = 0; i < p->n; i++) {
             unsigned loc = geo.flip[p->loc[i ^ 1]];
             sw->p.loc[i] = k ? geo.mirror[loc] : (uint8_t)loc;
         }
-        for (int i = 0; i < p->n; i++) {
-            sw->before[i] = used;
-            sw->digit[i] = (uint8_t)(sw->p.loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << sw->p.loc[i]) - 1)));
-            sw->code += sw->digit[i] * lehmer_weight[i];
-            used |= 1ULL << sw->p.loc[i];
-        }
+        sw->code = lehmer_digits(&sw->p, sw->digit, sw->before);
     }
 }
 
@@ -436,14 +443,7 @@ void rank_mover_init(rank_mover *mv, const rank_position *p)
     geo_init();
     mv->p = *p;
     mover_paths(mv, rank_material_of(p));
-    uint64_t used = 0;
-    mv->code = 0;
-    for (int i = 0; i < p->n; i++) {
-        mv->before[i] = used;
-        mv->digit[i] = (uint8_t)(p->loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << p->loc[i]) - 1)));
-        mv->code += mv->digit[i] * lehmer_weight[i];
-        used |= 1ULL << p->loc[i];
-    }
+    mv->code = lehmer_digits(p, mv->digit, mv->before);
 }
 
 /* The Lehmer code of p (code, digits and prefixes given) with piece i
