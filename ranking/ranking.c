@@ -383,25 +383,26 @@ int rank_iter_next(rank_iter *it)
     return 1;
 }
 
-/* The Lehmer code of p, its digits, and the locations of the pieces before
- * each (what an incremental rank starts from). */
-static uint64_t lehmer_digits(const rank_position *p, uint8_t *digit, uint64_t *before)
+/* The Lehmer code, digits and prefixes of b's position (what an
+ * incremental rank starts from). */
+static void lehmer_digits(rank_lehmer *b)
 {
-    uint64_t used = 0, code = 0;
+    const rank_position *p = &b->p;
+    uint64_t used = 0;
+    b->code = 0;
     for (int i = 0; i < p->n; i++) {
-        before[i] = used;
-        digit[i] = (uint8_t)(p->loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << p->loc[i]) - 1)));
-        code += digit[i] * lehmer_weight[i];
+        b->before[i] = used;
+        b->digit[i] = (uint8_t)(p->loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << p->loc[i]) - 1)));
+        b->code += b->digit[i] * lehmer_weight[i];
         used |= 1ULL << p->loc[i];
     }
-    return code;
 }
 
 /* The incremental path needs the base to be its own representative and
  * the moved position to need no colour swap for its side to move. */
 static void mover_paths(rank_mover *mv, rank_material m)
 {
-    const rank_position *p = &mv->p;
+    const rank_position *p = &mv->base.p;
     int canonical = !geo.swap[m][p->side] && !mirror_needed(p->loc, p->n, -1, 0);
     for (int side = 0; side < 2; side++)
         mv->plain[side] = (uint8_t)(canonical && !geo.swap[m][side]);
@@ -418,43 +419,43 @@ static void mover_paths(rank_mover *mv, rank_material m)
             unsigned loc = geo.flip[p->loc[i ^ 1]];
             sw->p.loc[i] = k ? geo.mirror[loc] : (uint8_t)loc;
         }
-        sw->code = lehmer_digits(&sw->p, sw->digit, sw->before);
+        lehmer_digits(sw);
     }
 }
 
 void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
 {
     geo_init();
-    rank_position *p = &mv->p;
+    rank_lehmer *b = &mv->base;
+    rank_position *p = &b->p;
     set_pieces(p, m);
-    split_index(p, index, mv->digit);
-    digits_to_locations(p, mv->digit);
+    split_index(p, index, b->digit);
+    digits_to_locations(p, b->digit);
     uint64_t used = 0;
     for (int i = 0; i < p->n; i++) {
-        mv->before[i] = used;
+        b->before[i] = used;
         used |= 1ULL << p->loc[i];
     }
-    mv->code = index - (p->side ? positions_per_side(p->n) : 0);
+    b->code = index - (p->side ? positions_per_side(p->n) : 0);
     mover_paths(mv, m);
 }
 
 void rank_mover_init(rank_mover *mv, const rank_position *p)
 {
     geo_init();
-    mv->p = *p;
+    mv->base.p = *p;
     mover_paths(mv, rank_material_of(p));
-    mv->code = lehmer_digits(p, mv->digit, mv->before);
+    lehmer_digits(&mv->base);
 }
 
-/* The Lehmer code of p (code, digits and prefixes given) with piece i
- * moved to location now. */
-static inline uint64_t lehmer_moved(const rank_position *p, uint64_t code, const uint8_t *digit,
-                                    const uint64_t *before, int i, unsigned now)
+/* The Lehmer code of b's position with piece i moved to location now. */
+static inline uint64_t lehmer_moved(const rank_lehmer *b, int i, unsigned now)
 {
+    const rank_position *p = &b->p;
     unsigned old = p->loc[i];
-    unsigned d = now - (unsigned)__builtin_popcountll(before[i] & ((1ULL << now) - 1));
-    code += (uint64_t)d * lehmer_weight[i];
-    code -= (uint64_t)digit[i] * lehmer_weight[i];
+    unsigned d = now - (unsigned)__builtin_popcountll(b->before[i] & ((1ULL << now) - 1));
+    uint64_t code = b->code + (uint64_t)d * lehmer_weight[i];
+    code -= (uint64_t)b->digit[i] * lehmer_weight[i];
     for (int j = i + 1; j < p->n; j++) {
         unsigned l = p->loc[j];
         code += (uint64_t)(old < l) * lehmer_weight[j];
@@ -465,10 +466,10 @@ static inline uint64_t lehmer_moved(const rank_position *p, uint64_t code, const
 
 uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
 {
-    const rank_position *p = &mv->p;
+    const rank_position *p = &mv->base.p;
     /* ... and the moved position still needing no mirror. */
     if (mv->plain[side] && !mirror_needed(p->loc, p->n, i, (unsigned)loc))
-        return lehmer_moved(p, mv->code, mv->digit, mv->before, i, (unsigned)loc) + (uint64_t)side * lehmer_weight[p->n];
+        return lehmer_moved(&mv->base, i, (unsigned)loc) + (uint64_t)side * lehmer_weight[p->n];
     /* Black to move in a table of a material that is its own colour swap:
      * the swapped base with the partner moved to the flipped location,
      * White to move (one to one over the placements: not a fold), or the
@@ -478,7 +479,7 @@ uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *f
         int mirrored = mirror_needed(mv->sw[0].p.loc, p->n, i ^ 1, at);
         const rank_lehmer *b = &mv->sw[mirrored];
         *folded += mirrored;
-        return lehmer_moved(&b->p, b->code, b->digit, b->before, i ^ 1, mirrored ? geo.mirror[at] : at);
+        return lehmer_moved(b, i ^ 1, mirrored ? geo.mirror[at] : at);
     }
     (*folded)++;
     rank_position q = *p;

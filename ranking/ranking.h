@@ -83,17 +83,14 @@ rank_material rank_material_of(const rank_position *p);
  * swap keeps its base swapped too, so that its positions with Black to
  * move, which the table holds swapped, rank incrementally as well). */
 typedef struct {
-    rank_position p;               /* the base position */
+    rank_position p;
     uint64_t code;                 /* its Lehmer code, without the side */
     uint8_t digit[RANK_MAX_PIECES];
     uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
 } rank_lehmer;
 typedef struct {
-    rank_position p;               /* the base position */
+    rank_lehmer base;              /* the base position */
     uint8_t plain[2];              /* per side to move: incremental path usable */
-    uint64_t code;                 /* its Lehmer code, without the side */
-    uint8_t digit[RANK_MAX_PIECES];
-    uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
     uint8_t swapped;               /* sw holds the base colour-swapped (piece i is sw's i ^ 1), */
     rank_lehmer sw[2];             /* as it is and mirrored */
 } rank_mover;

@@ -221,16 +221,17 @@ static void test_mover(void)
         if (k % 2) {  /* a canonical position: prepared from its index, the same mover */
             rank_mover from_index;
             rank_mover_unindex(&from_index, rank_material_of(&p), rank_index(&p));
-            const rank_position *a = &from_index.p, *b = &mv.p;
+            const rank_lehmer *x = &from_index.base, *y = &mv.base;
+            const rank_position *a = &x->p, *b = &y->p;
             CU_ASSERT(a->n == b->n && a->side == b->side && memcmp(a->piece, b->piece, (size_t)p.n) == 0 &&
-                      memcmp(a->loc, b->loc, (size_t)p.n) == 0 && from_index.code == mv.code &&
-                      memcmp(from_index.digit, mv.digit, (size_t)p.n) == 0 &&
-                      memcmp(from_index.before, mv.before, (size_t)p.n * sizeof *mv.before) == 0 &&
+                      memcmp(a->loc, b->loc, (size_t)p.n) == 0 && x->code == y->code &&
+                      memcmp(x->digit, y->digit, (size_t)p.n) == 0 &&
+                      memcmp(x->before, y->before, (size_t)p.n * sizeof *y->before) == 0 &&
                       from_index.plain[0] == mv.plain[0] && from_index.plain[1] == mv.plain[1] &&
                       from_index.swapped == mv.swapped);
-            for (int k = 0; k < 2 * mv.swapped; k++)
-                CU_ASSERT(from_index.sw[k].code == mv.sw[k].code &&
-                          memcmp(from_index.sw[k].p.loc, mv.sw[k].p.loc, (size_t)p.n) == 0);
+            for (int w = 0; w < 2 * mv.swapped; w++)
+                CU_ASSERT(from_index.sw[w].code == mv.sw[w].code &&
+                          memcmp(from_index.sw[w].p.loc, mv.sw[w].p.loc, (size_t)p.n) == 0);
         }
         for (int t = 0; t < 8; t++) {
             int i = (int)(ref_rand(&seed) % (unsigned)p.n), loc;

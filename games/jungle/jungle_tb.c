@@ -166,7 +166,7 @@ static void jtb_each(const game *g, const game_tb_index *ix, int mat, uint64_t f
  * incrementally, then sorted and made distinct. */
 static int one_step_indices(const rank_mover *mv, const unsigned *sq, uint64_t occ, int c, int side, uint64_t *out)
 {
-    const rank_position *p = &mv->p;
+    const rank_position *p = &mv->base.p;
     uint64_t empty = ~occ & BOARD_MASK & ~(1ULL << DEN_WHITE | 1ULL << DEN_BLACK);
     int folded = 0, n = 0;
     for (int i = 0; i < p->n; i++) {
@@ -222,7 +222,7 @@ static void squares_of_ranked(const rank_position *p, unsigned *sq, uint64_t col
  * (children 1) of mover mv's base, none after a move that ended the game. */
 static int steps(const rank_mover *mv, const unsigned *sq, const uint64_t colour[2], int children, uint64_t *out)
 {
-    int c = mv->p.side, moving = children ? c : 1 - c;  /* whose piece steps */
+    int c = mv->base.p.side, moving = children ? c : 1 - c;  /* whose piece steps */
     if (children && ended_for(colour, c))
         return 0;
     return one_step_indices(mv, sq, colour[0] | colour[1], moving, 1 - c, out);
@@ -246,7 +246,7 @@ static int index_steps(int mat, uint64_t index, int children, uint64_t *out)
     unsigned sq[8];
     uint64_t colour[2];
     rank_mover_unindex(&mv, (rank_material)mat, index);
-    squares_of_ranked(&mv.p, sq, colour);
+    squares_of_ranked(&mv.base.p, sq, colour);
     return steps(&mv, sq, colour, children, out);
 }
 
