@@ -2,6 +2,9 @@
 #include "ranking.h"
 
 #include <string.h>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #define WHITE_PIECES 0x55u
 #define BLACK_PIECES 0xAAu
@@ -23,6 +26,7 @@ static struct {
      * and the input piece behind each output piece once swapped. */
     uint8_t swap[256][2];
     uint8_t count[256];
+    uint8_t pieces[256][8];  /* the pieces of each material, ascending */
     uint8_t order[256][2][8];
     uint8_t mirror_or_same[2][47];
 } geo;
@@ -52,6 +56,9 @@ static void geo_init(void)
     for (unsigned m = 0; m < 256; m++) {
         geo.canonical[m] = (uint8_t)compute_canonical(m);
         geo.count[m] = (uint8_t)__builtin_popcount(m);
+        for (int q = 0, n = 0; q < 8; q++)
+            if (m >> q & 1)
+                geo.pieces[m][n++] = (uint8_t)q;
         for (int side = 0; side < 2; side++) {
             int swap = !geo.canonical[m] || (rank_material_swap(m) == m && side);
             geo.swap[m][side] = (uint8_t)swap;
@@ -291,6 +298,11 @@ static void digits_to_locations(rank_position *p, const uint8_t *digit)
 {
     uint64_t used = 0;
     for (int i = 0; i < p->n; i++) {
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+        /* one deposit of the digit's bit into the free set (pdep is
+         * microcoded, so slower than the loop, on Zen 1 and 2) */
+        unsigned loc = (unsigned)__builtin_ctzll(_pdep_u64(1ULL << digit[i], ~used));
+#else
         unsigned loc = digit[i];
         for (uint64_t u = used; u; u &= u - 1) {
             if ((unsigned)__builtin_ctzll(u) <= loc)
@@ -298,17 +310,18 @@ static void digits_to_locations(rank_position *p, const uint8_t *digit)
             else
                 break;
         }
+#endif
         p->loc[i] = (uint8_t)loc;
         used |= 1ULL << loc;
     }
 }
 
+/* A table copy: counting into p->n made a store-to-load chain per piece. */
 static void set_pieces(rank_position *p, rank_material m)
 {
-    p->n = 0;
-    for (int q = 0; q < 8; q++)
-        if (m >> q & 1)
-            p->piece[p->n++] = (uint8_t)q;
+    geo_init();
+    p->n = geo.count[m & 0xFF];
+    memcpy(p->piece, geo.pieces[m & 0xFF], sizeof p->piece);
 }
 
 /* Digit i has radix 26 (i = 0) or 47 - i; spelt out so that every division
@@ -383,6 +396,30 @@ int rank_iter_next(rank_iter *it)
     return 1;
 }
 
+/* Locations 0-20 are files a-c, 21-25 file d, 26-46 files e-g. */
+#define FILE_D_FIRST 21u
+#define FILE_E_FIRST 26u
+
+#define BYTES(x) (0x0101010101010101ULL * (x))
+
+/* The mirror rule's facts of b's position (rank_lehmer), all pieces at
+ * once: byte i of the word is piece i's location (below 128), and adding
+ * 128 - k to it sets its top bit exactly when it is k or more. */
+static void mirror_facts(rank_lehmer *b)
+{
+    const rank_position *p = &b->p;
+    uint64_t loc, tops = BYTES(0x80) >> (64 - 8 * p->n);
+    memcpy(&loc, p->loc, sizeof loc);
+    uint64_t on_d_or_right = (loc + BYTES(0x80 - FILE_D_FIRST)) & tops;
+    uint64_t right = (loc + BYTES(0x80 - FILE_E_FIRST)) & tops;
+    uint64_t off = (on_d_or_right ^ tops) | right;
+    uint64_t first = off ? (uint64_t)__builtin_ctzll(off) : 63, rest = off & (off - 1);
+    uint64_t second = rest ? (uint64_t)__builtin_ctzll(rest) : 63;
+    b->first = (uint8_t)(off ? first >> 3 : (uint64_t)p->n);
+    b->first_right = (uint8_t)(right >> first & 1);
+    b->second_right = (uint8_t)(right >> second & 1);
+}
+
 /* The Lehmer code, digits and prefixes of b's position (what an
  * incremental rank starts from). */
 static void lehmer_digits(rank_lehmer *b)
@@ -396,6 +433,20 @@ static void lehmer_digits(rank_lehmer *b)
         b->code += b->digit[i] * lehmer_weight[i];
         used |= 1ULL << p->loc[i];
     }
+    b->occ = used;
+}
+
+/* mirror_needed of b's position with piece i on location at, from the
+ * facts: a piece before the first one off file d changes nothing unless it
+ * leaves file d; the first one decides unless it steps onto file d, where
+ * the next one decides. */
+static inline int moved_needs_mirror(const rank_lehmer *b, int i, unsigned at)
+{
+    if (i > b->first)
+        return b->first_right;
+    if (at - FILE_D_FIRST > FILE_E_FIRST - 1 - FILE_D_FIRST)
+        return at >= FILE_E_FIRST;
+    return i == b->first ? b->second_right : b->first_right;
 }
 
 /* The incremental path needs the base to be its own representative and
@@ -403,7 +454,7 @@ static void lehmer_digits(rank_lehmer *b)
 static void mover_paths(rank_mover *mv, rank_material m)
 {
     const rank_position *p = &mv->base.p;
-    int canonical = !geo.swap[m][p->side] && !mirror_needed(p->loc, p->n, -1, 0);
+    int canonical = !geo.swap[m][p->side] && !mv->base.first_right;
     for (int side = 0; side < 2; side++)
         mv->plain[side] = (uint8_t)(canonical && !geo.swap[m][side]);
     /* A canonical base of a material that is its own colour swap has White
@@ -420,6 +471,8 @@ static void mover_paths(rank_mover *mv, rank_material m)
             sw->p.loc[i] = k ? geo.mirror[loc] : (uint8_t)loc;
         }
         lehmer_digits(sw);
+        if (k == 0)
+            mirror_facts(sw);  /* the mirror is decided on sw[0] */
     }
 }
 
@@ -436,7 +489,9 @@ void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
         b->before[i] = used;
         used |= 1ULL << p->loc[i];
     }
+    b->occ = used;
     b->code = index - (p->side ? positions_per_side(p->n) : 0);
+    mirror_facts(b);
     mover_paths(mv, m);
 }
 
@@ -444,31 +499,35 @@ void rank_mover_init(rank_mover *mv, const rank_position *p)
 {
     geo_init();
     mv->base.p = *p;
-    mover_paths(mv, rank_material_of(p));
     lehmer_digits(&mv->base);
+    mirror_facts(&mv->base);
+    mover_paths(mv, rank_material_of(p));
 }
 
-/* The Lehmer code of b's position with piece i moved to location now. */
+/* The Lehmer code of b's position with piece i moved to location now (an
+ * empty one, or its own): piece i's digit moves by the distance less the
+ * earlier pieces passed, and each later piece passed shifts by one; a step
+ * to a neighbour in its column passes none. */
 static inline uint64_t lehmer_moved(const rank_lehmer *b, int i, unsigned now)
 {
-    const rank_position *p = &b->p;
-    unsigned old = p->loc[i];
-    unsigned d = now - (unsigned)__builtin_popcountll(b->before[i] & ((1ULL << now) - 1));
-    uint64_t code = b->code + (uint64_t)d * lehmer_weight[i];
-    code -= (uint64_t)b->digit[i] * lehmer_weight[i];
-    for (int j = i + 1; j < p->n; j++) {
-        unsigned l = p->loc[j];
-        code += (uint64_t)(old < l) * lehmer_weight[j];
-        code -= (uint64_t)(now < l) * lehmer_weight[j];
-    }
+    unsigned old = b->p.loc[i];
+    unsigned lo = now < old ? now : old, hi = now ^ old ^ lo;
+    uint64_t between = ((1ULL << hi) - 1) & ~((2ULL << lo) - 1);
+    int64_t s = now < old ? -1 : 1;
+    int64_t d = (int64_t)now - (int64_t)old - s * __builtin_popcountll(b->before[i] & between);
+    uint64_t code = b->code + (uint64_t)(d * (int64_t)lehmer_weight[i]);
+    uint64_t passed = b->occ & ~b->before[i] & between;
+    for (int j = i + 1; passed && j < b->p.n; j++)
+        if (passed >> b->p.loc[j] & 1)
+            code += (uint64_t)(s * (int64_t)lehmer_weight[j]);
     return code;
 }
 
-uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
+static inline uint64_t mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
 {
     const rank_position *p = &mv->base.p;
     /* ... and the moved position still needing no mirror. */
-    if (mv->plain[side] && !mirror_needed(p->loc, p->n, i, (unsigned)loc))
+    if (mv->plain[side] && !moved_needs_mirror(&mv->base, i, (unsigned)loc))
         return lehmer_moved(&mv->base, i, (unsigned)loc) + (uint64_t)side * lehmer_weight[p->n];
     /* Black to move in a table of a material that is its own colour swap:
      * the swapped base with the partner moved to the flipped location,
@@ -476,7 +535,7 @@ uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *f
      * mirrored one where the moved position needs the mirror (a fold). */
     if (side && mv->swapped) {
         unsigned at = geo.flip[loc];
-        int mirrored = mirror_needed(mv->sw[0].p.loc, p->n, i ^ 1, at);
+        int mirrored = moved_needs_mirror(&mv->sw[0], i ^ 1, at);
         const rank_lehmer *b = &mv->sw[mirrored];
         *folded += mirrored;
         return lehmer_moved(b, i ^ 1, mirrored ? geo.mirror[at] : at);
@@ -487,4 +546,25 @@ uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *f
     q.side = side;
     rank_canonicalize(&q);
     return rank_index(&q);
+}
+
+uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded)
+{
+    return mover_index(mv, i, loc, side, folded);
+}
+
+int rank_mover_indices(const rank_mover *mv, int i, const uint8_t *loc, int k, int side, uint64_t *out)
+{
+    const rank_lehmer *b = &mv->base;
+    int folded = 0;
+    if (mv->plain[side] && i > b->first) {
+        /* behind the first piece off file d nothing can change the mirror */
+        uint64_t add = (uint64_t)side * lehmer_weight[b->p.n];
+        for (int t = 0; t < k; t++)
+            out[t] = lehmer_moved(b, i, loc[t]) + add;
+        return 0;
+    }
+    for (int t = 0; t < k; t++)
+        out[t] = mover_index(mv, i, loc[t], side, &folded);
+    return folded;
 }

@@ -87,6 +87,10 @@ typedef struct {
     uint64_t code;                 /* its Lehmer code, without the side */
     uint8_t digit[RANK_MAX_PIECES];
     uint64_t before[RANK_MAX_PIECES];  /* locations of pieces 0..i-1 */
+    uint64_t occ;                  /* locations of all pieces */
+    /* the mirror rule's facts: the first piece off file d (n: none), and
+     * whether it, and the next one off file d, stand on files e-g */
+    uint8_t first, first_right, second_right;
 } rank_lehmer;
 typedef struct {
     rank_lehmer base;              /* the base position */
@@ -105,6 +109,10 @@ void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index);
  * to be applied: only such indices can coincide for two different
  * placements with the same side to move. */
 uint64_t rank_mover_index(const rank_mover *mv, int i, int loc, int side, int *folded);
+/* rank_mover_index of piece i on each of the k locations loc[], into out
+ * (one call a piece: what the ranks share is worked out once); returns the
+ * number of them that *folded would count. */
+int rank_mover_indices(const rank_mover *mv, int i, const uint8_t *loc, int k, int side, uint64_t *out);
 
 /* Enumeration in index order by the increment of thesis listing 5. */
 typedef struct {

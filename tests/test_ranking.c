@@ -242,6 +242,20 @@ static void test_mover(void)
             q.side = side;
             int folded = 0;
             CU_ASSERT_EQUAL(rank_mover_index(&mv, i, loc, side, &folded), canonical_index(q));
+            uint8_t at = (uint8_t)loc;
+            uint64_t batch;
+            CU_ASSERT(rank_mover_indices(&mv, i, &at, 1, side, &batch) == folded && batch == canonical_index(q));
+            /* a batch of every empty location: each as ranked alone */
+            uint8_t all[RANK_LOCATIONS];
+            uint64_t many[RANK_LOCATIONS];
+            int k = 0, alone = 0;
+            for (int l = 0; l < RANK_LOCATIONS && t == 0; l++)  /* once a position: it is slow */
+                if (!(used >> l & 1))
+                    all[k++] = (uint8_t)l;
+            int batch_folded = rank_mover_indices(&mv, i, all, k, side, many), same = 1;
+            for (int l = 0; l < k; l++)
+                same &= many[l] == rank_mover_index(&mv, i, all[l], side, &alone);
+            CU_ASSERT(same && batch_folded == alone);
             rank_position r = q, swapped = q;
             rank_canonicalize(&r);
             /* unfolded indices are plain Lehmer codes of q, or of q's colour

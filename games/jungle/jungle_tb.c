@@ -172,8 +172,12 @@ static int one_step_indices(const rank_mover *mv, const unsigned *sq, uint64_t o
     for (int i = 0; i < p->n; i++) {
         if ((p->piece[i] & 1) != c)
             continue;
+        uint8_t loc[4];
+        int k = 0;
         for (uint64_t to = neighbours(1ULL << sq[i]) & empty; to; to &= to - 1)
-            out[n++] = rank_mover_index(mv, i, location_of[__builtin_ctzll(to)], side, &folded);
+            loc[k++] = (uint8_t)location_of[__builtin_ctzll(to)];
+        folded += rank_mover_indices(mv, i, loc, k, side, out + n);
+        n += k;
     }
     if (!folded)
         return n;  /* distinct placements, no symmetry applied: distinct indices */
