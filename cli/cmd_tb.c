@@ -23,7 +23,8 @@ static const char help[] =
     "  on stderr; Ctrl-C keeps finished tables. probe: 'win K', 'loss K' or\n"
     "  'draw' (K plies to the end under best play); '-' reads one position per\n"
     "  line from stdin. verify: re-derives every value from its children and\n"
-    "  checks checksums. stats: positions (Ostle: states), win/draw/loss shares,\n"
+    "  checks checksums; Ctrl-C saves how far a table got, verify goes on\n"
+    "  from there. stats: positions (Ostle: states), win/draw/loss shares,\n"
     "  longest distance, entries per distance (= per retrograde ply). compress:\n"
     "  rewrites uncompressed tables in zstd blocks; build writes tables of\n"
     "  2^30 entries and more so (--compress large), or all, or none; --only\n"
@@ -630,13 +631,17 @@ int cmd_tb(int argc, char **argv)
             game_close(g);
             return cli_fail(EXIT_USAGE, "tb verify: no material '%s' in %s", o.only, argv[first + 1]);
         }
-        tb_verify_watch watch = { show_verify_progress, NULL }, *w = isatty(2) ? &watch : NULL;
-        long wrong = o.only ? tb_verify_table(g, o.dir, mat, o.threads, stdout, w, err, sizeof err)
-                            : tb_verify_watched(g, o.dir, o.threads, stdout, w, err, sizeof err);
-        if (w)
+        int tty = isatty(2);
+        tb_verify_watch w = { tty ? show_verify_progress : NULL, NULL, &cli_stop, 0 };
+        cli_catch_interrupt();
+        long wrong = o.only ? tb_verify_table(g, o.dir, mat, o.threads, stdout, &w, err, sizeof err)
+                            : tb_verify_watched(g, o.dir, o.threads, stdout, &w, err, sizeof err);
+        if (tty)
             fputs("\r\033[K", stderr);
-        rc = wrong < 0 ? cli_fail(1, "tb verify: %s", err) : wrong > 0 ? 1 : 0;
-        if (wrong > 0)
+        rc = wrong < 0 ? cli_fail(1, "tb verify: %s", err) : cli_stop ? EXIT_INTERRUPTED : wrong > 0 ? 1 : 0;
+        if (wrong >= 0 && cli_stop)
+            printf("verify: stopped, %ld problems so far\n", wrong);
+        else if (wrong > 0)
             printf("verify: %ld problems\n", wrong);
         else if (wrong == 0)
             printf("verify: all tables correct\n");

@@ -87,26 +87,6 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     return rc;
 }
 
-/* Names the smaller tables whose values the captures of mat read: the
- * header checksums of their files (0 where one is missing). */
-static uint64_t deps_id(const game *g, const char *dir, int mat)
-{
-    int deps[16];
-    int n = game_tables(g)->material_deps(g, mat, deps);
-    uint64_t id = TB_CHECKSUM_SEED;
-    for (int i = 0; i < n; i++) {
-        char path[4200];
-        tb_header h;
-        tb_path(g, dir, deps[i], path, sizeof path);
-        FILE *f = util_fopen_regular(path);
-        if (f && fread(&h, sizeof h, 1, f) == 1)
-            id = tb_checksum_update(id, (const unsigned char *)&h.header_checksum, sizeof h.header_checksum);
-        if (f)
-            fclose(f);
-    }
-    return id;
-}
-
 /* Builds (or copies) the table of material mat, number no of the run's
  * `tables`, with builder b: 0, 1 when stopped, -1 with err. */
 static int make_table(tb_builder *b, const char *dir, int mat, int no, int tables, char *err, size_t errlen)
@@ -133,7 +113,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     snprintf(save, sizeof save, "%s.save", path);
     if (rc == 0) {
         b->save_path = o->save_every > 0 && !b->ranks ? save : NULL;
-        b->deps_id = deps_id(g, dir, mat);
+        b->deps_id = tb_deps_id(g, dir, mat);
         rc = tb_retro_build(b, err, errlen);
         if (rc == 0 && o->stop && *o->stop && !b->ranks)  /* across ranks, stops are agreed within */
             rc = 1;

@@ -204,10 +204,16 @@ int tb_table_stats(const game *g, const char *dir, int mat, tb_stats *st, char *
 long tb_verify(const game *g, const char *dir, int threads, FILE *report, char *err, size_t errlen);
 /* A watcher of a long verification: progress(material, entries checked,
  * entries of the table, ctx), from the checking threads at most twice a
- * second. */
+ * second (NULL: none); and its stop.  A table's verification saves how far
+ * it got beside the table (".verify", every minute and when stopped) and
+ * goes on from there when verified again, if the table and the smaller
+ * tables it reads are the same files. */
 typedef struct {
     void (*progress)(const char *material, uint64_t done, uint64_t entries, void *ctx);
     void *ctx;
+    volatile int *stop;       /* set to stop: progress saved, the call returns (NULL ok) */
+    uint64_t stop_after;      /* 0: normal; else stop as *stop would once this many
+                                 entries of a table are checked, to test resuming */
 } tb_verify_watch;
 /* tb_verify, watched (NULL: as tb_verify). */
 long tb_verify_watched(const game *g, const char *dir, int threads, FILE *report, const tb_verify_watch *watch,

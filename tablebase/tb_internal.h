@@ -72,6 +72,9 @@ typedef struct {
  * or not, each once, breadth first (a material before those it needs), into
  * out[0..cap); returns the count. */
 int tb_materials_with_deps(const game *g, const int *mats, int n, int *out, int cap);
+/* Names the smaller tables in dir whose values the captures of mat read:
+ * a checksum of their files' header checksums (0 for a missing one). */
+uint64_t tb_deps_id(const game *g, const char *dir, int mat);
 
 /* Closes every table of t but those of keep[0..n); only while no thread
  * probes t (the builder, between tables). */

@@ -4,8 +4,12 @@
 #include "../util/util.h"
 
 #include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct {
     const game *g;
@@ -25,7 +29,26 @@ typedef struct {
     const char *name;
     uint64_t done, entries;
     double last;
+    uint64_t base;           /* the first index of the segment under way */
 } checker;
+
+/* A verification's progress, saved beside its table so that a stopped one
+ * goes on from where it was: the header checksums of the table and of the
+ * smaller tables its captures read name what was checked (other files
+ * would give other answers), done the prefix of indices checked, and the
+ * wrong entries found in it what the report says at the end. */
+#define VERIFY_MAGIC "PNSVERI1"
+#define VERIFY_SEGMENT ((uint64_t)1 << 22)  /* checked between two looks at the stop */
+#define VERIFY_SAVE_SECONDS 60.0
+
+typedef struct {
+    char magic[8];
+    uint64_t table, deps, entries, done, first_wrong;
+    int64_t wrong;
+    uint16_t stored, derived;
+    uint32_t pad;
+    uint64_t checksum;       /* of everything before it */
+} verify_state;
 
 /* The value a position must have given its children's stored values. */
 static int derive(checker *c, const game_state *s, tb_entry *out)
@@ -71,6 +94,8 @@ static int derive(checker *c, const game_state *s, tb_entry *out)
 static void check_range(void *ctx, uint64_t first, uint64_t end)
 {
     checker *c = ctx;
+    first += c->base;
+    end += c->base;
     long wrong = 0;
     uint64_t where = 0;
     tb_entry stored = 0, derived = 0;
@@ -95,8 +120,9 @@ static void check_range(void *ctx, uint64_t first, uint64_t end)
     }
     pthread_mutex_lock(&c->lock);
     c->done += end - first;
-    double now = c->watch ? util_clock() : 0;
-    if (c->watch && now - c->last >= 0.5) {
+    int watched = c->watch && c->watch->progress;
+    double now = watched ? util_clock() : 0;
+    if (watched && now - c->last >= 0.5) {
         c->last = now;
         c->watch->progress(c->name, c->done, c->entries, c->watch->ctx);
     }
@@ -118,12 +144,104 @@ static void describe(tb_entry e, char *buf, size_t len)
         snprintf(buf, len, "%s %d", v.wdl == TB_WIN ? "win" : "loss", v.distance);
 }
 
+static void state_path(const char *table, char *buf, size_t len) { snprintf(buf, len, "%s.verify", table); }
+
+/* The saved progress of c's table into c, when there is one for these
+ * files; what else was there is said in the report and dropped.  0, or -1
+ * when path is not a regular file (then it is neither read nor replaced). */
+static int state_load(checker *c, const char *path, uint64_t table, uint64_t deps, FILE *report)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    FILE *in = S_ISREG(st.st_mode) ? util_fopen_regular(path) : NULL;
+    if (!in) {
+        if (report)
+            fprintf(report, "%s: %s is not a regular file: its progress is not saved\n", c->name, path);
+        return -1;
+    }
+    verify_state v;
+    int read = fread(&v, sizeof v, 1, in) == 1 && fgetc(in) == EOF;
+    fclose(in);
+    int sound = read && memcmp(v.magic, VERIFY_MAGIC, 8) == 0 &&
+                v.checksum == tb_checksum(&v, offsetof(verify_state, checksum)) && v.entries == c->entries &&
+                v.done <= v.entries && v.wrong >= 0 && (uint64_t)v.wrong <= v.done;
+    if (sound && v.table == table && v.deps == deps) {
+        c->done = v.done;
+        c->wrong = (long)v.wrong;
+        c->first_wrong = v.first_wrong;
+        c->stored = v.stored;
+        c->derived = v.derived;
+        if (report)
+            fprintf(report, "%s: going on from its verification saved after %llu of %llu positions\n", c->name,
+                    (unsigned long long)v.done, (unsigned long long)v.entries);
+    } else if (report) {
+        fprintf(report, "%s: its saved verification is %s; starting again\n", c->name,
+                sound ? "of other files (the table or a smaller one it reads was rebuilt)" : "damaged");
+    }
+    return 0;
+}
+
+/* Saves c's progress to path: 0, or -1 with err. */
+static int state_save(const checker *c, const char *path, uint64_t table, uint64_t deps, char *err, size_t errlen)
+{
+    verify_state v;
+    memset(&v, 0, sizeof v);
+    memcpy(v.magic, VERIFY_MAGIC, 8);
+    v.table = table;
+    v.deps = deps;
+    v.entries = c->entries;
+    v.done = c->done;
+    v.wrong = c->wrong;
+    v.first_wrong = c->first_wrong;
+    v.stored = c->stored;
+    v.derived = c->derived;
+    v.checksum = tb_checksum(&v, offsetof(verify_state, checksum));
+    util_file out;
+    if (util_file_create(&out, path, "wb", err, errlen) != 0)
+        return -1;
+    return util_file_commit(&out, fwrite(&v, sizeof v, 1, out.f) == 1, err, errlen);
+}
+
+/* Checks the entries of c's table from c->done on, a segment at a time,
+ * saving the progress to path (NULL: never) every minute and when
+ * stopped: 0 when it reached the end, 1 stopped, -1 with err. */
+static int check_segments(checker *c, int threads, const char *path, uint64_t table, uint64_t deps, char *err,
+                          size_t errlen)
+{
+    volatile int *stop = c->watch ? c->watch->stop : NULL;
+    uint64_t stop_after = c->watch ? c->watch->stop_after : 0;
+    double last_save = util_clock();
+    while (c->done < c->entries) {
+        c->base = c->done;
+        uint64_t n = c->entries - c->done < VERIFY_SEGMENT ? c->entries - c->done : VERIFY_SEGMENT;
+        if (stop_after > c->done && stop_after - c->done < n)
+            n = stop_after - c->done;  /* the test's stop falls exactly there */
+        util_parallel(threads, n, 0, check_range, c);  /* adds n to c->done */
+        if (c->failed)
+            return util_error(err, errlen, "%s: %s", c->name, c->err);
+        int stopped = (stop && *stop) || (stop_after && c->done >= stop_after);
+        if (path && c->done < c->entries && (stopped || util_clock() - last_save >= VERIFY_SAVE_SECONDS)) {
+            if (state_save(c, path, table, deps, err, errlen) != 0)
+                return -1;
+            last_save = util_clock();
+        }
+        if (stopped && c->done < c->entries)
+            return 1;
+    }
+    if (path)
+        unlink(path);
+    return 0;
+}
+
 /* Checks the table of mat in dir against its children (tables holds the
  * smaller ones): the number of wrong entries, or -1 with err when a table it
- * needs is missing; *found is set when the file exists. */
+ * needs is missing; *found is set when the file exists, *stopped when the
+ * watch's stop ended it (its progress saved, its count partial). */
 static long verify_one(const game *g, const char *dir, int mat, int threads, tb_set *tables, FILE *report,
-                       const tb_verify_watch *watch, int *found, char *err, size_t errlen)
+                       const tb_verify_watch *watch, int *found, int *stopped, char *err, size_t errlen)
 {
+    *stopped = 0;
     const game_tb_ops *ops = game_tables(g);
     char path[4200], name[32];
     tb_file f;
@@ -153,16 +271,27 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     c.mat = mat;
     c.f = &f;
     c.tables = tables;
-    c.watch = watch && watch->progress ? watch : NULL;
+    c.watch = watch;
     c.name = name;
     c.entries = f.h.entries;
     pthread_mutex_init(&c.lock, NULL);
-    uint64_t entries = f.h.entries;
-    util_parallel(threads, entries, 0, check_range, &c);
+    uint64_t entries = f.h.entries, table = f.h.header_checksum, deps = tb_deps_id(g, dir, mat);
+    char saved[4300];
+    state_path(path, saved, sizeof saved);
+    int own = state_load(&c, saved, table, deps, report) == 0;
+    int rc = check_segments(&c, threads, own ? saved : NULL, table, deps, err, errlen);
     pthread_mutex_destroy(&c.lock);
     tb_file_close(&f);
-    if (c.failed)
-        return util_error(err, errlen, "%s: %s", name, c.err);
+    if (rc < 0)
+        return -1;
+    if (rc > 0) {
+        *stopped = 1;
+        if (report)
+            fprintf(report, "%s: stopped after %llu of %llu positions (%ld wrong so far)%s\n", name,
+                    (unsigned long long)c.done, (unsigned long long)entries, c.wrong,
+                    own ? ", saved; verify again to go on" : "");
+        return c.wrong;
+    }
     if (!report) {
         /* nothing to say */
     } else if (c.wrong) {
@@ -196,9 +325,10 @@ long tb_verify_watched(const game *g, const char *dir, int threads, FILE *report
     if (!tables)
         return util_error(err, errlen, "out of memory");
     tb_set_resident(tables);
-    for (int i = 0; i < count; i++) {
+    int stopped = 0;
+    for (int i = 0; i < count && !stopped; i++) {
         int here;
-        long wrong = verify_one(g, dir, mats[i], threads, tables, report, watch, &here, err, errlen);
+        long wrong = verify_one(g, dir, mats[i], threads, tables, report, watch, &here, &stopped, err, errlen);
         if (wrong < 0) {
             tb_close(tables);
             return -1;
@@ -219,8 +349,8 @@ long tb_verify_table(const game *g, const char *dir, int mat, int threads, FILE 
     if (!tables)
         return util_error(err, errlen, "out of memory");
     tb_set_resident(tables);
-    int found;
-    long wrong = verify_one(g, dir, mat, threads, tables, report, watch, &found, err, errlen);
+    int found, stopped;
+    long wrong = verify_one(g, dir, mat, threads, tables, report, watch, &found, &stopped, err, errlen);
     tb_close(tables);
     if (wrong >= 0 && !found) {
         char path[4200];
@@ -245,8 +375,8 @@ long tb_verify_materials(const game *g, const char *dir, const int *mats, int n_
     tb_set_resident(tables);
     long total = 0;
     for (int i = n - 1; i >= 0 && total >= 0; i--) {
-        int found;
-        long wrong = verify_one(g, dir, want[i], threads, tables, report, NULL, &found, err, errlen);
+        int found, stopped;
+        long wrong = verify_one(g, dir, want[i], threads, tables, report, NULL, &found, &stopped, err, errlen);
         if (wrong >= 0 && !found) {
             char name[32];
             ops->material_name(g, want[i], name, sizeof name);

@@ -150,6 +150,10 @@ check "tb probe compressed" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/7/6r w" 
 check "tb verify compressed" 0 "all tables correct" -- tb verify jungle --dir "$tmp/only"
 check "tb verify one table" 0 "RrD: 107640 positions, checksum ok" -- tb verify jungle --only RrD --dir "$tmp/only"
 check "tb verify unknown material" 2 "no material 'Xy'" -- tb verify jungle --only Xy --dir "$tmp/only"
+mkfifo "$tmp/only/jungle-RrD.pntb.verify"
+check "tb verify, a FIFO where its save would be" 0 "RrD: .*jungle-RrD.pntb.verify is not a regular file: its progress is not saved" -- tb verify jungle --only RrD --dir "$tmp/only"
+[ -p "$tmp/only/jungle-RrD.pntb.verify" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tb verify replaced a FIFO"; }
+rm -f "$tmp/only/jungle-RrD.pntb.verify"
 
 # Ostle tables (states: rule 8's forbidden move is part of the entry), 3x3.
 ot="$tmp/ostle-tables"

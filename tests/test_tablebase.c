@@ -733,6 +733,74 @@ static int saved_tables(game *g, const char *dir, char *first, size_t len)
     return saved;
 }
 
+/* The text a report file holds (malloc'd). */
+static char *report_text(FILE *f)
+{
+    long len = ftell(f);
+    char *text = calloc((size_t)len + 1, 1);
+    rewind(f);
+    if (text && fread(text, 1, (size_t)len, f) != (size_t)len)
+        text[0] = 0;
+    return text;
+}
+
+/* tb_verify_table of material name in dir, stopped after stop_after
+ * entries (0: never); its return and its report's text in *text. */
+static long verify_watched(game *g, const char *dir, const char *name, uint64_t stop_after, char **text)
+{
+    char err[512];
+    tb_verify_watch w = { NULL, NULL, NULL, stop_after };
+    FILE *report = tmpfile();
+    long wrong = tb_verify_table(g, dir, game_tables(g)->material_parse(g, name), 2, report, &w, err, sizeof err);
+    *text = report_text(report);
+    fclose(report);
+    return wrong;
+}
+
+/* A verification stopped inside a table goes on from its save; a save
+ * damaged, or of other files, is said and dropped; a finished one leaves
+ * none. */
+static void test_saved_verify(void)
+{
+    game *g = test_open("jungle", NULL);
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    char table[256], saved[300], other[300], *text;
+    tb_path(g, tb_dir, game_tables(g)->material_parse(g, "RrE"), table, sizeof table);
+    snprintf(saved, sizeof saved, "%s.verify", table);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 50000, &text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "RrE: stopped after 50000 of 107640 positions (0 wrong so far)"));
+    CU_ASSERT_EQUAL(access(saved, F_OK), 0);
+    free(text);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 80000, &text), 0);  /* on from 50000 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "going on from its verification saved after 50000 of 107640"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "stopped after 80000 of"));
+    free(text);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 0, &text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "saved after 80000"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "RrE: 107640 positions, checksum ok, every value agrees with its children"));
+    CU_ASSERT_NOT_EQUAL(access(saved, F_OK), 0);  /* done: no save left */
+    free(text);
+    /* damaged, then another table's save under this one's name */
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 50000, &text), 0);
+    free(text);
+    flip_byte(saved, 20, SEEK_SET);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 0, &text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "RrE: its saved verification is damaged; starting again"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "every value agrees"));
+    free(text);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrD", 50000, &text), 0);
+    free(text);
+    tb_path(g, tb_dir, game_tables(g)->material_parse(g, "RrD"), other, sizeof other);
+    strcat(other, ".verify");
+    CU_ASSERT_EQUAL(rename(other, saved), 0);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 0, &text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "is of other files"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "every value agrees"));
+    CU_ASSERT_NOT_EQUAL(access(saved, F_OK), 0);
+    free(text);
+    game_close(g);
+}
+
 /* A build stopped inside a table goes on from the ply it saved: the same
  * files as a build never stopped; a save damaged, cut short or of another
  * table is refused by name, never used. */
@@ -809,5 +877,6 @@ void suite_tablebase(void)
     CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
     CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when its header or sums are damaged, a damaged page read from the blocks", test_decoded_shared);
     CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
+    CU_add_test(s, "a stopped verification goes on from its save; damaged or foreign saves dropped", test_saved_verify);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }
