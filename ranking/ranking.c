@@ -408,7 +408,7 @@ int rank_iter_next(rank_iter *it)
 static void mirror_facts(rank_lehmer *b)
 {
     const rank_position *p = &b->p;
-    uint64_t loc, tops = BYTES(0x80) >> (64 - 8 * p->n);
+    uint64_t loc, tops = p->n ? BYTES(0x80) >> (64 - 8 * p->n) : 0;
     memcpy(&loc, p->loc, sizeof loc);
     uint64_t on_d_or_right = (loc + BYTES(0x80 - FILE_D_FIRST)) & tops;
     uint64_t right = (loc + BYTES(0x80 - FILE_E_FIRST)) & tops;

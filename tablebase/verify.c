@@ -204,10 +204,11 @@ static int state_save(const checker *c, const char *path, uint64_t table, uint64
 }
 
 /* Checks the entries of c's table from c->done on, a segment at a time,
- * saving the progress to path (NULL: never) every minute and when
- * stopped: 0 when it reached the end, 1 stopped, -1 with err. */
-static int check_segments(checker *c, int threads, const char *path, uint64_t table, uint64_t deps, char *err,
-                          size_t errlen)
+ * saving the progress to path (NULL: never) every minute and when stopped
+ * (a save that fails is said in the report, and no other is tried): 0 when
+ * it reached the end, 1 stopped, -1 with err. */
+static int check_segments(checker *c, int threads, const char *path, uint64_t table, uint64_t deps, FILE *report,
+                          char *err, size_t errlen)
 {
     volatile int *stop = c->watch ? c->watch->stop : NULL;
     uint64_t stop_after = c->watch ? c->watch->stop_after : 0;
@@ -222,8 +223,12 @@ static int check_segments(checker *c, int threads, const char *path, uint64_t ta
             return util_error(err, errlen, "%s: %s", c->name, c->err);
         int stopped = (stop && *stop) || (stop_after && c->done >= stop_after);
         if (path && c->done < c->entries && (stopped || util_clock() - last_save >= VERIFY_SAVE_SECONDS)) {
-            if (state_save(c, path, table, deps, err, errlen) != 0)
-                return -1;
+            char why[600];
+            if (state_save(c, path, table, deps, why, sizeof why) != 0) {
+                if (report)
+                    fprintf(report, "%s: its progress could not be saved (%s); going on without\n", c->name, why);
+                path = NULL;
+            }
             last_save = util_clock();
         }
         if (stopped && c->done < c->entries)
@@ -279,7 +284,7 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
     char saved[4300];
     state_path(path, saved, sizeof saved);
     int own = state_load(&c, saved, table, deps, report) == 0;
-    int rc = check_segments(&c, threads, own ? saved : NULL, table, deps, err, errlen);
+    int rc = check_segments(&c, threads, own ? saved : NULL, table, deps, report, err, errlen);
     pthread_mutex_destroy(&c.lock);
     tb_file_close(&f);
     if (rc < 0)
@@ -289,7 +294,7 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
         if (report)
             fprintf(report, "%s: stopped after %llu of %llu positions (%ld wrong so far)%s\n", name,
                     (unsigned long long)c.done, (unsigned long long)entries, c.wrong,
-                    own ? ", saved; verify again to go on" : "");
+                    own && access(saved, F_OK) == 0 ? ", saved; verify again to go on" : "");
         return c.wrong;
     }
     if (!report) {
