@@ -12,6 +12,7 @@
 static uint8_t canonical_of[256];
 static int8_t location_of[49];
 static uint8_t square_of[47];
+static uint64_t steps_from[49];  /* the squares next to each: an un-move's loop reads it for every piece */
 
 static void fill_tables(void)
 {
@@ -21,6 +22,7 @@ static void fill_tables(void)
         location_of[sq] = (int8_t)rank_location(sq);
         if (location_of[sq] >= 0)
             square_of[location_of[sq]] = (uint8_t)sq;
+        steps_from[sq] = neighbours(1ULL << sq);
     }
 }
 
@@ -174,7 +176,7 @@ static int one_step_indices(const rank_mover *mv, const unsigned *sq, uint64_t o
             continue;
         uint8_t loc[4];
         int k = 0;
-        for (uint64_t to = neighbours(1ULL << sq[i]) & empty; to; to &= to - 1)
+        for (uint64_t to = steps_from[sq[i]] & empty; to; to &= to - 1)
             loc[k++] = (uint8_t)location_of[__builtin_ctzll(to)];
         folded += rank_mover_indices(mv, i, loc, k, side, out + n);
         n += k;
