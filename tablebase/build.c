@@ -255,6 +255,8 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
             close(lock);
         return -1;
     }
+    if (lock >= 0 && (!o->ranks || o->ranks->rank == 0))
+        tb_dir_remove_leftovers(dir, o->log);
     int rc = build_locked(g, dir, max_pieces, o, err, errlen);
     if (!o->ranks || o->ranks->rank == 0)
         close(lock);

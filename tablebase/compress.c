@@ -65,6 +65,7 @@ long tb_compress(const game *g, const char *dir, volatile int *stop, FILE *log, 
     int lock = tb_dir_lock(dir, err, errlen);
     if (lock < 0)
         return -1;
+    tb_dir_remove_leftovers(dir, log);
     tb_index *x = tb_index_open(g, dir);
     if (!x) {
         close(lock);

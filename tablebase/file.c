@@ -3,6 +3,7 @@
 #include "tb_internal.h"
 #include "../util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <sodium.h>
 #include <fcntl.h>
@@ -264,4 +265,45 @@ int tb_dir_lock(const char *dir, char *err, size_t errlen)
         return util_error(err, errlen, "another build is running in %s (it holds %s)", dir, path);
     }
     return fd;
+}
+
+/* Whether name ends in suffix followed by a process id (digits only). */
+static int ends_with_pid(const char *name, const char *suffix)
+{
+    const char *at = strstr(name, suffix);
+    for (; at; at = strstr(at + 1, suffix)) {
+        const char *d = at + strlen(suffix);
+        if (*d && strspn(d, "0123456789") == strlen(d))
+            return 1;
+    }
+    return 0;
+}
+
+/* A file that only a writer holding dir's lock makes, and renames or
+ * removes before it lets go: a temporary table or save, a compressed copy. */
+static int leftover(const char *name)
+{
+    size_t n = strlen(name), p = strlen(".pntb.packed");
+    return ends_with_pid(name, ".pntb.tmp.") || ends_with_pid(name, ".pntb.save.tmp.") ||
+           ends_with_pid(name, ".pntb.packed.tmp.") || (n > p && strcmp(name + n - p, ".pntb.packed") == 0);
+}
+
+void tb_dir_remove_leftovers(const char *dir, FILE *log)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[4400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!leftover(e->d_name) || lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || unlink(path) != 0)
+            continue;
+        if (log) {
+            fprintf(log, "removed %s (%.1f MB), left by a build or compression that was killed\n", path,
+                    (double)st.st_size / 1e6);
+            fflush(log);
+        }
+    }
+    closedir(d);
 }

@@ -96,6 +96,10 @@ tb_index *tb_index_open_at(const game *g, const char *prefix, uint64_t min_posit
  * with err. */
 int tb_dir_lock(const char *dir, char *err, size_t errlen);
 
+/* With dir's lock held: removes the temporary files a killed holder left
+ * (a table or save being written, a compressed copy), each said on log. */
+void tb_dir_remove_leftovers(const char *dir, FILE *log);
+
 /* Checksum of a byte range (64-bit, position-sensitive); streamed by
  * tb_checksum_update from TB_CHECKSUM_SEED when every piece but the last
  * has a length divisible by 8. */

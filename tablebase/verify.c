@@ -30,6 +30,7 @@ typedef struct {
     uint64_t done, entries;
     double last;
     uint64_t base;           /* the first index of the segment under way */
+    int saved_at_stop;       /* the progress at the stop is in the save file */
 } checker;
 
 /* A verification's progress, saved beside its table so that a stopped one
@@ -228,6 +229,8 @@ static int check_segments(checker *c, int threads, const char *path, uint64_t ta
                 if (report)
                     fprintf(report, "%s: its progress could not be saved (%s); going on without\n", c->name, why);
                 path = NULL;
+            } else {
+                c->saved_at_stop = stopped;
             }
             last_save = util_clock();
         }
@@ -294,7 +297,9 @@ static long verify_one(const game *g, const char *dir, int mat, int threads, tb_
         if (report)
             fprintf(report, "%s: stopped after %llu of %llu positions (%ld wrong so far)%s\n", name,
                     (unsigned long long)c.done, (unsigned long long)entries, c.wrong,
-                    own && access(saved, F_OK) == 0 ? ", saved; verify again to go on" : "");
+                    c.saved_at_stop                     ? ", saved; verify again to go on"
+                    : own && access(saved, F_OK) == 0 ? ", not saved (an earlier save is kept: verify again to go on from it)"
+                                                        : "");
         return c.wrong;
     }
     if (!report) {

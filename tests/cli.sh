@@ -136,6 +136,14 @@ check "tb unknown action" 2 "unknown action 'frob'" -- tb frob jungle
 check "tb no tables for tic-tac-toe" 2 "has no endgame tables" -- tb build tictactoe --pieces 3
 check "tb build" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb" --threads 2
 check "tb build again skips" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb"
+# what a killed build or compression left is removed by the next one (it holds the lock); nothing else is
+printf x >"$tb/jungle-Rr.pntb.save.tmp.4242"; printf x >"$tb/jungle-RrD.pntb.tmp.77"; printf x >"$tb/jungle-Rr.pntb.packed"
+printf x >"$tb/jungle-Rr.pntb.verify.tmp.5"; printf x >"$tb/jungle-Rr.pntb.tmp.notapid"; mkdir "$tb/jungle-Rd.pntb.tmp.9"
+check "tb build removes a killed build's leftovers" 0 "removed .*/jungle-Rr.pntb.save.tmp.4242 \(0.0 MB\), left by a build" -- tb build jungle --pieces 2 --dir "$tb"
+if [ ! -e "$tb/jungle-Rr.pntb.save.tmp.4242" ] && [ ! -e "$tb/jungle-RrD.pntb.tmp.77" ] && [ ! -e "$tb/jungle-Rr.pntb.packed" ] &&
+    [ -f "$tb/jungle-Rr.pntb.verify.tmp.5" ] && [ -f "$tb/jungle-Rr.pntb.tmp.notapid" ] && [ -d "$tb/jungle-Rd.pntb.tmp.9" ]; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: tb build removed the wrong files"; ls "$tb"; fi
+rm -rf "$tb/jungle-Rr.pntb.verify.tmp.5" "$tb/jungle-Rr.pntb.tmp.notapid" "$tb/jungle-Rd.pntb.tmp.9"
 check "tb probe den step wins in 1" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/7/6r w" --dir "$tb"
 check "tb probe cannot stop the rat" 0 "^loss 2$" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
 check "tb probe colour-swapped" 0 "^win 1$" -- tb probe jungle "7/7/7/7/7/3r3/R6 b" --dir "$tb"

@@ -798,6 +798,23 @@ static void test_saved_verify(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "every value agrees"));
     CU_ASSERT_NOT_EQUAL(access(saved, F_OK), 0);
     free(text);
+    /* a save that fails (a directory where its temporary file goes) is not
+     * reported as saved; the earlier save stays and is gone on from */
+    char blocker[400];
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 50000, &text), 0);
+    free(text);
+    snprintf(blocker, sizeof blocker, "%s.tmp.%ld", saved, (long)getpid());
+    CU_ASSERT_EQUAL_FATAL(mkdir(blocker, 0700), 0);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 80000, &text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "RrE: its progress could not be saved"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "stopped after 80000 of 107640 positions (0 wrong so far), not saved (an earlier save is kept"));
+    CU_ASSERT_PTR_NULL(strstr(text, ", saved;"));
+    free(text);
+    CU_ASSERT_EQUAL(rmdir(blocker), 0);
+    CU_ASSERT_EQUAL(verify_watched(g, tb_dir, "RrE", 0, &text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "saved after 50000"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "every value agrees"));
+    free(text);
     game_close(g);
 }
 
