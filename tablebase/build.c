@@ -263,27 +263,56 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
     return rc;
 }
 
+/* Moves a damaged table at path aside to path.damaged (kept for a look,
+ * replacing an older one), so that it is built again: 0, or -1 with err. */
+static int set_aside(const char *path, const char *why, FILE *log, char *err, size_t errlen)
+{
+    char aside[4300];
+    snprintf(aside, sizeof aside, "%s.damaged", path);
+    if (rename(path, aside) != 0)
+        return util_error(err, errlen, "%s (it cannot be moved aside: %s)", why, strerror(errno));
+    if (log) {
+        fprintf(log, "%s; moved to %s, to be built again\n", why, aside);
+        fflush(log);
+    }
+    return 0;
+}
+
 /* Of mats[0..count), those dir lacks into todo (their positions added to
- * *total): how many, or -1 with err (a damaged table, one too large). */
+ * *total): how many, or -1 with err (a file that is not a table of its
+ * name, one too large).  A table whose bytes fail their checks is moved
+ * aside and counted as lacking.  Rank 0 alone reads the files (they are
+ * shared) and tells the others what it found. */
 static int missing_tables(const game *g, const char *dir, tb_set *smaller, const game_tb_index *ix, const int *mats,
-                          int count, int *todo, double *total, char *err, size_t errlen)
+                          int count, const tb_build_options *o, int *todo, double *total, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
-    int ntodo = 0;
-    for (int i = 0; i < count; i++) {
+    uint64_t lack[4096 / 64] = { 0 };  /* bit i: mats[i] is to be built */
+    int rc = 0;
+    for (int i = 0; i < count && rc == 0 && (!o->ranks || o->ranks->rank == 0); i++) {
         char path[4200];
         tb_file f;
         tb_path(g, dir, mats[i], path, sizeof path);
         /* a table kept is checked whole: the ones built next read it */
         if (tb_file_open(g, tb_set_index(smaller), path, mats[i], 1, &f, err, errlen) < 0) {
-            size_t at = strlen(err);
-            snprintf(err + at, errlen - at, " (remove it to build it again)");
-            return -1;
-        }
-        if (f.map) {
+            char why[600];
+            snprintf(why, sizeof why, "%s", err);
+            rc = f.damaged ? set_aside(path, why, o->log, err, errlen) : util_error(err, errlen, "%s (remove it to build it again)", why);
+            lack[i / 64] |= 1ULL << (i % 64);
+        } else if (f.map) {
             tb_file_close(&f);
-            continue;
+        } else {
+            lack[i / 64] |= 1ULL << (i % 64);
         }
+    }
+    if (agree_rc(o->ranks, rc, err, errlen) != 0)
+        return -1;
+    if (o->ranks && o->ranks->allreduce(o->ranks->ctx, lack, (count + 63) / 64, TB_SUM) != 0)
+        return util_error(err, errlen, "the ranks cannot agree (transport failed)");
+    int ntodo = 0;
+    for (int i = 0; i < count; i++) {
+        if (!(lack[i / 64] >> (i % 64) & 1))
+            continue;
         uint64_t size = ops->size(g, ix, mats[i]);
         if (size == 0) {
             char name[32];
@@ -326,7 +355,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     /* Work out what is missing first, so progress can count it. */
     int todo[4096];
     double total = 0;
-    int ntodo = missing_tables(g, dir, smaller, ix, mats, count, todo, &total, err, errlen);
+    int ntodo = missing_tables(g, dir, smaller, ix, mats, count, o, todo, &total, err, errlen);
     if (agree_rc(o->ranks, ntodo < 0 ? -1 : 0, err, errlen) != 0) {
         tb_close(smaller);
         return -1;

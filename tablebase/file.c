@@ -117,6 +117,7 @@ int tb_file_open(const game *g, tb_index *x, const char *path, int mat, int chec
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(tb_header)) {
         close(fd);
+        f->damaged = 1;
         return util_error(err, errlen, "%s: truncated table (no header)", path);
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
@@ -133,21 +134,22 @@ int tb_file_open(const game *g, tb_index *x, const char *path, int mat, int chec
         f->data_bytes = h->entry_bytes;
     }
     const char *why = NULL;
+    int damaged = 1;  /* unless why names another kind of file, or memory */
     const game_tb_index *ix = NULL;
     char want[32];
     game_tables(g)->material_name(g, mat, want, sizeof want);
     if (memcmp(h->magic, TB_MAGIC, 8) != 0)
-        why = "not a pnsolve table";
+        why = "not a pnsolve table", damaged = 0;
     else if (h->version != TB_VERSION_RAW && h->version != TB_VERSION_BLOCKS)
-        why = "unsupported format version";
+        why = "unsupported format version", damaged = 0;
     else if (header_checksum(*h) != h->header_checksum)
         why = "corrupt header (checksum)";
     else if (strncmp(h->game, g->name, sizeof h->game) != 0)
-        why = "table of another game or variant";
+        why = "table of another game or variant", damaged = 0;
     else if (h->material_id != (uint32_t)mat || strncmp(h->material, want, sizeof h->material) != 0)
-        why = "table of another material";
+        why = "table of another material", damaged = 0;
     else if (!(ix = tb_index_need(x, mat)))
-        why = "out of memory for its state index";
+        why = "out of memory for its state index", damaged = 0;
     else if ((h->entry_bytes != 1 && h->entry_bytes != 2) || h->entries != game_tables(g)->size(g, ix, mat))
         why = "wrong number of entries";
     else if (h->version == TB_VERSION_BLOCKS)
@@ -166,6 +168,7 @@ int tb_file_open(const game *g, tb_index *x, const char *path, int mat, int chec
         else
             util_error(err, errlen, "%s: %s", path, why);
         tb_file_close(f);
+        f->damaged = damaged;
         return -1;
     }
     return 0;

@@ -66,6 +66,7 @@ typedef struct {
     void *wide;                  /* JudyL: index -> entry, where a narrow byte is TB_NARROW_WIDE */
     void *map;
     size_t map_len;
+    int damaged;                 /* after a failed open: a table of this name whose bytes fail their checks */
 } tb_file;
 
 /* The materials mats[0..n) and every one their captures lead to, directly

@@ -158,6 +158,16 @@ check "tb probe compressed" 0 "^win 1$" -- tb probe jungle "7/3R3/7/7/7/7/6r w" 
 check "tb verify compressed" 0 "all tables correct" -- tb verify jungle --dir "$tmp/only"
 check "tb verify one table" 0 "RrD: 107640 positions, checksum ok" -- tb verify jungle --only RrD --dir "$tmp/only"
 check "tb verify unknown material" 2 "no material 'Xy'" -- tb verify jungle --only Xy --dir "$tmp/only"
+# a damaged table is named by verify, moved aside by the next build and built again; a foreign file is refused
+cp -r "$tmp/only" "$tmp/dmg"
+printf 'XXXXXXXX' | dd of="$tmp/dmg/jungle-RrD.pntb" bs=1 seek=1000 conv=notrunc 2>/dev/null
+check "tb verify names a damaged table" 1 "^RrD: BAD: .*jungle-RrD.pntb: corrupt entries" -- tb verify jungle --dir "$tmp/dmg"
+check "tb build moves a damaged table aside" 0 "jungle-RrD.pntb: corrupt entries .*; moved to .*jungle-RrD.pntb.damaged, to be built again" -- tb build jungle --pieces 3 --only RrD --dir "$tmp/dmg" --compress all
+check "tb verify: the damaged table built again" 0 "all tables correct" -- tb verify jungle --dir "$tmp/dmg"
+head -c 300 /dev/zero >"$tmp/dmg/jungle-Rr.pntb"
+check "tb build refuses a file that is not a table" 1 "jungle-Rr.pntb: not a pnsolve table \(remove it to build it again\)" -- tb build jungle --pieces 3 --only RrD --dir "$tmp/dmg"
+[ -f "$tmp/dmg/jungle-RrD.pntb.damaged" ] && [ "$(wc -c <"$tmp/dmg/jungle-Rr.pntb")" = 300 ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: the damaged table was not kept aside, or the foreign file was touched"; }
 mkfifo "$tmp/only/jungle-RrD.pntb.verify"
 check "tb verify, a FIFO where its save would be" 0 "RrD: .*jungle-RrD.pntb.verify is not a regular file: its progress is not saved" -- tb verify jungle --only RrD --dir "$tmp/only"
 [ -p "$tmp/only/jungle-RrD.pntb.verify" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tb verify replaced a FIFO"; }
@@ -568,7 +578,7 @@ check "tb verify other variant" 1 "no tables of jungle:classic" -- tb verify jun
 printf 'garbage' >"$tb/jungle-Rr.pntb"
 check "tb probe corrupt file" 1 "jungle-Rr.pntb: truncated table" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb"
 check "tb verify corrupt file" 1 "Rr: BAD: .*jungle-Rr.pntb" -- tb verify jungle --dir "$tb"
-check "tb build over corrupt file" 1 "jungle-Rr.pntb" -- tb build jungle --pieces 2 --dir "$tb"
+check "tb build over corrupt file: moved aside, built again" 0 "jungle-Rr.pntb: truncated table .*; moved to" -- tb build jungle --pieces 2 --dir "$tb"
 
 # proof-number search, proofs and their checker
 fig=positions/ghi/kishimoto-fig3-2.graph
@@ -752,7 +762,8 @@ check "two builds in one directory" 1 "another build is running" -- tb build jun
 wait
 cp -r "$tmp/tb20" "$tmp/tbc"
 printf '\x07' | dd of="$tmp/tbc/jungle-Rr.pntb" bs=1 seek=300 conv=notrunc 2>/dev/null
-check "a rebuild checks the tables it keeps" 1 "jungle-Rr.pntb: corrupt entries" -- tb build jungle --pieces 2 --dir "$tmp/tbc"
+check "a rebuild checks the tables it keeps" 0 "jungle-Rr.pntb: corrupt entries .*; moved to" -- tb build jungle --pieces 2 --dir "$tmp/tbc"
+cmp -s "$tmp/tbc/jungle-Rr.pntb" "$tmp/tb20/jungle-Rr.pntb" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: the damaged table built again differs"; }
 
 # --- issue 61: what the checker rests on accepts only what the rules produce
 "$bin" tb build ostle:3x3 --pieces 6 --dir "$tmp/ostle33" 2>/dev/null

@@ -353,15 +353,30 @@ static void test_files(void)
     flip_byte(path1, 256 + 1000, SEEK_SET);
     CU_ASSERT(tb_verify(g, one, 2, devnull, err, sizeof err) > 0);
     expect_rre_refused(g, one, "jungle-RrE.pntb");
-    /* Truncated: refused, and the builder will not build over it. */
+    /* Truncated: refused; the builder moves it aside and builds it again,
+     * identical.  A file that is not a table is refused, left as it is. */
     CU_ASSERT_EQUAL(truncate(path1, 300), 0);
     expect_rre_refused(g, one, "truncated");
     tb_build_options o = { .threads = 2 };
+    CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), 0);
+    tb_path(g, tb_dir, mat, path2, sizeof path2);
+    CU_ASSERT(test_files_equal(path1, path2));
+    char aside[300];
+    snprintf(aside, sizeof aside, "%s.damaged", path1);
+    struct stat st;
+    CU_ASSERT(stat(aside, &st) == 0 && st.st_size == 300);
+    CU_ASSERT_EQUAL(rename(path1, aside), 0);
+    FILE *junk = fopen(path1, "w");
+    CU_ASSERT_FATAL(junk != NULL);
+    for (int i = 0; i < 400; i++)
+        fputc('j', junk);
+    fclose(junk);
     CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a pnsolve table (remove it to build it again)"));
+    CU_ASSERT(stat(path1, &st) == 0 && st.st_size == 400);
     /* Removed: rebuilt, identical; a table of the other variant is refused. */
     unlink(path1);
     CU_ASSERT_EQUAL(tb_build(g, one, 3, &o, err, sizeof err), 0);
-    tb_path(g, tb_dir, mat, path2, sizeof path2);
     CU_ASSERT(test_files_equal(path1, path2));
     game *classic = test_open("jungle", "classic");
     char cpath[256];

@@ -105,8 +105,8 @@ static int loop_allreduce(void *ctx, uint64_t *v, int n, tb_reduce_op op)
 {
     member *m = ctx;
     hub *h = m->h;
-    uint64_t out[16];
-    CU_ASSERT_FATAL(n <= 16);
+    uint64_t out[64];
+    CU_ASSERT_FATAL(n <= 64);
     h->red[m->r.rank] = v;
     pthread_barrier_wait(&h->bar);
     for (int i = 0; i < n; i++) {
