@@ -258,6 +258,39 @@ void rank_canonicalize(rank_position *p)
             p->loc[j] = geo.mirror[p->loc[j]];
 }
 
+/* rank_index_squares for n pieces, n a constant where it is inlined: the
+ * locations stay in registers (with n a variable they went through memory
+ * three times), the mirror rule is a chain of selects and the Lehmer
+ * digits' counts are independent of each other. */
+static inline __attribute__((always_inline)) uint64_t index_of_n(const uint8_t square[8], int side, unsigned m,
+                                                                  const int n)
+{
+    int swap = geo.swap[m][side];
+    const uint8_t *order = geo.order[m][side];
+    const uint8_t *to_loc = swap ? geo.flip_of_square : (const uint8_t *)geo.loc_of_square;
+    unsigned loc[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++)
+        loc[i] = to_loc[square[order[i]]];
+    /* the first piece off file d (locations 21-25) decides: on e-g (26 on), mirror */
+    unsigned mirror = 0, decided = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
+        unsigned off_d = loc[i] - 21u >= 5u;
+        mirror |= ~decided & off_d & (loc[i] >= 26u);
+        decided |= off_d;
+    }
+    const uint8_t *map = geo.mirror_or_same[mirror];
+    uint64_t used = 0, code = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
+        loc[i] = map[loc[i]];
+        code += (loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << loc[i]) - 1))) * lehmer_weight[i];
+        used |= 1ULL << loc[i];
+    }
+    return code + (uint64_t)(side ^ swap) * lehmer_weight[n];
+}
+
 uint64_t rank_index_squares(const uint8_t square[8], int side)
 {
     geo_init();
@@ -271,21 +304,16 @@ uint64_t rank_index_squares(const uint8_t square[8], int side)
     x |= x >> 1;
     x &= 0x0101010101010101ULL;
     unsigned m = (unsigned)((x * 0x0102040810204080ULL) >> 56);
-    int n = geo.count[m], swap = geo.swap[m][side];
-    const uint8_t *order = geo.order[m][side];
-    const int8_t *plain = geo.loc_of_square;
-    uint8_t loc[8];
-    if (swap)
-        for (int i = 0; i < n; i++)
-            loc[i] = geo.flip_of_square[square[order[i]]];
-    else
-        for (int i = 0; i < n; i++)
-            loc[i] = (uint8_t)plain[square[order[i]]];
-    side ^= swap;
-    const uint8_t *map = geo.mirror_or_same[mirror_needed(loc, n, -1, 0)];
-    for (int i = 0; i < n; i++)
-        loc[i] = map[loc[i]];
-    return lehmer_code(loc, n) + (uint64_t)side * lehmer_weight[n];
+    switch (geo.count[m]) {
+    case 2: return index_of_n(square, side, m, 2);
+    case 3: return index_of_n(square, side, m, 3);
+    case 4: return index_of_n(square, side, m, 4);
+    case 5: return index_of_n(square, side, m, 5);
+    case 6: return index_of_n(square, side, m, 6);
+    case 7: return index_of_n(square, side, m, 7);
+    case 8: return index_of_n(square, side, m, 8);
+    default: return index_of_n(square, side, m, 1);
+    }
 }
 
 uint64_t rank_index(const rank_position *p)
