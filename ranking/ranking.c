@@ -260,8 +260,8 @@ void rank_canonicalize(rank_position *p)
 
 /* rank_index_squares for n pieces, n a constant where it is inlined: the
  * locations stay in registers (with n a variable they went through memory
- * three times), the mirror rule is a chain of selects and the Lehmer
- * digits' counts are independent of each other. */
+ * three times and each loop branched per piece), and the mirror rule is
+ * worked out without a branch. */
 static inline __attribute__((always_inline)) uint64_t index_of_n(const uint8_t square[8], int side, unsigned m,
                                                                   const int n)
 {
