@@ -55,3 +55,10 @@ void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, 
     snprintf(tail, sizeof tail, "%d.proof", k);
     campaign_node_path(c, n, "p", tail, out, len);
 }
+
+void campaign_trace_path(const campaign *c, const cnode *n, int k, char *out, size_t len)
+{
+    char tail[32];
+    snprintf(tail, sizeof tail, "%d.csv", k);
+    campaign_node_path(c, n, "t", tail, out, len);
+}

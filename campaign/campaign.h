@@ -58,6 +58,7 @@ typedef struct {
     int scores;                    /* 1: a score question; 0: win (k 1) or advantage (k 0) */
     char position[GAME_TEXT_MAX];
     char proof[CAMPAIGN_PATH_MAX];
+    char trace[CAMPAIGN_PATH_MAX];  /* the root's numbers each second go here as CSV (as prove --trace) */
 } campaign_question;
 
 /* A worker's answer. */
@@ -68,6 +69,7 @@ typedef struct {
     int failed;          /* the search could not run (out of memory, a table unreadable): the campaign stops */
     uint64_t nodes, solver_nodes;
     double seconds;
+    uint32_t pn, dn;     /* not answered: the root's numbers when the search stopped */
     char best[32];       /* the search's best move where it proved more than it could write */
     char why[256];       /* not answered: why, in words */
 } campaign_answer;

@@ -83,6 +83,8 @@ void campaign_node_path(const campaign *c, const cnode *n, const char *sub, cons
 void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *file);
 /* The path of n's proof of "at least k" (a question asked at the frontier). */
 void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
+/* The path of the trace (the root's numbers over time) of that question. */
+void campaign_trace_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
 
 /* journal.c */
 int campaign_journal_open(campaign *c, int create, char *err, size_t errlen);

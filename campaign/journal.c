@@ -5,6 +5,7 @@
  *   run WORKERS                 a run started with so many workers
  *   ask K POSITION              a question handed to a worker
  *   answer K proven|disproven NODES SOLVER_NODES SECONDS POSITION
+ *   open K PN DN NODES SECONDS POSITION   not answered: the root's numbers when it stopped
  *   best MOVE POSITION          proven, its proof too big: the search's move
  *   deeper POSITION             split a move deeper
  *
@@ -91,6 +92,10 @@ static int replay(campaign *c, char *line, char *err, size_t errlen)
         c->asks++;
         return campaign_flight_add(c, n->id, k, -1) == 0 ? 0 : (snprintf(err, errlen, "out of memory"), -1);
     }
+    unsigned pn, dn;
+    if (strcmp(word, "open") == 0)  /* a record for the reader: the deeper record after it acts */
+        return sscanf(line + used, " %d %u %u %llu %lf %n", &k, &pn, &dn, &nodes, &secs, &at) == 5 && at > 0
+                   ? 0 : (snprintf(err, errlen, "an open record without its numbers"), -1);
     if (strcmp(word, "deeper") == 0) {
         pos = line + used + 1;
         if (!(n = campaign_tree_find(c, pos, why, sizeof why)) || campaign_tree_deepen(c, n, why, sizeof why) != 0)

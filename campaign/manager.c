@@ -41,7 +41,11 @@ static int record(campaign *c, const cask *q, const campaign_answer *a, FILE *lo
                    ? 0 : (snprintf(err, errlen, "cannot write the journal"), -1);
     }
     if (log)
-        fprintf(log, "%s: '%s?' not answered (%s): a move deeper\n", n->text, w, a->why);
+        fprintf(log, "%s: '%s?' not answered (%s; the root's pn %u dn %u after %llu nodes): a move deeper\n", n->text, w,
+                a->why, a->pn, a->dn, (unsigned long long)a->nodes);
+    if (campaign_journal_append(c, "open %d %u %u %llu %.3f %s\n", q->k, a->pn, a->dn, (unsigned long long)a->nodes,
+                                a->seconds, n->text) != 0)
+        return snprintf(err, errlen, "cannot write the journal"), -1;
     if (a->best[0]) {
         snprintf(n->best, sizeof n->best, "%s", a->best);
         if (campaign_journal_append(c, "best %s %s\n", a->best, n->text) != 0)
@@ -63,6 +67,7 @@ static int start_asks(campaign *c, const campaign_workers *w, int k, int want, F
         campaign_question q = { .k = c->ask[i].k, .scores = c->scores };
         snprintf(q.position, sizeof q.position, "%s", n->text);
         campaign_answers_path(c, n, q.k, q.proof, sizeof q.proof);
+        campaign_trace_path(c, n, q.k, q.trace, sizeof q.trace);
         int tag = next_tag++;
         if (campaign_journal_append(c, "ask %d %s\n", q.k, n->text) != 0 || campaign_flight_add(c, n->id, q.k, tag) != 0)
             return snprintf(err, errlen, "cannot write the journal"), -1;

@@ -54,8 +54,8 @@ campaign *campaign_open(const char *dir, const campaign_spec *spec, char *err, s
     if (!c)
         return NULL;
     c->spec = *spec;
-    for (int i = 0; i < 3; i++) {
-        snprintf(sub, sizeof sub, i == 0 ? "%s" : i == 1 ? "%s/p" : "%s/j", dir);
+    for (int i = 0; i < 4; i++) {
+        snprintf(sub, sizeof sub, i == 0 ? "%s" : i == 1 ? "%s/p" : i == 2 ? "%s/j" : "%s/t", dir);
         struct stat st;
         if (mkdir(sub, 0777) != 0 && (errno != EEXIST || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))) {
             snprintf(err, errlen, "cannot make the directory %s: %s", sub, errno == EEXIST ? "not a directory" : strerror(errno));

@@ -8,12 +8,26 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A line of the question's trace each second: prove --trace's columns. */
+static void trace_line(const pns_progress *pr, void *ctx)
+{
+    fprintf(ctx, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);
+    fflush(ctx);
+}
+
 void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, campaign_answer *a)
 {
     (void)worker;
     const campaign_prover *pv = ctx;
     pns_options o = pv->opts->o;
     o.tb = pv->tb, o.stop = &cli_stop, o.progress = NULL;
+    /* a question asked again (after a stop) starts its trace again; one
+     * that cannot be written costs only the trace */
+    FILE *trace = q->trace[0] ? util_open_output(q->trace, NULL, 0) : NULL;
+    if (trace) {
+        fputs("seconds,nodes,pn,dn\n", trace);
+        o.progress = trace_line, o.ctx = trace, o.progress_every = 1.0;
+    }
     if (q->scores)
         o.question = PNS_SCORE, o.score_target = q->k;
     else
@@ -30,12 +44,15 @@ void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, camp
     o.prover = game_to_move(pv->g, &s);  /* asked of the side to move, also where a graph's prover is player 0 */
     pns_result r;
     int rc = pns_write_proof(pv->g, &s, &o, f.f, &r);
+    if (trace)
+        fclose(trace);
     int kept = util_file_commit(&f, rc == 0, why, sizeof why) == 0 && rc == 0;
     a->answered = kept && r.status != PNS_UNKNOWN;
     a->proven = r.status == PNS_PROVEN;
     a->interrupted = cli_stop != 0;
     a->failed = !a->answered && r.nodes == 0 && r.status == PNS_UNKNOWN && !a->interrupted;
     a->nodes = r.nodes, a->solver_nodes = r.endgame_nodes, a->seconds = r.seconds;
+    a->pn = r.pn, a->dn = r.dn;
     if (!a->answered && r.status != PNS_UNKNOWN && r.pv_len > 0)
         game_format_move(pv->g, &s, r.pv[0], a->best, sizeof a->best);
     if (!a->answered)

@@ -285,6 +285,12 @@ check "campaign win, its disproof" 0 "'can X force a win\?' disproven" -- verify
 check "campaign split deeper at the limits" 0 "^win: proven$" -- campaign run "$tmp/cpj" jungle --position "7/3t3/7/7/7/3E3/7 w" --question win --depth 0 --nodes 800 --memory 16 --no-tb --workers 2
 grep -q "^deeper " "$tmp/cpj/journal" && "$bin" verify-proof "$tmp/cpj/result.proof" | grep -q "^sound: " &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign questions split a move deeper"; }
+# a question split for its limits leaves its root's numbers in the journal, and every question a trace
+grep -Eq "^open 1 [1-9][0-9]* [1-9][0-9]* ([89][0-9]{2}|[0-9]{4,}) [0-9.]+ 7/3t3/7/7/7/3E3/7 w$" "$tmp/cpj/journal" &&
+    [ "$(ls "$tmp/cpj/t" | wc -l)" = "$(grep "^ask " "$tmp/cpj/journal" | sort -u | wc -l)" ] &&
+    [ "$(cat "$tmp"/cpj/t/*.csv | grep -vc "^seconds,nodes,pn,dn$\|^[0-9.]*,[0-9]*,[0-9]*,[0-9]*$")" = 0 ] &&
+    grep -q "^open " "$tmp/cpj/journal" && "$bin" campaign status "$tmp/cpj" | grep -q "^answered: " &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign open records and traces"; grep "^open" "$tmp/cpj/journal" | head -2; }
 cargs=(othello:5x6 --question score --guess 10 --depth 3 --memory 64 --workers 2)
 wait_answers() {  # DIR N: until DIR's journal holds N answers (at most 20 s)
     local n
