@@ -321,26 +321,32 @@ uint64_t rank_index(const rank_position *p)
     return lehmer_code(p->loc, p->n) + (uint64_t)p->side * lehmer_weight[p->n];
 }
 
+/* The digit-th free location, given the locations in used. */
+static inline unsigned digit_location(unsigned digit, uint64_t used)
+{
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+    /* one deposit of the digit's bit into the free set (pdep is
+     * microcoded, so slower than the loop, on Zen 1 and 2) */
+    return (unsigned)__builtin_ctzll(_pdep_u64(1ULL << digit, ~used));
+#else
+    unsigned loc = digit;
+    for (uint64_t u = used; u; u &= u - 1) {
+        if ((unsigned)__builtin_ctzll(u) <= loc)
+            loc++;
+        else
+            break;
+    }
+    return loc;
+#endif
+}
+
 /* loc[i] = the digit[i]-th free location, given the earlier pieces. */
 static void digits_to_locations(rank_position *p, const uint8_t *digit)
 {
     uint64_t used = 0;
     for (int i = 0; i < p->n; i++) {
-#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
-        /* one deposit of the digit's bit into the free set (pdep is
-         * microcoded, so slower than the loop, on Zen 1 and 2) */
-        unsigned loc = (unsigned)__builtin_ctzll(_pdep_u64(1ULL << digit[i], ~used));
-#else
-        unsigned loc = digit[i];
-        for (uint64_t u = used; u; u &= u - 1) {
-            if ((unsigned)__builtin_ctzll(u) <= loc)
-                loc++;
-            else
-                break;
-        }
-#endif
-        p->loc[i] = (uint8_t)loc;
-        used |= 1ULL << loc;
+        p->loc[i] = (uint8_t)digit_location(digit[i], used);
+        used |= 1ULL << p->loc[i];
     }
 }
 
@@ -504,21 +510,47 @@ static void mover_paths(rank_mover *mv, rank_material m)
     }
 }
 
-void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
+/* The digits, locations and occupancies of b from its index, n a constant
+ * where it is inlined (as index_of_n): the digits' divisions and the
+ * locations' deposits unrolled. */
+static inline __attribute__((always_inline)) void unindex_n(rank_lehmer *b, uint64_t index, const int n)
 {
-    geo_init();
-    rank_lehmer *b = &mv->base;
     rank_position *p = &b->p;
-    set_pieces(p, m);
-    split_index(p, index, b->digit);
-    digits_to_locations(p, b->digit);
+    uint64_t per_side = positions_per_side(n);
+    p->side = index >= per_side;
+    index -= p->side ? per_side : 0;
+    b->code = index;
+#pragma GCC unroll 8
+    for (int i = n - 1; i > 0; i--) {
+        b->digit[i] = (uint8_t)(index / lehmer_weight[i]);
+        index %= lehmer_weight[i];
+    }
+    b->digit[0] = (uint8_t)index;
     uint64_t used = 0;
-    for (int i = 0; i < p->n; i++) {
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
+        p->loc[i] = (uint8_t)digit_location(b->digit[i], used);
         b->before[i] = used;
         used |= 1ULL << p->loc[i];
     }
     b->occ = used;
-    b->code = index - (p->side ? positions_per_side(p->n) : 0);
+}
+
+void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
+{
+    geo_init();
+    rank_lehmer *b = &mv->base;
+    set_pieces(&b->p, m);
+    switch (b->p.n) {
+    case 2: unindex_n(b, index, 2); break;
+    case 3: unindex_n(b, index, 3); break;
+    case 4: unindex_n(b, index, 4); break;
+    case 5: unindex_n(b, index, 5); break;
+    case 6: unindex_n(b, index, 6); break;
+    case 7: unindex_n(b, index, 7); break;
+    case 8: unindex_n(b, index, 8); break;
+    default: unindex_n(b, index, 1); break;
+    }
     mirror_facts(b);
     mover_paths(mv, m);
 }
