@@ -455,13 +455,15 @@ static void mirror_facts(rank_lehmer *b)
 }
 
 /* The Lehmer code, digits and prefixes of b's position (what an
- * incremental rank starts from). */
-static void lehmer_digits(rank_lehmer *b)
+ * incremental rank starts from); n is its piece count, a constant where the
+ * caller is unrolled per count. */
+static inline __attribute__((always_inline)) void lehmer_digits_n(rank_lehmer *b, const int n)
 {
     const rank_position *p = &b->p;
     uint64_t used = 0;
     b->code = 0;
-    for (int i = 0; i < p->n; i++) {
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++) {
         b->before[i] = used;
         b->digit[i] = (uint8_t)(p->loc[i] - (unsigned)__builtin_popcountll(used & ((1ULL << p->loc[i]) - 1)));
         b->code += b->digit[i] * lehmer_weight[i];
@@ -485,7 +487,7 @@ static inline int moved_needs_mirror(const rank_lehmer *b, int i, unsigned at)
 
 /* The incremental path needs the base to be its own representative and
  * the moved position to need no colour swap for its side to move. */
-static void mover_paths(rank_mover *mv, rank_material m)
+static inline __attribute__((always_inline)) void mover_paths_n(rank_mover *mv, rank_material m, const int n)
 {
     const rank_position *p = &mv->base.p;
     int canonical = !geo.swap[m][p->side] && !mv->base.first_right;
@@ -500,11 +502,12 @@ static void mover_paths(rank_mover *mv, rank_material m)
         rank_lehmer *sw = &mv->sw[k];
         sw->p = *p;
         sw->p.side = 0;
-        for (int i = 0; i < p->n; i++) {
+#pragma GCC unroll 8
+        for (int i = 0; i < n; i++) {
             unsigned loc = geo.flip[p->loc[i ^ 1]];
             sw->p.loc[i] = k ? geo.mirror[loc] : (uint8_t)loc;
         }
-        lehmer_digits(sw);
+        lehmer_digits_n(sw, n);
         if (k == 0)
             mirror_facts(sw);  /* the mirror is decided on sw[0] */
     }
@@ -536,32 +539,37 @@ static inline __attribute__((always_inline)) void unindex_n(rank_lehmer *b, uint
     b->occ = used;
 }
 
+static inline __attribute__((always_inline)) void mover_unindex_n(rank_mover *mv, rank_material m, uint64_t index,
+                                                                   const int n)
+{
+    unindex_n(&mv->base, index, n);
+    mirror_facts(&mv->base);
+    mover_paths_n(mv, m, n);
+}
+
 void rank_mover_unindex(rank_mover *mv, rank_material m, uint64_t index)
 {
     geo_init();
-    rank_lehmer *b = &mv->base;
-    set_pieces(&b->p, m);
-    switch (b->p.n) {
-    case 2: unindex_n(b, index, 2); break;
-    case 3: unindex_n(b, index, 3); break;
-    case 4: unindex_n(b, index, 4); break;
-    case 5: unindex_n(b, index, 5); break;
-    case 6: unindex_n(b, index, 6); break;
-    case 7: unindex_n(b, index, 7); break;
-    case 8: unindex_n(b, index, 8); break;
-    default: unindex_n(b, index, 1); break;
+    set_pieces(&mv->base.p, m);
+    switch (mv->base.p.n) {
+    case 2: mover_unindex_n(mv, m, index, 2); break;
+    case 3: mover_unindex_n(mv, m, index, 3); break;
+    case 4: mover_unindex_n(mv, m, index, 4); break;
+    case 5: mover_unindex_n(mv, m, index, 5); break;
+    case 6: mover_unindex_n(mv, m, index, 6); break;
+    case 7: mover_unindex_n(mv, m, index, 7); break;
+    case 8: mover_unindex_n(mv, m, index, 8); break;
+    default: mover_unindex_n(mv, m, index, 1); break;
     }
-    mirror_facts(b);
-    mover_paths(mv, m);
 }
 
 void rank_mover_init(rank_mover *mv, const rank_position *p)
 {
     geo_init();
     mv->base.p = *p;
-    lehmer_digits(&mv->base);
+    lehmer_digits_n(&mv->base, p->n);
     mirror_facts(&mv->base);
-    mover_paths(mv, rank_material_of(p));
+    mover_paths_n(mv, rank_material_of(p), p->n);
 }
 
 /* The Lehmer code of b's position with piece i moved to location now (an
