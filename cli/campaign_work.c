@@ -8,12 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A line of the question's trace each second: prove --trace's columns. */
-static void trace_line(const pns_progress *pr, void *ctx)
-{
-    fprintf(ctx, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);
-    fflush(ctx);
-}
+static void trace_line(const pns_progress *pr, void *ctx) { cli_trace_line(ctx, pr); }
 
 void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, campaign_answer *a)
 {
@@ -25,7 +20,7 @@ void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, camp
      * that cannot be written costs only the trace */
     FILE *trace = q->trace[0] ? util_open_output(q->trace, NULL, 0) : NULL;
     if (trace) {
-        fputs("seconds,nodes,pn,dn\n", trace);
+        cli_trace_header(trace);
         o.progress = trace_line, o.ctx = trace, o.progress_every = 1.0;
     }
     if (q->scores)

@@ -10,6 +10,7 @@
 #include "../games/game.h"
 #include "../tablebase/tablebase.h"
 #include "../symbolic/symbolic.h"
+#include "../pns/pns.h"
 
 enum { EXIT_USAGE = 2, EXIT_PAUSED = 3, EXIT_INTERRUPTED = 130 };  /* 3: a slice of a long run done, saved */
 
@@ -109,6 +110,10 @@ int cmd_verify_proof(int argc, char **argv);
 int cmd_join_proofs(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+/* A trace, as `plot` reads it: its header line, then one line of the root's
+ * numbers each progress call (written by `prove --trace` and campaigns). */
+void cli_trace_header(FILE *f);
+void cli_trace_line(FILE *f, const pns_progress *pr);
 int cmd_puzzles(int argc, char **argv);
 int cmd_solve_puzzle(int argc, char **argv);
 

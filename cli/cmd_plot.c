@@ -17,6 +17,14 @@ static const char help[] =
 
 enum { OPT_OUTPUT = 256, OPT_X };
 
+void cli_trace_header(FILE *f) { fputs("seconds,nodes,pn,dn\n", f); }
+
+void cli_trace_line(FILE *f, const pns_progress *pr)
+{
+    fprintf(f, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);
+    fflush(f);
+}
+
 static const struct option plot_long[] = {
     { "output", required_argument, NULL, OPT_OUTPUT },
     { "x", required_argument, NULL, OPT_X },

@@ -94,10 +94,8 @@ static void on_progress(const pns_progress *pr, void *ctx)
                 pr->sub_pn, pr->sub_dn, pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds, target);
         fflush(stderr);
     }
-    if (p->trace_file) {
-        fprintf(p->trace_file, "%.3f,%llu,%u,%u\n", pr->seconds, (unsigned long long)pr->nodes, pr->pn, pr->dn);
-        fflush(p->trace_file);
-    }
+    if (p->trace_file)
+        cli_trace_line(p->trace_file, pr);
 }
 
 static const char *status_word(pns_status s)
@@ -363,7 +361,7 @@ int cmd_prove(int argc, char **argv)
         return cli_fail(1, "prove: cannot write the trace: %s", why);
     }
     if (p.trace_file)
-        fputs("seconds,nodes,pn,dn\n", p.trace_file);
+        cli_trace_header(p.trace_file);
     cli_catch_interrupt();
     p.o.stop = &cli_stop;
     p.tty = isatty(2);
