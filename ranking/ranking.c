@@ -358,22 +358,34 @@ static void set_pieces(rank_position *p, rank_material m)
     memcpy(p->piece, geo.pieces[m & 0xFF], sizeof p->piece);
 }
 
-/* Digit i has radix 26 (i = 0) or 47 - i; spelt out so that every division
+/* The side and digits of index for n pieces: digit i has radix 26 (i = 0)
+ * or 47 - i.  n is a constant where it is inlined, so that every division
  * is by a constant, which the compiler turns into a multiplication. */
-static void split_index(rank_position *p, uint64_t index, uint8_t *digit)
+static inline __attribute__((always_inline)) void split_index_n(rank_position *p, uint64_t index, uint8_t *digit,
+                                                                 const int n)
 {
-    uint64_t per_side = positions_per_side(p->n);
+    uint64_t per_side = positions_per_side(n);
     p->side = index >= per_side;
     index -= p->side ? per_side : 0;
+#pragma GCC unroll 8
+    for (int i = n - 1; i > 0; i--) {
+        digit[i] = (uint8_t)(index / lehmer_weight[i]);
+        index %= lehmer_weight[i];
+    }
+    digit[0] = (uint8_t)index;
+}
+
+static void split_index(rank_position *p, uint64_t index, uint8_t *digit)
+{
     switch (p->n) {
-    case 8: digit[7] = (uint8_t)(index / lehmer_weight[7]); index %= lehmer_weight[7]; /* fall through */
-    case 7: digit[6] = (uint8_t)(index / lehmer_weight[6]); index %= lehmer_weight[6]; /* fall through */
-    case 6: digit[5] = (uint8_t)(index / lehmer_weight[5]); index %= lehmer_weight[5]; /* fall through */
-    case 5: digit[4] = (uint8_t)(index / lehmer_weight[4]); index %= lehmer_weight[4]; /* fall through */
-    case 4: digit[3] = (uint8_t)(index / lehmer_weight[3]); index %= lehmer_weight[3]; /* fall through */
-    case 3: digit[2] = (uint8_t)(index / lehmer_weight[2]); index %= lehmer_weight[2]; /* fall through */
-    case 2: digit[1] = (uint8_t)(index / lehmer_weight[1]); index %= lehmer_weight[1]; /* fall through */
-    default: digit[0] = (uint8_t)index;
+    case 2: split_index_n(p, index, digit, 2); break;
+    case 3: split_index_n(p, index, digit, 3); break;
+    case 4: split_index_n(p, index, digit, 4); break;
+    case 5: split_index_n(p, index, digit, 5); break;
+    case 6: split_index_n(p, index, digit, 6); break;
+    case 7: split_index_n(p, index, digit, 7); break;
+    case 8: split_index_n(p, index, digit, 8); break;
+    default: split_index_n(p, index, digit, 1); break;
     }
 }
 
@@ -514,21 +526,12 @@ static inline __attribute__((always_inline)) void mover_paths_n(rank_mover *mv, 
 }
 
 /* The digits, locations and occupancies of b from its index, n a constant
- * where it is inlined (as index_of_n): the digits' divisions and the
- * locations' deposits unrolled. */
+ * where it is inlined (as index_of_n): the locations' deposits unrolled. */
 static inline __attribute__((always_inline)) void unindex_n(rank_lehmer *b, uint64_t index, const int n)
 {
     rank_position *p = &b->p;
-    uint64_t per_side = positions_per_side(n);
-    p->side = index >= per_side;
-    index -= p->side ? per_side : 0;
-    b->code = index;
-#pragma GCC unroll 8
-    for (int i = n - 1; i > 0; i--) {
-        b->digit[i] = (uint8_t)(index / lehmer_weight[i]);
-        index %= lehmer_weight[i];
-    }
-    b->digit[0] = (uint8_t)index;
+    split_index_n(p, index, b->digit, n);
+    b->code = index - (p->side ? positions_per_side(n) : 0);
     uint64_t used = 0;
 #pragma GCC unroll 8
     for (int i = 0; i < n; i++) {
