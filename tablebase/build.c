@@ -255,7 +255,7 @@ int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_opti
             close(lock);
         return -1;
     }
-    if (lock >= 0 && (!o->ranks || o->ranks->rank == 0))
+    if (!o->ranks || o->ranks->rank == 0)
         tb_dir_remove_leftovers(dir, o->log);
     int rc = build_locked(g, dir, max_pieces, o, err, errlen);
     if (!o->ranks || o->ranks->rank == 0)
@@ -288,8 +288,8 @@ static int missing_tables(const game *g, const char *dir, tb_set *smaller, const
 {
     const game_tb_ops *ops = game_tables(g);
     uint64_t lack[4096 / 64] = { 0 };  /* bit i: mats[i] is to be built */
-    int rc = 0;
-    for (int i = 0; i < count && rc == 0 && (!o->ranks || o->ranks->rank == 0); i++) {
+    int rc = 0, reader = !o->ranks || o->ranks->rank == 0;
+    for (int i = 0; i < count && rc == 0 && reader; i++) {
         char path[4200];
         tb_file f;
         tb_path(g, dir, mats[i], path, sizeof path);
@@ -297,7 +297,8 @@ static int missing_tables(const game *g, const char *dir, tb_set *smaller, const
         if (tb_file_open(g, tb_set_index(smaller), path, mats[i], 1, &f, err, errlen) < 0) {
             char why[600];
             snprintf(why, sizeof why, "%s", err);
-            rc = f.damaged ? set_aside(path, why, o->log, err, errlen) : util_error(err, errlen, "%s (remove it to build it again)", why);
+            rc = f.damaged ? set_aside(path, why, o->log, err, errlen)
+                           : util_error(err, errlen, "%s (remove it to build it again)", why);
             lack[i / 64] |= 1ULL << (i % 64);
         } else if (f.map) {
             tb_file_close(&f);
