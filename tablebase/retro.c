@@ -80,9 +80,15 @@ static void fail(tb_builder *b, const char *msg)
     pthread_mutex_unlock(&b->lock);
 }
 
+static int stop_asked(const tb_builder *b) { return b->opt->stop && *b->opt->stop; }
+
+/* Whether the passes end now.  A stop asked for while the plies can be
+ * saved waits for the ply's end (finish_ply), so that the ply is saved:
+ * a ply of a six-piece table takes seconds to minutes, while the saves
+ * between them come every half hour. */
 static int stopped(const tb_builder *b)
 {
-    return b->failed || b->halted || (b->opt->stop && *b->opt->stop) ||
+    return b->failed || b->halted || (stop_asked(b) && !b->finish_ply) ||
            (b->opt->stop_at_ply && b->ply >= b->opt->stop_at_ply);
 }
 
@@ -126,6 +132,11 @@ static void each_owned(tb_builder *b, int unit, void (*fn)(void *ctx, uint64_t f
 static void report(tb_builder *b, uint64_t add)
 {
     uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
+    if (b->finish_ply && stop_asked(b) && b->opt->log && !__atomic_exchange_n(&b->stop_said, 1, __ATOMIC_RELAXED)) {
+        fprintf(b->opt->log, "%s: stopping at the end of ply %d, to save it (a second Ctrl-C quits at once)\n",
+                b->prog.material, b->ply);
+        fflush(b->opt->log);
+    }
     if (!b->opt->progress)
         return;
     if (b->ranks)
@@ -778,18 +789,20 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
 }
 
 /* Saves the build after ply b->ply when save_every seconds have passed
- * since the last save (or the table's start).  A save that fails costs only
- * the chance to resume: the build goes on, and says so. */
-static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses)
+ * since the last save (or the table's start), or now when `now` is set.  A
+ * save that fails costs only the chance to resume: the build goes on (or
+ * stops), and says so. */
+static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses, int now)
 {
-    double now = util_clock();
-    if (!b->save_path || b->ranks || b->opt->save_every <= 0 || stopped(b) || now - b->last_save < b->opt->save_every)
+    double t = util_clock();
+    if (!b->save_path || b->ranks || b->opt->save_every <= 0 || stopped(b) ||
+        (!now && t - b->last_save < b->opt->save_every))
         return;
     char err[600];
     if (tb_retro_save(b, wins, losses, b->save_path, err, sizeof err) == 0) {
         b->saved_ply = b->ply;
         if (b->opt->log) {
-            fprintf(b->opt->log, "%s: saved after ply %d in %.0f s\n", b->prog.material, b->ply, util_clock() - now);
+            fprintf(b->opt->log, "%s: saved after ply %d in %.0f s\n", b->prog.material, b->ply, util_clock() - t);
             fflush(b->opt->log);
         }
     } else if (b->opt->log) {
@@ -855,6 +868,7 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         goto out;
     }
     b->saved_ply = -1;
+    b->finish_ply = b->stop_said = 0;
     b->last_save = util_clock();
     int loaded = b->save_path ? tb_retro_load(b, wins, losses, b->save_path, err, errlen) : 0;
     if (loaded < 0)
@@ -875,9 +889,10 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         t = util_clock();
         b->t_plies = 0;
         b->done = 0;
-        save_if_due(b, wins, losses);
+        save_if_due(b, wins, losses, 0);
     }
     b->prog.phase = "plies";
+    b->finish_ply = b->save_path && !b->ranks && b->opt->save_every > 0 && !stopped(b);
     int halt = halt_agreed(b);
     for (b->ply++; !halt; b->ply++) {
         if (b->ply > TB_MAX_DISTANCE - 2) {
@@ -890,11 +905,18 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         uint64_t *last = wins;
         wins = new_wins;
         new_wins = last;  /* cleared by the pass that read it */
+        b->t_plies = util_clock() - t;
+        if (b->finish_ply && stop_asked(b) && !b->failed && !b->halted) {
+            /* the ply is whole (even the table's last: going on from it finds nothing more) */
+            save_if_due(b, wins, losses, 1);
+            b->finish_ply = 0;  /* stopped() from here on */
+            break;
+        }
         if (last_ply(b, won + lost + known))
             break;
-        b->t_plies = util_clock() - t;
-        save_if_due(b, wins, losses);
+        save_if_due(b, wins, losses, 0);
     }
+    b->finish_ply = 0;
     if (b->failed) {
         util_error(err, errlen, "%s: %s", b->prog.material, b->err);
         goto out;

@@ -47,6 +47,8 @@ typedef struct tb_builder {
     uint64_t deps_id;              /* names the smaller tables the captures read */
     double last_save;
     int saved_ply;                 /* the ply of the last save, -1: none yet */
+    int finish_ply;                /* a stop asked for waits for the ply's end, which is saved */
+    int stop_said;                 /* that wait was logged */
 } tb_builder;
 
 /* Builds the values of table b->mat (b->n positions) in b->c: 0, 1 when

@@ -134,7 +134,9 @@ typedef struct {
 
 typedef struct {
     int threads;              /* <= 0: all cores */
-    volatile int *stop;       /* set to stop after the current table (NULL ok) */
+    volatile int *stop;       /* set to stop (NULL ok): a table in its plies that saves
+                                 (save_every, one process) finishes the ply and saves
+                                 it first, else the table in progress stops at once */
     void (*progress)(const tb_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per finished table, or NULL */
@@ -151,7 +153,7 @@ typedef struct {
                                  often (seconds) beside its file, and go on from there
                                  when built again; 0: never */
     int stop_at_ply;          /* 0: normal; else a table that reaches this ply stops
-                                 there as Ctrl-C would stop it, to test resuming */
+                                 there at once, as a killed build would, to test resuming */
     const tb_ranks *ranks;    /* NULL: this process alone; else the build is shared
                                  with the other ranks, each calling tb_build with the
                                  same arguments (threads: the fewest any rank has;
@@ -164,7 +166,7 @@ typedef struct {
 /* Builds every table with at most max_pieces pieces that dir lacks, in
  * dependency order; each file is written to a temporary name and renamed when
  * complete.  0 on success, 1 when *o->stop ended it early (finished tables
- * are kept, the one in progress is dropped), -1 with err on failure. */
+ * are kept, the one in progress as its save), -1 with err on failure. */
 int tb_build(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err, size_t errlen);
 
 /* Rewrites every uncompressed table of g in dir in compressed blocks, each

@@ -833,6 +833,65 @@ static void test_saved_verify(void)
     game_close(g);
 }
 
+/* The log of test_stop_saves_ply: kept, and a stop asked for on the line
+ * that says a table saved ply 2 (so the stop comes inside ply 3). */
+typedef struct {
+    FILE *keep;
+    volatile int stop;
+} stop_log;
+
+static ssize_t stop_log_write(void *ctx, const char *buf, size_t len)
+{
+    stop_log *l = ctx;
+    fwrite(buf, 1, len, l->keep);
+    if (memmem(buf, len, "saved after ply 2 ", 18))
+        l->stop = 1;
+    return (ssize_t)len;
+}
+
+/* Ctrl-C inside a ply: the ply is finished and saved, then the build
+ * stops; built again, it goes on from that ply to the same files. */
+static void test_stop_saves_ply(void)
+{
+    char dir[64], save[300], err[512], cmd[200];
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-soft", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game *g = test_open("jungle", NULL);
+    char *text = NULL;
+    size_t len = 0;
+    stop_log l = { open_memstream(&text, &len), 0 };
+    tb_build_options o = { .threads = 1, .save_every = 1e-9, .stop = &l.stop };  /* one table at a time */
+    o.log = fopencookie(&l, "w", (cookie_io_functions_t){ .write = stop_log_write });
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o.log);
+    setvbuf(o.log, NULL, _IOLBF, 0);
+    CU_ASSERT_EQUAL(tb_build(g, dir, 3, &o, err, sizeof err), 1);
+    fclose(o.log);
+    fclose(l.keep);
+    CU_ASSERT_EQUAL_FATAL(saved_tables(g, dir, save, sizeof save), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "saved after ply 3 "));
+    CU_ASSERT_PTR_NULL(strstr(text, "saved after ply 4 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "stopped; its build saved after ply 3 goes on from there"));
+    free(text);
+    text = NULL;
+    tb_build_options go = { .threads = 2, .save_every = 1e-9 };
+    go.log = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &go, err, sizeof err), 0);
+    fclose(go.log);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "going on from its build saved after ply 3"));
+    free(text);
+    int mats[64], n = game_tables(g)->materials(g, 3, mats, 64);
+    for (int i = 0; i < n; i++) {
+        char a[256], b[256];
+        tb_path(g, dir, mats[i], a, sizeof a);
+        tb_path(g, tb_dir, mats[i], b, sizeof b);
+        CU_ASSERT(test_files_equal(a, b));
+    }
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_close(g);
+}
+
 /* A build stopped inside a table goes on from the ply it saved: the same
  * files as a build never stopped; a save damaged, cut short or of another
  * table is refused by name, never used. */
@@ -909,6 +968,7 @@ void suite_tablebase(void)
     CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
     CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when its header or sums are damaged, a damaged page read from the blocks", test_decoded_shared);
     CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
+    CU_add_test(s, "Ctrl-C inside a ply: the ply finished and saved, then resumed", test_stop_saves_ply);
     CU_add_test(s, "a stopped verification goes on from its save; damaged or foreign saves dropped", test_saved_verify);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }
