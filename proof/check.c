@@ -600,6 +600,14 @@ static int header_open(checker *C, const proof_header *h, game **g, game_state *
     if (C->co->tb_dir && game_has_tables(*g) && !C->score_mode &&
         !(C->tb = C->co->verify_tables ? tb_open_fresh(*g, C->co->tb_dir) : tb_open(*g, C->co->tb_dir)))
         return fail(C, "out of memory%s", "");
+    if (C->tb) {
+        /* the named tables hashed together (a six-piece one takes half a
+         * minute), before the first leaf that reads one asks for its hash */
+        int mats[CHECK_MAX_TABLES];
+        for (int i = 0; i < C->ntables; i++)
+            mats[i] = C->tables[i].mat;
+        tb_hash_ahead(C->tb, mats, C->ntables, C->co->threads);
+    }
     return 0;
 }
 

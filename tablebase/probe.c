@@ -254,16 +254,43 @@ int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
         return rc;
     slot *s = t->slots[mat];
     pthread_mutex_lock(&t->lock);
-    int bad = 0;
-    if (!s->hash[0]) {
-        unsigned char h[TB_HASH_BYTES];
-        bad = tb_file_hash(&s->f, h) != 0;
-        if (!bad)
-            tb_hash_text(h, s->hash);
-    }
+    int known = s->hash[0] != 0;
     pthread_mutex_unlock(&t->lock);
-    if (bad)
-        return util_error(err, errlen, "table %s: a compressed block does not decode", s->f.h.material);
+    if (!known) {
+        /* outside the lock (a six-piece table takes half a minute), so that
+         * tb_hash_ahead's threads hash their tables at once; a table two
+         * threads ask for is hashed twice, to the same answer */
+        unsigned char h[TB_HASH_BYTES];
+        char text[TB_HASH_HEX];
+        if (tb_file_hash(&s->f, h) != 0)
+            return util_error(err, errlen, "table %s: a compressed block does not decode", s->f.h.material);
+        tb_hash_text(h, text);
+        pthread_mutex_lock(&t->lock);
+        memcpy(s->hash, text, TB_HASH_HEX);
+        pthread_mutex_unlock(&t->lock);
+    }
+    pthread_mutex_lock(&t->lock);
     memcpy(hex, s->hash, TB_HASH_HEX);
+    pthread_mutex_unlock(&t->lock);
     return 1;
+}
+
+typedef struct {
+    tb_set *t;
+    const int *mats;
+} hash_ahead;
+
+static void hash_some(void *ctx, uint64_t first, uint64_t end)
+{
+    hash_ahead *a = ctx;
+    char hex[TB_HASH_HEX], err[300];
+    for (uint64_t i = first; i < end; i++)
+        tb_hash(a->t, a->mats[i], hex, err, sizeof err);  /* its caller's tb_hash says what went wrong */
+}
+
+void tb_hash_ahead(tb_set *t, const int *mats, int n, int threads)
+{
+    hash_ahead a = { t, mats };
+    if (n > 0)
+        util_parallel(threads, (uint64_t)n, 1, hash_some, &a);
 }

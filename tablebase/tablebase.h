@@ -93,6 +93,10 @@ int tb_withhold(tb_set *t, int mat);
 /* The hash of material mat's table as hex (computed once per set): 1, 0 if
  * the table is absent, -1 if it is bad (err). */
 int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen);
+/* Hashes the tables of mats[0..n) in t on up to `threads` threads (<= 0:
+ * all cores), one table a thread, for the tb_hash calls that follow;
+ * absent or bad tables are left for those calls to report. */
+void tb_hash_ahead(tb_set *t, const int *mats, int n, int threads);
 /* Unmaps every table and frees t; NULL is allowed. */
 void tb_close(tb_set *t);
 

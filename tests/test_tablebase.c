@@ -555,6 +555,23 @@ static void test_compressed(void)
     int mats[64], n = game_tables(g)->materials(g, 3, mats, 64), two = game_tables(g)->materials(g, 2, mats, 64);
     for (int i = 0; i < n; i++)
         same_values(g, tb_dir, packed, mats[i]);
+    /* hashed ahead on two threads, with a material the directory lacks
+     * among them: the hashes one at a time */
+    tb_set *ahead = tb_open(g, packed), *one = tb_open(g, tb_dir);
+    int wanted[65];
+    memcpy(wanted, mats, sizeof *mats * (size_t)n);
+    wanted[n] = game_tables(g)->material_parse(g, "RrDd");
+    tb_hash_ahead(ahead, wanted, n + 1, 2);
+    for (int i = 0; i < n; i++) {
+        char ha[TB_HASH_HEX], hb[TB_HASH_HEX];
+        CU_ASSERT_EQUAL(tb_hash(ahead, mats[i], ha, err, sizeof err), 1);
+        CU_ASSERT_EQUAL(tb_hash(one, mats[i], hb, err, sizeof err), 1);
+        CU_ASSERT_STRING_EQUAL(ha, hb);
+    }
+    char absent[TB_HASH_HEX];
+    CU_ASSERT_EQUAL(tb_hash(ahead, wanted[n], absent, err, sizeof err), 0);
+    tb_close(ahead);
+    tb_close(one);
     FILE *devnull = fopen("/dev/null", "w");
     CU_ASSERT_EQUAL(tb_verify(g, packed, 2, devnull, err, sizeof err), 0);
     /* Three pieces on compressed two-piece tables: the plain files. */
