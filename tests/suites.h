@@ -37,6 +37,9 @@ game *test_open(const char *spec, const char *variant);
 int test_remove_dir(const char *dir);
 /* Whether two files hold the same bytes (both must exist). */
 int test_files_equal(const char *a, const char *b);
+/* How many of g's tables with at most max_pieces pieces are not the same
+ * file in dirs a and b (missing from either counts). */
+int test_tables_differ(const game *g, const char *a, const char *b, int max_pieces);
 /* Parses a position that the test knows to be valid. */
 game_state test_parse(const game *g, const char *text);
 /* The start played on by a random number (below max_plies) of random moves

@@ -2,6 +2,7 @@
 #include "ref.h"
 #include "suites.h"
 #include "../pns/pns.h"
+#include "../tablebase/tablebase.h"
 
 #include <CUnit/Basic.h>
 #include <pthread.h>
@@ -40,6 +41,18 @@ int test_files_equal(const char *a, const char *b)
     if (fa) fclose(fa);
     if (fb) fclose(fb);
     return same;
+}
+
+int test_tables_differ(const game *g, const char *a, const char *b, int max_pieces)
+{
+    int mats[4096], n = game_tables(g)->materials(g, max_pieces, mats, 4096), differ = 0;
+    for (int i = 0; i < n; i++) {
+        char pa[4200], pb[4200];
+        tb_path(g, a, mats[i], pa, sizeof pa);
+        tb_path(g, b, mats[i], pb, sizeof pb);
+        differ += !test_files_equal(pa, pb);
+    }
+    return differ;
 }
 
 game_state test_parse(const game *g, const char *text)
