@@ -52,7 +52,7 @@ enum { OPT_CQUESTION = 512, OPT_DEPTH, OPT_WORKERS, OPT_GUESS, OPT_JSON_C, OPT_S
 
 /* prove's options a campaign passes on to its questions (its own are the rest). */
 static const char *const passed[] = { "algo", "ghi", "memory", "proof-memory", "proof-time", "epsilon", "init", "nodes",
-                                      "time", "tb-dir", "no-tb", "tb-decode", "sum", "exact-empties", "proof-exact",
+                                      "time", "tb-dir", "no-tb", "tb-decode", "tb-cache", "sum", "exact-empties", "proof-exact",
                                       "threads", NULL };
 
 typedef struct {

@@ -38,6 +38,8 @@ static const char help[] =
     "                            for fast random probes, into TABLE.dec beside each\n"
     "                            table: made once, shared by every process on the\n"
     "                            machine (else into this process's memory)\n"
+    "  --tb-cache MB             decoded blocks of compressed tables kept, shared\n"
+    "                            out among the search's threads (default 256)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
     "                            with --score, the trees of both bounds\n"
     "  --dot FILE                with --proof: the proof's tree as a Graphviz graph\n"

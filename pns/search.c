@@ -222,9 +222,11 @@ void pns_search_table_line(pns_search *S, game_state *s, pns_result *r)
     }
 }
 
+static inline uint32_t path_hash(game_key key) { return (uint32_t)(game_key_hash(key) >> (64 - PATH_HASH_LOG2)); }
+
 int pns_path_find(const pns_search *S, game_key key)
 {
-    for (int d = S->path_head[game_key_hash(key) & 0xffff]; d >= 0; d = S->path_prev[d])
+    for (int d = S->path_head[path_hash(key)]; d >= 0; d = S->path_prev[d])
         if (game_key_equal(S->path[d], key))
             return d;
     return -1;
@@ -243,7 +245,7 @@ int pns_path_push(pns_search *S, game_key key)
         S->stopped_by = "depth";
         return -1;
     }
-    int32_t *head = &S->path_head[game_key_hash(key) & 0xffff];
+    int32_t *head = &S->path_head[path_hash(key)];
     S->path_prev[S->depth] = *head;
     *head = S->depth;
     S->path[S->depth++] = key;
@@ -253,7 +255,7 @@ int pns_path_push(pns_search *S, game_key key)
 void pns_path_pop(pns_search *S)
 {
     game_key key = S->path[--S->depth];
-    S->path_head[game_key_hash(key) & 0xffff] = S->path_prev[S->depth];
+    S->path_head[path_hash(key)] = S->path_prev[S->depth];
 }
 
 int pns_search_tick(pns_search *S)

@@ -9,6 +9,7 @@
 
 #define DEP_NONE UINT32_MAX    /* a solved result that does not depend on the path */
 #define PATH_MAX_DEPTH 65536
+#define PATH_HASH_LOG2 12  /* 16 KB of chain heads stays in cache (2^16, 256 KB, missed on every child looked up) */
 
 /* What the threads of one search share beside their table (a df-pn team,
  * dfpn_team.c; the signals are here, because every search ticks). */
@@ -38,7 +39,7 @@ typedef struct {
     game_key *path;
     int32_t *path_prev;        /* per depth: the next shallower depth with the same hash, -1 none */
     int depth;
-    int32_t path_head[1 << 16]; /* per hash: the deepest depth with it, -1 none */
+    int32_t path_head[1 << PATH_HASH_LOG2]; /* per hash: the deepest depth with it, -1 none */
     uint64_t nodes;
     double t0, next_check, next_progress;
     double write_until;         /* the proof writer stops here (0: no limit of its own) */

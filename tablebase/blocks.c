@@ -21,7 +21,7 @@
 #include <xxhash.h>
 
 #define ZSTD_LEVEL 3           /* ratio x10 on Jungle tables at 500 MB/s; higher levels pay 10x time for 1.2x */
-#define CACHE_SLOTS 128        /* decoded blocks kept per thread: 4 MB */
+#define CACHE_LOG2_DEFAULT 7   /* decoded blocks kept per thread: 128, 4 MB */
 #define BLOCK_BYTES_MAX (2u << TB_BLOCK_LOG2)
 
 uint64_t tb_blocks_of(uint64_t entries) { return (entries + (1ULL << TB_BLOCK_LOG2) - 1) >> TB_BLOCK_LOG2; }
@@ -101,46 +101,92 @@ static int decode(ZSTD_DCtx *dc, const tb_file *f, uint64_t b, unsigned char *ou
 }
 
 /* A thread's decoded blocks and its decoder (a context per call would
- * cost an allocation per decoded block). */
+ * cost an allocation per decoded block), direct-mapped by file and block. */
 typedef struct {
     ZSTD_DCtx *dc;
-    uint64_t file[CACHE_SLOTS], block[CACHE_SLOTS];
-    unsigned char data[CACHE_SLOTS][BLOCK_BYTES_MAX];
+    unsigned log2;             /* 2^log2 slots */
+    uint64_t *file, *block;    /* file 0: empty (ids start at 1) */
+    unsigned char *data;       /* BLOCK_BYTES_MAX a slot, touched as used */
 } block_cache;
+
+static unsigned cache_log2_want = CACHE_LOG2_DEFAULT;
+
+void tb_cache_size(size_t bytes)
+{
+    unsigned log2 = 0;
+    while (log2 < 30 && ((size_t)BLOCK_BYTES_MAX << (log2 + 1)) <= bytes)
+        log2++;
+    __atomic_store_n(&cache_log2_want, log2, __ATOMIC_RELAXED);
+}
 
 static void cache_free(void *p)
 {
     block_cache *c = p;
+    if (!c)
+        return;
     ZSTD_freeDCtx(c->dc);
+    free(c->file);
+    free(c->block);
+    free(c->data);
     free(c);
+}
+
+/* A cache of 2^log2 slots, or NULL when out of memory. */
+static block_cache *cache_make(unsigned log2)
+{
+    size_t n = (size_t)1 << log2;
+    block_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->log2 = log2;
+    c->dc = ZSTD_createDCtx();
+    c->file = calloc(n, sizeof *c->file);
+    c->block = malloc(n * sizeof *c->block);
+    c->data = malloc(n * BLOCK_BYTES_MAX);
+    if (!c->dc || !c->file || !c->block || !c->data) {
+        cache_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 static pthread_key_t cache_key;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 static void cache_key_make(void) { pthread_key_create(&cache_key, cache_free); }
 
-tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
+/* This thread's cache, made again when another size was asked for since. */
+static block_cache *thread_cache(void)
 {
     pthread_once(&cache_once, cache_key_make);
     block_cache *c = pthread_getspecific(cache_key);
-    if (!c) {
-        if (!(c = calloc(1, sizeof *c)) || !(c->dc = ZSTD_createDCtx()) || pthread_setspecific(cache_key, c) != 0) {
-            if (c)
-                ZSTD_freeDCtx(c->dc);
-            free(c);
-            return TB_ENTRY_BAD;
-        }
+    unsigned want = __atomic_load_n(&cache_log2_want, __ATOMIC_RELAXED);
+    if (c && c->log2 == want)
+        return c;
+    cache_free(c);
+    pthread_setspecific(cache_key, NULL);
+    if ((c = cache_make(want)) && pthread_setspecific(cache_key, c) != 0) {
+        cache_free(c);
+        c = NULL;
     }
+    return c;
+}
+
+tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
+{
+    block_cache *c = thread_cache();
+    if (!c)
+        return TB_ENTRY_BAD;
     uint64_t b = i >> f->h.block_log2;
-    unsigned slot = (unsigned)((b * 0x9E3779B97F4A7C15ULL + f->id * 0xC2B2AE3D27D4EB4FULL) >> 57) % CACHE_SLOTS;
+    size_t slot = (size_t)((b * 0x9E3779B97F4A7C15ULL + f->id * 0xC2B2AE3D27D4EB4FULL) >> 32 >> (32 - c->log2));
+    unsigned char *data = c->data + slot * BLOCK_BYTES_MAX;
     if (c->file[slot] != f->id || c->block[slot] != b) {
-        c->file[slot] = 0;  /* ids start at 1: empty until decoded */
-        if (decode(c->dc, f, b, c->data[slot]) != 0)
+        c->file[slot] = 0;
+        if (decode(c->dc, f, b, data) != 0)
             return TB_ENTRY_BAD;
         c->file[slot] = f->id;
         c->block[slot] = b;
     }
-    return tb_entry_in(c->data[slot], f->h.entry_bytes, i & ((1ULL << f->h.block_log2) - 1));
+    return tb_entry_in(data, f->h.entry_bytes, i & ((1ULL << f->h.block_log2) - 1));
 }
 
 /* Entry e in one byte: the file's one-byte form, or TB_NARROW_WIDE for

@@ -80,6 +80,12 @@ void tb_set_resident(tb_set *t);
  * there: one copy in the page cache for every process on the machine;
  * where that file cannot be made or mapped, into memory as above. */
 void tb_set_resident_shared(tb_set *t);
+/* Sets each thread's cache of a compressed table's decoded blocks to about
+ * `bytes` (a power of two of 32 KB blocks, at least one; 4 MB until set),
+ * for every set, from the thread's next probe on: a search probing
+ * compressed six-piece Jungle tables decoded a block for every second
+ * probe with 4 MB and every sixth with 512 MB. */
+void tb_cache_size(size_t bytes);
 /* Loads the table of material mat now: 1 loaded, 0 absent, -1 bad (err). */
 int tb_load(tb_set *t, int mat, char *err, size_t errlen);
 /* Treats material mat as absent from now on (to check a search against the

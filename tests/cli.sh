@@ -212,6 +212,8 @@ done 3<"$(dirname "$0")/../positions/ostle/longest-win.txt"
 check "prove from the tables" 0 "^nodes: 0 " -- prove ostle:3x3 --position "WWW/1H1/B1B w -" --tb-dir "$ot"
 "$bin" tb build ostle:3x3 --pieces 6 --dir "$tmp/ot-z" --compress all >/dev/null 2>&1
 check "prove from compressed tables decoded whole" 0 "^pv: [a-c][1-3][UDLR]( [a-c][1-3][UDLR]){4}$" -- prove ostle:3x3 --position "WWW/1H1/B1B w -" --tb-dir "$tmp/ot-z" --tb-decode
+check "prove from compressed tables, one block cached" 0 "^pv: [a-c][1-3][UDLR]( [a-c][1-3][UDLR]){4}$" -- prove ostle:3x3 --position "WWW/1H1/B1B w -" --tb-dir "$tmp/ot-z" --tb-cache 0.03
+check "tb cache zero" 2 "bad value '0' for option '--tb-cache'" -- prove ostle:3x3 --tb-cache 0
 check "table line to the end" 0 "^pv: [a-c][1-3][UDLR]( [a-c][1-3][UDLR]){4}$" -- prove ostle:3x3 --position "WWW/1H1/B1B w -" --tb-dir "$ot"
 check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot"
 check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"

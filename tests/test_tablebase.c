@@ -481,7 +481,8 @@ static void test_tb_ops(void)
 }
 
 /* Every value of material mat in dirs a and b, by hash and by probes of
- * random indices (which go through the block cache of a compressed file). */
+ * random indices (which go through the block cache of a compressed file:
+ * of one block, of the default 4 MB, of 64 MB). */
 static void same_values(game *g, const char *a, const char *b, int mat)
 {
     char err[512], ha[TB_HASH_HEX], hb[TB_HASH_HEX];
@@ -490,7 +491,10 @@ static void same_values(game *g, const char *a, const char *b, int mat)
     CU_ASSERT_EQUAL(tb_hash(tb, mat, hb, err, sizeof err), 1);
     CU_ASSERT_STRING_EQUAL(ha, hb);
     uint64_t size = game_tables(g)->size(g, test_index(g, mat), mat), x = 88172645463325252ULL;
-    for (int k = 0; k < 2000; k++) {
+    static const size_t cache[] = { 0, 4 << 20, 64 << 20 };
+    for (int k = 0; k < 3000; k++) {
+        if (k % 1000 == 0)
+            tb_cache_size(cache[k / 1000]);
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         game_state s;
         game_tables(g)->unindex(g, test_index(g, mat), mat, x % size, &s);
@@ -499,6 +503,7 @@ static void same_values(game *g, const char *a, const char *b, int mat)
         CU_ASSERT_EQUAL(tb_probe(tb, &s, &vb, err, sizeof err), 1);
         CU_ASSERT(va.wdl == vb.wdl && va.distance == vb.distance);
     }
+    tb_cache_size(4 << 20);
     tb_close(ta);
     tb_close(tb);
 }
