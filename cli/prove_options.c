@@ -156,6 +156,8 @@ int cli_prove_tables(const game *g, const cli_prove_opts *p, tb_set **tb)
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
         if ((*tb = tb_open(g, dir)) != NULL && p->tb_decode)
             tb_set_resident_shared(*tb);
+        if (*tb)
+            tb_set_hash_files(*tb);  /* a proof's writer; verify-proof hashes the values */
     } else if (p->tb_dir)
         return cli_fail(EXIT_USAGE, "prove: no table directory '%s'", p->tb_dir);
     return 0;

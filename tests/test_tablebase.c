@@ -545,6 +545,46 @@ static int report_has(FILE *f, const char *what)
     return 0;
 }
 
+/* The hash of material mat in dir, from a set that keeps hash files or not. */
+static void hash_of(game *g, const char *dir, int mat, int files, char hex[TB_HASH_HEX])
+{
+    char err[512];
+    tb_set *t = tb_open(g, dir);
+    if (files)
+        tb_set_hash_files(t);
+    CU_ASSERT_EQUAL(tb_hash(t, mat, hex, err, sizeof err), 1);
+    tb_close(t);
+}
+
+/* A hash file is made beside the table and read back; one changed is what
+ * a set keeping hash files answers (it is read, not made again) and not
+ * what a plain set answers (a checker's); one made for another header is
+ * ignored and made again. */
+static void hash_files(game *g, const char *dir, int mat)
+{
+    char table[256], path[300], real[TB_HASH_HEX], hex[TB_HASH_HEX];
+    tb_path(g, dir, mat, table, sizeof table);
+    snprintf(path, sizeof path, "%s.b2", table);
+    remove(path);
+    hash_of(g, dir, mat, 0, real);
+    CU_ASSERT(access(path, F_OK) != 0);
+    hash_of(g, dir, mat, 1, hex);
+    CU_ASSERT_STRING_EQUAL(hex, real);
+    CU_ASSERT_FATAL(access(path, F_OK) == 0);
+    flip_byte(path, -1, SEEK_END);  /* the hash's last byte */
+    hash_of(g, dir, mat, 1, hex);
+    CU_ASSERT_STRING_NOT_EQUAL(hex, real);
+    CU_ASSERT_EQUAL(strncmp(hex, real, TB_HASH_HEX - 3), 0);
+    hash_of(g, dir, mat, 0, hex);
+    CU_ASSERT_STRING_EQUAL(hex, real);
+    flip_byte(path, 8 + 100, SEEK_SET);  /* the header it names */
+    hash_of(g, dir, mat, 1, hex);
+    CU_ASSERT_STRING_EQUAL(hex, real);
+    hash_of(g, dir, mat, 1, hex);  /* from the file made again */
+    CU_ASSERT_STRING_EQUAL(hex, real);
+    remove(path);
+}
+
 /* Compressed blocks: the same values as the plain files, built directly or
  * converted; tables built on compressed smaller ones are the same files;
  * a damaged block is refused. */
@@ -577,6 +617,7 @@ static void test_compressed(void)
     CU_ASSERT_EQUAL(tb_hash(ahead, wanted[n], absent, err, sizeof err), 0);
     tb_close(ahead);
     tb_close(one);
+    hash_files(g, packed, mats[n - 1]);
     FILE *devnull = fopen("/dev/null", "w");
     CU_ASSERT_EQUAL(tb_verify(g, packed, 2, devnull, err, sizeof err), 0);
     /* Three pieces on compressed two-piece tables: the plain files. */
