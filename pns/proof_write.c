@@ -253,6 +253,20 @@ static void move_order(writer *W, const game_state *s, game_key key, const writt
     int held = w && w->id == NOT_WRITTEN;  /* its best move is the one the writer's search found */
     const tt_entry *e = need_all || held ? NULL : pns_dfpn_lookup(W->D, key);
     int first = need_all ? 0 : held ? w->best : e ? e->best : 0;
+    /* a move into a leaf that shows the claim (the game's end, a table's
+     * value) before the search's choice: df-pn's proofs wander (a line of
+     * 2,315 plies in a seven-piece Jungle win whose captures all reach
+     * tables), and the longer the path, the more of its positions a reply
+     * can repeat, a subtree then taken back */
+    for (int i = 0; !need_all && !held && i < n; i++) {
+        game_state cs = *s;
+        game_play(g, &cs, mv_list[i]);
+        child_t c;
+        if (pns_search_leaf(&W->D->S, &cs, &c.pn, &c.dn) && shows(W, &c)) {
+            first = i;
+            break;
+        }
+    }
     for (int i = 0; W->closed && !need_all && i < n; i++) {
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
