@@ -105,6 +105,7 @@ static int decode(ZSTD_DCtx *dc, const tb_file *f, uint64_t b, unsigned char *ou
 typedef struct {
     ZSTD_DCtx *dc;
     unsigned log2;             /* 2^log2 slots */
+    unsigned short_of;         /* the size asked for when it was made */
     uint64_t *file, *block;    /* file 0: empty (ids start at 1) */
     unsigned char *data;       /* BLOCK_BYTES_MAX a slot, touched as used */
 } block_cache;
@@ -154,17 +155,24 @@ static pthread_key_t cache_key;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 static void cache_key_make(void) { pthread_key_create(&cache_key, cache_free); }
 
-/* This thread's cache, made again when another size was asked for since. */
+/* This thread's cache, made again when another size was asked for since;
+ * where that size cannot be had, the largest half, quarter ... that can
+ * (a probe fails only when not even one block can). */
 static block_cache *thread_cache(void)
 {
     pthread_once(&cache_once, cache_key_make);
     block_cache *c = pthread_getspecific(cache_key);
     unsigned want = __atomic_load_n(&cache_log2_want, __ATOMIC_RELAXED);
-    if (c && c->log2 == want)
+    if (c && c->log2 <= want && (c->log2 == want || c->short_of == want))
         return c;
     cache_free(c);
     pthread_setspecific(cache_key, NULL);
-    if ((c = cache_make(want)) && pthread_setspecific(cache_key, c) != 0) {
+    unsigned log2 = want;
+    while (!(c = cache_make(log2)) && log2 > 0)
+        log2--;
+    if (c)
+        c->short_of = want;
+    if (c && pthread_setspecific(cache_key, c) != 0) {
         cache_free(c);
         c = NULL;
     }
