@@ -244,8 +244,9 @@ static int leaf_line(writer *W, const game_state *s, int depth, game_key *key, w
 }
 
 /* The order in which to try the n moves of s into order[]: where one move
- * suffices, the search's own choice first; in a closed set a move to a
- * position already in it before that (a line less). */
+ * suffices, a move into a leaf that shows the claim first, else the
+ * search's own choice; in a closed set a move to a position already in it
+ * before either (a line less). */
 static void move_order(writer *W, const game_state *s, game_key key, const written *w, const game_move *mv_list, int n,
                        int need_all, int *order)
 {

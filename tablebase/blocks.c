@@ -105,7 +105,7 @@ static int decode(ZSTD_DCtx *dc, const tb_file *f, uint64_t b, unsigned char *ou
 typedef struct {
     ZSTD_DCtx *dc;
     unsigned log2;             /* 2^log2 slots */
-    unsigned short_of;         /* the size asked for when it was made */
+    unsigned asked;            /* the log2 asked for when it was made (log2 is less where that could not be had) */
     uint64_t *file, *block;    /* file 0: empty (ids start at 1) */
     unsigned char *data;       /* BLOCK_BYTES_MAX a slot, touched as used */
 } block_cache;
@@ -163,7 +163,7 @@ static block_cache *thread_cache(void)
     pthread_once(&cache_once, cache_key_make);
     block_cache *c = pthread_getspecific(cache_key);
     unsigned want = __atomic_load_n(&cache_log2_want, __ATOMIC_RELAXED);
-    if (c && c->log2 <= want && (c->log2 == want || c->short_of == want))
+    if (c && c->asked == want)
         return c;
     cache_free(c);
     pthread_setspecific(cache_key, NULL);
@@ -171,7 +171,7 @@ static block_cache *thread_cache(void)
     while (!(c = cache_make(log2)) && log2 > 0)
         log2--;
     if (c)
-        c->short_of = want;
+        c->asked = want;
     if (c && pthread_setspecific(cache_key, c) != 0) {
         cache_free(c);
         c = NULL;
