@@ -177,6 +177,9 @@ static void report(const game *g, const game_state *s, const char *value, const 
                (unsigned long long)r->proof.repaired);
     else if (r->proof.why[0])
         printf("proof: a tree searched again, as the table's closed set did not hold the root (%s)\n", r->proof.why);
+    if (r->proof.searched || r->proof.taken_back)
+        printf("proof tree writer: %llu positions searched again, %llu lines written and taken back (failed on its path)\n",
+               (unsigned long long)r->proof.searched, (unsigned long long)r->proof.taken_back);
     if (r->tt_accesses)
         printf("shared table: %llu bucket accesses, %llu met a store under way (%.4f%%)\n", (unsigned long long)r->tt_accesses,
                (unsigned long long)r->tt_contended, 100.0 * (double)r->tt_contended / (double)r->tt_accesses);

@@ -98,6 +98,8 @@ typedef struct {
     uint64_t repaired;   /* positions the closed set's writer searched again (those the table lost) */
     uint64_t read;       /* positions of the closed set the writer read off the table */
     uint64_t widened;    /* of those, claim side's positions read by the best move first, then by every move */
+    uint64_t searched;   /* the tree writer: positions it searched again (the table had not kept their value) */
+    uint64_t taken_back; /* the tree writer: lines written and taken back (subtrees that failed on its path) */
     char why[256];       /* a closed set was tried and did not hold the root: why (else empty) */
 } pns_proof_report;
 

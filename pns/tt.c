@@ -42,6 +42,7 @@ struct tt_kept {
     uint64_t dropped;
     size_t bytes;
     pthread_mutex_t lock;  /* the threads of a shared table evict at once */
+    uint32_t seq;          /* odd while a put writes: searching threads read it without the lock */
 };
 
 int pns_tt_keep_solved(tt_table *t, size_t bytes)
@@ -83,18 +84,35 @@ static tt_entry *kept_slot(const tt_kept *k, game_key key)
     }
 }
 
+/* *s = *e for readers that do not lock (kept_get): release stores, the
+ * key last, so that a reader that sees it sees the rest (or a changed seq). */
+static void kept_write(tt_entry *s, const tt_entry *e)
+{
+    __atomic_store_n(&s->pn, e->pn, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->dn, e->dn, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->work, e->work, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->best, e->best, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->flags, e->flags, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->tag, e->tag, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->lo, e->lo, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->hi, e->hi, __ATOMIC_RELEASE);
+}
+
 static void kept_put(tt_kept *k, const tt_entry *e)
 {
     pthread_mutex_lock(&k->lock);
     tt_entry *s = kept_slot(k, (game_key){ e->lo, e->hi });
-    if (!is_empty(s)) {
-        if (is_solved(e) || !is_solved(s))
-            *s = *e;  /* solved again, perhaps for another score target */
-    }
-    else if (k->used < k->limit)
-        *s = *e, k->used++;
-    else
+    int put = !is_empty(s) ? is_solved(e) || !is_solved(s)  /* solved again, perhaps for another score target */
+                           : k->used < k->limit;
+    if (put) {
+        __atomic_store_n(&k->seq, k->seq + 1, __ATOMIC_RELEASE);
+        if (is_empty(s))
+            __atomic_store_n(&k->used, k->used + 1, __ATOMIC_RELEASE);
+        kept_write(s, e);
+        __atomic_store_n(&k->seq, k->seq + 1, __ATOMIC_RELEASE);
+    } else {
         k->dropped++;
+    }
     pthread_mutex_unlock(&k->lock);
 }
 
@@ -256,7 +274,33 @@ static void copy_racing(tt_entry *to, const tt_entry *e)
     to->tag = __atomic_load_n(&e->tag, __ATOMIC_ACQUIRE);
 }
 
-int pns_tt_get(const tt_table *t, game_key key, tt_entry *out)
+/* The solved entry of key the keep holds into *out: 1, or 0 when none.
+ * Beside threads that put: a copy made while a put wrote is made again. */
+static int kept_get(const tt_kept *k, game_key key, tt_entry *out)
+{
+    if (!__atomic_load_n(&k->used, __ATOMIC_RELAXED))
+        return 0;
+    for (;;) {
+        uint32_t v = __atomic_load_n(&k->seq, __ATOMIC_ACQUIRE);
+        int found = 0;
+        if (!(v & 1)) {
+            /* at most 70% full: the probe meets an empty slot */
+            for (size_t i = game_key_hash(key) & k->mask;; i = (i + 1) & k->mask) {
+                copy_racing(out, &k->e[i]);
+                if (is_empty(out))
+                    break;
+                if (out->lo == key.lo && out->hi == key.hi) {
+                    found = is_solved(out);
+                    break;
+                }
+            }
+            if (__atomic_load_n(&k->seq, __ATOMIC_RELAXED) == v)
+                return found;
+        }
+    }
+}
+
+static int get_main(const tt_table *t, game_key key, tt_entry *out)
 {
     if (!t->seq) {
         const tt_entry *e = pns_tt_lookup(t, key);
@@ -284,6 +328,17 @@ int pns_tt_get(const tt_table *t, game_key key, tt_entry *out)
         if (!spins)
             met++;
     }
+}
+
+int pns_tt_get(const tt_table *t, game_key key, tt_entry *out)
+{
+    /* where the table has no entry, a solved one it evicted: a search that
+     * solved it again could name another move there, and a proof writer
+     * reading both could follow a cycle of best moves (entries solved
+     * through each other) instead of a proof */
+    if (!get_main(t, key, out))
+        return t->kept ? kept_get(t->kept, key, out) : 0;
+    return 1;
 }
 
 const tt_entry *pns_tt_lookup(const tt_table *t, game_key key)

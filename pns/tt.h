@@ -98,7 +98,8 @@ void pns_tt_kept_counts(const tt_table *t, uint64_t *kept, uint64_t *dropped, si
 /* As pns_tt_lookup, and where the table has no solved entry of key, a kept
  * one; only while no other thread stores. */
 const tt_entry *pns_tt_lookup_kept(const tt_table *t, game_key key);
-/* Copies the entry of key into *out: 1, or 0 when there is none. */
+/* Copies the entry of key into *out (where the table has none, a solved
+ * one the keep holds): 1, or 0 when there is none. */
 int pns_tt_get(const tt_table *t, game_key key, tt_entry *out);
 /* Sets flag bits on key's entry (made unsolved 1/1 if key has none) and,
  * where best >= 0 and the entry is unsolved, its best move: a TT_COND

@@ -98,3 +98,16 @@ void dense_graph(unsigned seed, int n, int w, char *buf, size_t len)
         at += (size_t)snprintf(buf + at, len - at, "%s\n", rand_r(&seed) % 10 < 3 ? " X" : "");
     }
 }
+
+void ladder_graph(unsigned seed, int n, int jumps, char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "root O%d\nX: win\nA0: and X\nO0: or A0\n", n - 1);
+    for (int i = 1; i < n; i++) {
+        at += (size_t)snprintf(buf + at, len - at, "O%d: or A%d A%d\nA%d: and O%d", i, i - 1, rand_r(&seed) % n, i, i - 1);
+        for (int k = 0; k < jumps; k++)
+            if (rand_r(&seed) % 3 == 0)
+                at += (size_t)snprintf(buf + at, len - at, " O%d", rand_r(&seed) % n);
+        at += (size_t)snprintf(buf + at, len - at, "\n");
+    }
+}
+

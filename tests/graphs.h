@@ -23,5 +23,10 @@ void random_graph(unsigned *seed, char *buf, size_t len);
  * third of the AND nodes: cycles everywhere, so summed proof numbers count
  * up around them to saturation. */
 void dense_graph(unsigned seed, int n, int w, char *buf, size_t len);
+/* A ladder of n OR and n AND nodes: O_i (the prover's) steps down to
+ * A_{i-1} or jumps to a random AND node; A_i must allow O_{i-1} and, for
+ * each of jumps tries with chance 1/3, a random OR node; A_0 reaches the
+ * win.  Win proofs whose lines can come back to a position above them. */
+void ladder_graph(unsigned seed, int n, int jumps, char *buf, size_t len);
 
 #endif

@@ -433,6 +433,7 @@ static void test_proofs_small_table(void)
     observed_sets = observed_wrong = 0;
     unsigned seed = 11;
     int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0, narrow = 0;
+    uint64_t taken_back = 0, searched = 0;
     static char gtext[1 << 14];
     for (int t = 0; t < 600; t++) {
         game *g = mixed_graph(t, &seed, gtext, sizeof gtext);
@@ -450,6 +451,8 @@ static void test_proofs_small_table(void)
                 from_table += last_proof.proof.closed;
                 repaired += last_proof.proof.closed && last_proof.proof.repaired > 0;
                 narrow += last_proof.proof.closed && last_proof.proof.widened == 0;
+                taken_back += last_proof.proof.taken_back;
+                searched += last_proof.proof.searched;
                 CU_ASSERT(!last_proof.proof.closed || last_proof.proof.read > 0);
                 /* where no set was written, the writer says why */
                 explained += proven == q && !last_proof.proof.closed && last_proof.proof.why[0] != 0;
@@ -461,7 +464,8 @@ static void test_proofs_small_table(void)
         game_close(g);
     }
     fprintf(stderr, "\n    %d of %d draw-supported proofs read off the table, %d of them after searching lost positions again, "
-            "%d along the search's best moves alone ", from_table, closed, repaired, narrow);
+            "%d along the search's best moves alone; the tree writer searched %llu positions again and took back %llu lines ",
+            from_table, closed, repaired, narrow, (unsigned long long)searched, (unsigned long long)taken_back);
     CU_ASSERT_EQUAL(checked, 1200);
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT(closed > 300);
@@ -678,6 +682,47 @@ static void test_proofs_jungle(void)
 /* The thesis's validation in small: random three-piece positions proved with
  * their own table withheld agree with it (every smaller table allowed). */
 
+/* Win proofs on ladders with small tables, which evict solved entries at
+ * once: the search reads them back from the keep instead of solving them
+ * again through other solved positions, so the writer never follows a
+ * cycle of best moves that its path turns into a repetition, and never
+ * searches or takes back a line (before: 283 positions searched again and
+ * 40 lines taken back at n = 20, 109 and 54 at n = 40). */
+static void test_proofs_writer_path(void)
+{
+    static char gtext[1 << 16];
+    int checked = 0, proven_n = 0;
+    uint64_t taken_back = 0, searched = 0;
+    for (int n = 20; n <= 40; n += 20)
+        for (int jumps = 2; jumps <= 3; jumps++)
+            for (size_t memory = EIGHT_ENTRIES; memory <= 4 * EIGHT_ENTRIES; memory *= 4)
+                for (unsigned seed = 0; seed < 100; seed++) {
+                    ladder_graph(seed * 7919u + 1, n, jumps, gtext, sizeof gtext);
+                    game *g = graph_keep(gtext);
+                    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+                    game_state s;
+                    game_start(g, &s);
+                    char *text;
+                    size_t len;
+                    int proven;
+                    if (graph_proof(g, &s, 0, memory, gtext, &text, &len, &proven)) {
+                        checked++;
+                        proven_n += proven;
+                        taken_back += last_proof.proof.taken_back;
+                        searched += last_proof.proof.searched;
+                    }
+                    free(text);
+                    unlink_graph(g);
+                    game_close(g);
+                }
+    fprintf(stderr, "\n    %d of %d win questions proven; the writer searched %llu positions again, took back %llu lines ",
+            proven_n, checked, (unsigned long long)searched, (unsigned long long)taken_back);
+    CU_ASSERT_EQUAL(checked, 800);
+    CU_ASSERT(proven_n > 300);
+    CU_ASSERT_EQUAL(searched, 0);
+    CU_ASSERT_EQUAL(taken_back, 0);
+}
+
 static void test_exact_checker(void)
 {
     const char *sizes[] = { "othello:4x4", "othello:5x6", "othello:6x6", "othello:8x8" };
@@ -721,4 +766,5 @@ void suite_proofs(void)
     CU_add_test(s, "a draw proof as a graph of positions: refs off the path verify, a wrong one does not", test_proofs_closed);
     CU_add_test(s, "the closed-set writer keeping keys alone writes the files it writes keeping states", test_closed_keys_only);
     CU_add_test(s, "the checker's exact search against the naive negamax", test_exact_checker);
+    CU_add_test(s, "win proofs on ladders through tiny tables: nothing searched again or taken back", test_proofs_writer_path);
 }

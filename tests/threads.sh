@@ -34,6 +34,10 @@ same "tictactoe" tictactoe
 same "jungle win" jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win
 same "jungle advantage" jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question advantage
 proof "jungle proof" jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question advantage
+# a 1 MB table evicts solved entries at once: the keep that holds them is
+# read by every thread of the proof's search while others put into it
+# (1,495 kept here)
+proof "jungle proof through a small table" jungle --position "7/2t4/7/3d3/3R3/2D4/7 w" --no-tb --question win --memory 1
 "$bin" tb build jungle --pieces 3 --dir "$tmp/jt" >/dev/null 2>&1
 same "jungle with tables" jungle --position "7/3t3/7/2r4/7/3E3/7 w" --tb-dir "$tmp/jt" --question advantage
 "$bin" tb build ostle:3x3 --pieces 5 --dir "$tmp/ot" >/dev/null 2>&1
