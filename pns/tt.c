@@ -43,6 +43,10 @@ struct tt_kept {
     size_t bytes;
     pthread_mutex_t lock;  /* the threads of a shared table evict at once */
     uint32_t seq;          /* odd while a put writes: searching threads read it without the lock */
+    uint64_t *seen;        /* a bit per two slots, set for each key put: the search asks the keep
+                            * of every child the table lacks, and a read of the keep for each
+                            * cost five-piece Jungle proof searches 1.39x the CPU; these bits,
+                            * 1/128 of the keep, stay in cache (1.05x, inside the noise) */
 };
 
 int pns_tt_keep_solved(tt_table *t, size_t bytes)
@@ -55,7 +59,11 @@ int pns_tt_keep_solved(tt_table *t, size_t bytes)
         return -1;
     k->bytes = slots * sizeof(tt_entry);
     k->e = util_alloc_big(k->bytes);
-    if (!k->e) {
+    k->seen = calloc(slots / 32, sizeof *k->seen);
+    if (!k->e || !k->seen) {
+        if (k->e)
+            util_free_big(k->e, k->bytes);
+        free(k->seen);
         free(k);
         return -1;
     }
@@ -71,6 +79,7 @@ static void kept_free(tt_kept *k)
     if (!k)
         return;
     util_free_big(k->e, k->bytes);
+    free(k->seen);
     pthread_mutex_destroy(&k->lock);
     free(k);
 }
@@ -98,6 +107,14 @@ static void kept_write(tt_entry *s, const tt_entry *e)
     __atomic_store_n(&s->hi, e->hi, __ATOMIC_RELEASE);
 }
 
+/* The bit of k->seen for key: its word, and the bit in it. */
+static inline uint64_t *seen_word(const tt_kept *k, game_key key, uint64_t *bit)
+{
+    size_t i = game_key_hash(key) & (2 * k->mask + 1);
+    *bit = (uint64_t)1 << (i & 63);
+    return &k->seen[i >> 6];
+}
+
 static void kept_put(tt_kept *k, const tt_entry *e)
 {
     pthread_mutex_lock(&k->lock);
@@ -105,6 +122,8 @@ static void kept_put(tt_kept *k, const tt_entry *e)
     int put = !is_empty(s) ? is_solved(e) || !is_solved(s)  /* solved again, perhaps for another score target */
                            : k->used < k->limit;
     if (put) {
+        uint64_t bit, *word = seen_word(k, (game_key){ e->lo, e->hi }, &bit);
+        __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
         __atomic_store_n(&k->seq, k->seq + 1, __ATOMIC_RELEASE);
         if (is_empty(s))
             __atomic_store_n(&k->used, k->used + 1, __ATOMIC_RELEASE);
@@ -206,6 +225,7 @@ void pns_tt_clear(tt_table *t)
     t->used = 0;
     if (t->kept) {
         memset(t->kept->e, 0, t->kept->bytes);
+        memset(t->kept->seen, 0, (t->kept->mask + 1) / 32 * sizeof *t->kept->seen);
         t->kept->used = 0;
         t->kept->dropped = 0;
     }
@@ -278,8 +298,9 @@ static void copy_racing(tt_entry *to, const tt_entry *e)
  * Beside threads that put: a copy made while a put wrote is made again. */
 static int kept_get(const tt_kept *k, game_key key, tt_entry *out)
 {
-    if (!__atomic_load_n(&k->used, __ATOMIC_RELAXED))
-        return 0;
+    uint64_t bit;
+    if (!(__atomic_load_n(seen_word(k, key, &bit), __ATOMIC_RELAXED) & bit))
+        return 0;  /* never put (or being put now: as if a moment later) */
     for (;;) {
         uint32_t v = __atomic_load_n(&k->seq, __ATOMIC_ACQUIRE);
         int found = 0;
