@@ -294,19 +294,30 @@ static void move_order(writer *W, const game_state *s, game_key key, const writt
  * this one, a repetition that fails the claim; asked in turn, a node failed
  * only after its earlier children's subtrees were written, and those were
  * taken back (a seven-piece Jungle win: 34.5 M of 34.6 M lines, its
- * writer's path 435 plies deep). */
-static int children_show(writer *W, const game_state *s, const game_move *mv_list, int n, child_t *val, uint8_t *have)
+ * writer's path 435 plies deep).  1 when they do, with their values in
+ * *val where (*have)[i] (arrays the caller frees; on the heap, as the
+ * writer's recursion is as deep as its longest line); 0 when one does not. */
+static int children_show(writer *W, const game_state *s, const game_move *mv_list, int n, child_t **val,
+                         uint8_t **have)
 {
     const game *g = W->D->S.g;
+    *val = malloc(sizeof **val * ((size_t)n + 1));
+    *have = calloc((size_t)n + 1, 1);
+    if (!*val || !*have) {
+        out_of_memory(W);  /* stops the writer: its loop writes nothing */
+        return 1;
+    }
     for (int i = 0; i < n; i++) {
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
-        have[i] = 0;
         if (W->closed && known(W, &cs))
             continue;
-        if (!child_value(W, &cs, &val[i]) || !shows(W, &val[i]))
+        if (!child_value(W, &cs, &(*val)[i]) || !shows(W, &(*val)[i])) {
+            free(*val);
+            free(*have);
             return 0;
-        have[i] = 1;  /* a value searched in this path context: not searched again */
+        }
+        (*have)[i] = 1;  /* a value searched in this path context: not searched again */
     }
     return 1;
 }
@@ -332,14 +343,9 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     move_order(W, s, key, w, mv_list, n, need_all, order);
     W->id_at[depth] = id;
     pns_path_push(S, key);
-    /* on the heap: the writer's recursion is as deep as its longest line */
-    child_t *val = need_all ? malloc(sizeof *val * ((size_t)n + 1)) : NULL;
-    uint8_t *have = need_all ? calloc((size_t)n + 1, 1) : NULL;
-    if (need_all && (!val || !have)) {
-        out_of_memory(W);
-    } else if (need_all && !children_show(W, s, mv_list, n, val, have)) {
-        free(val);
-        free(have);
+    child_t *val = NULL;
+    uint8_t *have = NULL;
+    if (need_all && !children_show(W, s, mv_list, n, &val, &have)) {
         pns_path_pop(S);
         return FAILS;
     }
