@@ -34,8 +34,8 @@ typedef struct {
 
 /* Where a proof will be written: the solved entries the table evicts, and
  * those solved on some path (TT_COND), kept apart so that the writer finds
- * the proof the search found (open addressing, exact keys, never evicted;
- * full at 70%). */
+ * the proof the search found, and the search does not solve them again by
+ * another way (open addressing, exact keys, never evicted; full at 70%). */
 typedef struct tt_kept tt_kept;
 
 typedef struct {
