@@ -315,6 +315,8 @@ static int children_show(writer *W, const game_state *s, const game_move *mv_lis
         if (!child_value(W, &cs, &(*val)[i]) || !shows(W, &(*val)[i])) {
             free(*val);
             free(*have);
+            *val = NULL;
+            *have = NULL;
             return 0;
         }
         (*have)[i] = 1;  /* a value searched in this path context: not searched again */
