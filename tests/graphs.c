@@ -110,4 +110,3 @@ void ladder_graph(unsigned seed, int n, int jumps, char *buf, size_t len)
         at += (size_t)snprintf(buf + at, len - at, "\n");
     }
 }
-

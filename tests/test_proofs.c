@@ -433,7 +433,6 @@ static void test_proofs_small_table(void)
     observed_sets = observed_wrong = 0;
     unsigned seed = 11;
     int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0, narrow = 0;
-    uint64_t taken_back = 0, searched = 0;
     static char gtext[1 << 14];
     for (int t = 0; t < 600; t++) {
         game *g = mixed_graph(t, &seed, gtext, sizeof gtext);
@@ -451,8 +450,6 @@ static void test_proofs_small_table(void)
                 from_table += last_proof.proof.closed;
                 repaired += last_proof.proof.closed && last_proof.proof.repaired > 0;
                 narrow += last_proof.proof.closed && last_proof.proof.widened == 0;
-                taken_back += last_proof.proof.taken_back;
-                searched += last_proof.proof.searched;
                 CU_ASSERT(!last_proof.proof.closed || last_proof.proof.read > 0);
                 /* where no set was written, the writer says why */
                 explained += proven == q && !last_proof.proof.closed && last_proof.proof.why[0] != 0;
@@ -464,8 +461,7 @@ static void test_proofs_small_table(void)
         game_close(g);
     }
     fprintf(stderr, "\n    %d of %d draw-supported proofs read off the table, %d of them after searching lost positions again, "
-            "%d along the search's best moves alone; the tree writer searched %llu positions again and took back %llu lines ",
-            from_table, closed, repaired, narrow, (unsigned long long)searched, (unsigned long long)taken_back);
+            "%d along the search's best moves alone ", from_table, closed, repaired, narrow);
     CU_ASSERT_EQUAL(checked, 1200);
     CU_ASSERT_EQUAL(wrong, 0);
     CU_ASSERT(closed > 300);
@@ -679,15 +675,13 @@ static void test_proofs_jungle(void)
     game_close(g);
 }
 
-/* The thesis's validation in small: random three-piece positions proved with
- * their own table withheld agree with it (every smaller table allowed). */
-
 /* Win proofs on ladders with small tables, which evict solved entries at
  * once: the search reads them back from the keep instead of solving them
  * again through other solved positions, so the writer never follows a
  * cycle of best moves that its path turns into a repetition, and never
- * searches or takes back a line (before: 283 positions searched again and
- * 40 lines taken back at n = 20, 109 and 54 at n = 40). */
+ * searches or takes back a line (a search that does not read the keep:
+ * 1,201 positions searched again, 145 lines taken back, one proof not
+ * finished). */
 static void test_proofs_writer_path(void)
 {
     static char gtext[1 << 16];
@@ -722,6 +716,9 @@ static void test_proofs_writer_path(void)
     CU_ASSERT_EQUAL(searched, 0);
     CU_ASSERT_EQUAL(taken_back, 0);
 }
+
+/* The thesis's validation in small: random three-piece positions proved with
+ * their own table withheld agree with it (every smaller table allowed). */
 
 static void test_exact_checker(void)
 {
