@@ -458,10 +458,16 @@ static int send_predecessors(void *ctx, int o, tb_outbox *out)
             end = w + block < b->words ? w + block : b->words;
             b->cursor_end[o] = end;
         }
+        /* Late plies of a long table have a few positions in a bitmap of
+         * gigabytes: an empty word costs one load, not a stop check and a
+         * store (which were most of those plies). */
         for (; w < end; w++) {
+            uint64_t x = b->in[w];
+            if (!x)
+                continue;
             if (stopped(b))
                 return 1;
-            for (uint64_t x = b->in[w]; x; x &= x - 1) {
+            for (; x; x &= x - 1) {
                 if (!tb_outbox_room(out, GAME_MAX_PREDECESSORS)) {
                     b->in[w] = x;
                     b->cursor[o] = w;
