@@ -79,7 +79,7 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
     tb_index *ox = tb_index_open(other, NULL);
     int rc = ox ? tb_file_open(other, ox, from, mat, 1, &f, err, errlen) : util_error(err, errlen, "out of memory");
     if (rc == 0 && f.map) {
-        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, f.h.version == TB_VERSION_BLOCKS, err, errlen) == 0 ? 1 : -1;
+        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, f.h.version == TB_VERSION_BLOCKS, 1, err, errlen) == 0 ? 1 : -1;
         tb_file_close(&f);
     }
     tb_index_close(ox);
@@ -121,7 +121,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
             b->prog.phase = "write";
             t_write = util_clock();
             rc = b->ranks ? tb_retro_write_ranked(b, path, compressed(o, b->n), err, errlen)
-                          : tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), err, errlen);
+                          : tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), b->threads, err, errlen);
             t_write = util_clock() - t_write;
         }
         tb_retro_free(b);

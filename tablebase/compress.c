@@ -33,7 +33,7 @@ static int compress_one(const game *g, tb_index *x, const char *dir, int mat, FI
     /* Written beside it and read back before it replaces the original. */
     snprintf(tmp, sizeof tmp, "%s.packed", path);
     double t = util_clock();
-    int rc = tb_file_write(g, tmp, mat, file_entry, &raw, raw.h.entries, 1, err, errlen);
+    int rc = tb_file_write(g, tmp, mat, file_entry, &raw, raw.h.entries, 1, util_default_threads(), err, errlen);
     if (rc == 0 && (rc = tb_file_open(g, x, tmp, mat, 1, &packed, err, errlen)) == 0) {
         uint64_t at = first_difference(&raw, &packed);
         if (at != raw.h.entries)

@@ -25,30 +25,71 @@ typedef struct {
     tb_entry (*entry_at)(const void *ctx, uint64_t i);
     const void *ctx;
     const tb_header *h;
-    unsigned char buf[2u << TB_BLOCK_LOG2];
 } encoder;
 
-static const unsigned char *encode_block(void *ctx, uint64_t block, size_t *len)
+static void encode_block(void *ctx, uint64_t block, unsigned char *buf, size_t *len)
 {
-    encoder *e = ctx;
+    const encoder *e = ctx;
     uint64_t first = block << TB_BLOCK_LOG2, left = e->h->entries - first, m = 1ULL << TB_BLOCK_LOG2;
     if (left < m)
         m = left;
     for (uint64_t j = 0; j < m; j++) {
         tb_entry x = e->entry_at(e->ctx, first + j);
         if (e->h->entry_bytes == 2) {
-            e->buf[2 * j] = (unsigned char)(x & 0xFF);
-            e->buf[2 * j + 1] = (unsigned char)(x >> 8);
+            buf[2 * j] = (unsigned char)(x & 0xFF);
+            buf[2 * j + 1] = (unsigned char)(x >> 8);
         } else {
-            e->buf[j] = tb_entry_byte(x);
+            buf[j] = tb_entry_byte(x);
         }
     }
     *len = (size_t)(m * e->h->entry_bytes);
-    return e->buf;
+}
+
+/* The header's counts of entries [first, end), added to h's. */
+typedef struct {
+    const encoder *e;
+    tb_header *h;
+} counter;
+
+static void count_entries(void *ctx, uint64_t first, uint64_t end)
+{
+    counter *c = ctx;
+    uint64_t wins = 0, losses = 0, draws = 0;
+    uint32_t most = 0;
+    for (uint64_t i = first; i < end; i++) {
+        tb_value v = tb_decode(c->e->entry_at(c->e->ctx, i));
+        wins += v.wdl == TB_WIN;
+        losses += v.wdl == TB_LOSS;
+        draws += v.wdl != TB_WIN && v.wdl != TB_LOSS;
+        if ((uint32_t)v.distance > most)
+            most = (uint32_t)v.distance;
+    }
+    __atomic_add_fetch(&c->h->wins, wins, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&c->h->losses, losses, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&c->h->draws, draws, __ATOMIC_RELAXED);
+    uint32_t cur = __atomic_load_n(&c->h->max_distance, __ATOMIC_RELAXED);
+    while (most > cur && !__atomic_compare_exchange_n(&c->h->max_distance, &cur, most, 0, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED))
+        ;
+}
+
+/* A raw file's block: its bytes, added to the running checksum (every block
+ * but the last a multiple of 8 bytes). */
+typedef struct {
+    FILE *f;
+    uint64_t sum;
+} raw_out;
+
+static int put_raw(void *ctx, uint64_t b, const unsigned char *bytes, size_t len, uint64_t hash)
+{
+    (void)b, (void)hash;
+    raw_out *o = ctx;
+    o->sum = tb_checksum_update(o->sum, bytes, len);
+    return fwrite(bytes, 1, len, o->f) == len ? 0 : -1;
 }
 
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
-                  const void *ctx, uint64_t n, int compress, char *err, size_t errlen)
+                  const void *ctx, uint64_t n, int compress, int threads, char *err, size_t errlen)
 {
     tb_header h;
     memset(&h, 0, sizeof h);
@@ -62,38 +103,28 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
         h.block_log2 = TB_BLOCK_LOG2;
         h.compression = 1;
     }
-    for (uint64_t i = 0; i < n; i++) {
-        tb_value v = tb_decode(entry_at(ctx, i));
-        if (v.wdl == TB_WIN) h.wins++;
-        else if (v.wdl == TB_LOSS) h.losses++;
-        else h.draws++;
-        if ((uint32_t)v.distance > h.max_distance)
-            h.max_distance = (uint32_t)v.distance;
-    }
+    if (threads < 1)
+        threads = 1;
+    encoder enc = { .entry_at = entry_at, .ctx = ctx, .h = &h };
+    counter c = { &enc, &h };
+    if (threads > 1)
+        util_parallel(threads, n, 0, count_entries, &c);
+    else
+        count_entries(&c, 0, n);
     h.entry_bytes = h.max_distance <= 127 ? 1 : 2;
 
     util_file out;
     if (util_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
     FILE *f = out.f;
-    encoder *enc = malloc(sizeof *enc);
-    int ok = enc && fwrite(&h, sizeof h, 1, f) == 1;
-    if (ok) {
-        *enc = (encoder){ .entry_at = entry_at, .ctx = ctx, .h = &h };
-        if (compress) {
-            ok = tb_blocks_write(f, &h, encode_block, enc, &h.data_checksum) == 0;
-        } else {
-            uint64_t sum = TB_CHECKSUM_SEED;
-            for (uint64_t b = 0; ok && b < tb_blocks_of(n); b++) {
-                size_t len;
-                const unsigned char *p = encode_block(enc, b, &len);
-                sum = tb_checksum_update(sum, p, len);  /* every block but the last a multiple of 8 bytes */
-                ok = fwrite(p, 1, len, f) == len;
-            }
-            h.data_checksum = sum;
-        }
+    int ok = fwrite(&h, sizeof h, 1, f) == 1;
+    if (ok && compress) {
+        ok = tb_blocks_write(f, &h, encode_block, &enc, threads, &h.data_checksum) == 0;
+    } else if (ok) {
+        raw_out o = { f, TB_CHECKSUM_SEED };
+        ok = tb_blocks_make(tb_blocks_of(n), encode_block, &enc, 0, threads, put_raw, &o) == 0;
+        h.data_checksum = o.sum;
     }
-    free(enc);
     h.header_checksum = header_checksum(h);
     ok = ok && fseek(f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, f) == 1;
     if (!ok) {

@@ -80,7 +80,7 @@ int tb_retro_write_ranked(const tb_builder *b, const char *path, int compress, c
     }
     uint64_t rc = 0;
     if (r->rank == 0)
-        rc = tb_file_write(b->g, path, b->mat, gathered, &g, b->n, compress, err, errlen) != 0;
+        rc = tb_file_write(b->g, path, b->mat, gathered, &g, b->n, compress, 1, err, errlen) != 0;
     while (g.fetched < WRITER_PASSES * g.rounds && !g.failed)
         fetch_round(&g);
     free(g.send), free(g.at), free(g.from), free(g.recv);

@@ -116,9 +116,11 @@ int tb_stream_put(FILE *f, const void *p, size_t len, uint64_t *sum);
 int tb_stream_get(FILE *f, void *p, size_t len, uint64_t *sum);
 
 /* Writes the n entries entry_at(ctx, 0 .. n-1) as the table of mat, in
- * compressed blocks when compress: to a temporary file, then renamed. */
+ * compressed blocks when compress: to a temporary file, then renamed.
+ * threads > 1 reads the entries on that many threads at once, in no order
+ * (entry_at safe to call so); 1 reads them in index order, twice. */
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
-                  const void *ctx, uint64_t n, int compress, char *err, size_t errlen);
+                  const void *ctx, uint64_t n, int compress, int threads, char *err, size_t errlen);
 /* Maps and checks a table file (magic, version, game, material, size by
  * mat's state index in x, made if it has none, checksums).  Without check_data the blocks of a compressed file are
  * checked only as each is decoded (a probe reads a few of a 2.7 GB file);
@@ -135,10 +137,21 @@ int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *faile
 
 /* --- compressed blocks (blocks.c) --- */
 uint64_t tb_blocks_of(uint64_t entries);
-/* Writes h's blocks after the header (f positioned there), each block's
- * bytes from bytes_at; *sum gets the data checksum.  0, or -1. */
-int tb_blocks_write(FILE *f, const tb_header *h, const unsigned char *(*bytes_at)(void *ctx, uint64_t b, size_t *len),
-                    void *ctx, uint64_t *sum);
+/* Makes blocks 0 .. blocks-1 on up to threads threads (1: each in order on
+ * the caller's, as a reader of entries that must come in order needs):
+ * encode(ctx, b, buf, &len) puts block b's bytes in buf (room for two
+ * bytes an entry), zstd compresses them when compress (hash: XXH3 of the
+ * compressed bytes, else 0), and emit gets each block in order.  0, or -1
+ * when out of memory, a block does not compress or emit fails. */
+int tb_blocks_make(uint64_t blocks, void (*encode)(void *ctx, uint64_t b, unsigned char *buf, size_t *len),
+                   void *ctx, int compress, int threads,
+                   int (*emit)(void *ctx, uint64_t b, const unsigned char *bytes, size_t len, uint64_t hash),
+                   void *emit_ctx);
+/* Writes h's blocks compressed after the header (f positioned there), each
+ * block's bytes from encode, made on up to threads threads
+ * (tb_blocks_make); *sum gets the data checksum.  0, or -1. */
+int tb_blocks_write(FILE *f, const tb_header *h, void (*encode)(void *ctx, uint64_t b, unsigned char *buf, size_t *len),
+                    void *ctx, int threads, uint64_t *sum);
 /* Checks a mapped version-2 file's block offsets (every block's checksum
  * when check_data): NULL, or what is wrong. */
 const char *tb_blocks_open(tb_file *f, int check_data);

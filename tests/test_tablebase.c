@@ -660,6 +660,58 @@ static tb_entry long_entry_at(const void *ctx, uint64_t i)
     return x % 7 == 0 ? 0 : (x / 3) % 2 ? TB_WIN_IN(d ? d : 1) : TB_LOSS_IN(d);
 }
 
+/* The bytes of a file, malloc'ed (*len), or NULL. */
+static unsigned char *file_bytes(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *p = size > 0 ? malloc((size_t)size) : NULL;
+    *len = p && fread(p, 1, (size_t)size, f) == (size_t)size ? (size_t)size : 0;
+    fclose(f);
+    return p;
+}
+
+/* A table written on three threads (blocks made in batches, out of order)
+ * is the file written in index order on one, raw or compressed, 8- or
+ * 16-bit; RrDE's 290 blocks make several batches. */
+static void test_write_threads(void)
+{
+    char dir[64], one[256], three[300], err[512];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-write", (int)getpid());
+    mkdir(dir, 0755);
+    game *g = test_open("jungle", NULL);
+    int mat = game_tables(g)->material_parse(g, "RrDE");
+    uint64_t n = game_tables(g)->size(g, test_index(g, mat), mat);
+    tb_path(g, dir, mat, one, sizeof one);
+    snprintf(three, sizeof three, "%s.three", one);
+    for (int compress = 0; compress < 2; compress++)
+        for (unsigned limit = 127; limit <= 300; limit += 173) {
+            CU_ASSERT_EQUAL_FATAL(tb_file_write(g, one, mat, long_entry_at, &limit, n, compress, 1, err, sizeof err), 0);
+            CU_ASSERT_EQUAL_FATAL(tb_file_write(g, three, mat, long_entry_at, &limit, n, compress, 3, err, sizeof err), 0);
+            size_t a = 0, b = 0;
+            unsigned char *x = file_bytes(one, &a), *y = file_bytes(three, &b);
+            CU_ASSERT(x && y && a > 0 && a == b && memcmp(x, y, a) == 0);
+            free(x);
+            free(y);
+            tb_file f;
+            CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), one, mat, 1, &f, err, sizeof err), 0);
+            CU_ASSERT(f.h.entries == n && f.h.version == (compress ? TB_VERSION_BLOCKS : TB_VERSION_RAW));
+            int same = 1;
+            for (uint64_t i = 0; i < n; i += 997)
+                same &= tb_file_entry(&f, i) == long_entry_at(&limit, i);
+            CU_ASSERT(same);
+            tb_file_close(&f);
+        }
+    unlink(one);
+    unlink(three);
+    rmdir(dir);
+    game_close(g);
+}
+
 /* A compressed table decoded whole into one byte per entry (the ten-piece
  * Ostle build's room) reads back every entry as its blocks do, whether the
  * file stores 16 bits (distances past 127 kept aside) or 8. */
@@ -673,7 +725,7 @@ static void test_decoded_narrow(void)
     uint64_t n = game_tables(g)->size(g, test_index(g, mat), mat);
     tb_path(g, dir, mat, path, sizeof path);
     for (unsigned limit = 127; limit <= 300; limit += 173) {
-        CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, 1, err, sizeof err), 0);
         tb_file whole, blocks;
         CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &whole, err, sizeof err), 0);
         CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &blocks, err, sizeof err), 0);
@@ -738,7 +790,7 @@ static void test_decoded_shared(void)
     tb_path(g, dir, mat, path, sizeof path);
     snprintf(dec, sizeof dec, "%s.dec", path);
     for (unsigned limit = 127; limit <= 300; limit += 173) {
-        CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(tb_file_write(g, path, mat, long_entry_at, &limit, n, 1, 1, err, sizeof err), 0);
         tb_file f;
         /* a stale file of the other width's table is made again */
         CU_ASSERT_EQUAL_FATAL(tb_file_open(g, test_indices(g), path, mat, 1, &f, err, sizeof err), 0);
@@ -1018,6 +1070,7 @@ void suite_tablebase(void)
     CU_add_test(s, "every 2/3-piece value and distance vs brute force, both variants", test_against_brute_force);
     CU_add_test(s, "compressed blocks: same values, built on, converted, damage refused", test_compressed);
     CU_add_test(s, "a compressed table decoded narrow reads back every entry, 8- or 16-bit", test_decoded_narrow);
+    CU_add_test(s, "a table written on three threads is the one written in order", test_write_threads);
     CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when its header or sums are damaged, a damaged page read from the blocks", test_decoded_shared);
     CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
     CU_add_test(s, "Ctrl-C inside a ply: the ply finished and saved, then resumed", test_stop_saves_ply);
