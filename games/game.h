@@ -142,6 +142,12 @@ typedef struct game_tb_ops {
      * the materials below it; NULL if there is none.  The builder copies that
      * table instead of building it when the directory has it. */
     const char *(*same_table_as)(const game *g, int mat);
+    /* Optional: another material of this game, earlier in materials()'s
+     * order, whose table holds the same values as mat's index for index,
+     * because the rules play the two alike square for square; -1 if none.
+     * The builder copies that table instead of building it when it is
+     * there. */
+    int (*same_values_as)(const game *g, int mat);
     /* For a game whose positions have several states each (NULL for the
      * others): its indices number states through a game_tb_index, one
      * util_sindex per material over positions(mat) positions of

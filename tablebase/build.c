@@ -62,29 +62,52 @@ static int rank0_rc(const tb_ranks *r, int rc)
     return r->allreduce(r->ctx, &v, 1, TB_SUM) != 0 ? -1 : (int)v - 1;
 }
 
-/* Writes mat's table from the same table of another variant when the game
- * says their values agree and dir holds that file (its checksums checked):
- * 1 copied, 0 nothing to copy from, -1 with err. */
-static int copy_same_table(const game *g, const char *dir, int mat, const char *path, char *err, size_t errlen)
+/* Writes mat's table from the table of material src of game `other` when
+ * dir holds that file (its checksums checked): 1 copied, 0 no such file,
+ * -1 with err. */
+static int copy_table(const game *g, const game *other, const char *dir, int src, int mat, const char *path,
+                      int threads, char *err, size_t errlen)
 {
-    const char *other_name = game_tables(g)->same_table_as ? game_tables(g)->same_table_as(g, mat) : NULL;
-    if (!other_name)
-        return 0;
-    game *other = game_open(other_name, NULL, err, errlen);
-    if (!other)
-        return -1;
     char from[4200];
     tb_file f;
-    tb_path(other, dir, mat, from, sizeof from);
+    tb_path(other, dir, src, from, sizeof from);
     tb_index *ox = tb_index_open(other, NULL);
-    int rc = ox ? tb_file_open(other, ox, from, mat, 1, &f, err, errlen) : util_error(err, errlen, "out of memory");
+    int rc = ox ? tb_file_open(other, ox, from, src, 1, &f, err, errlen) : util_error(err, errlen, "out of memory");
     if (rc == 0 && f.map) {
-        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, f.h.version == TB_VERSION_BLOCKS, 1, err, errlen) == 0 ? 1 : -1;
+        rc = tb_file_write(g, path, mat, file_entry, &f, f.h.entries, f.h.version == TB_VERSION_BLOCKS, threads, err,
+                           errlen) == 0 ? 1 : -1;
         tb_file_close(&f);
     }
     tb_index_close(ox);
-    game_close(other);
     return rc;
+}
+
+/* Writes mat's table as a copy of one whose values the game says agree
+ * with it, when dir holds that file: the same material in another variant
+ * (same_table_as), or another material of this game (same_values_as).  1
+ * copied (what from says where), 0 nothing to copy from, -1 with err. */
+static int copy_same_table(const game *g, const char *dir, int mat, const char *path, int threads, char *from,
+                           size_t fromlen, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = game_tables(g);
+    const char *other_name = ops->same_table_as ? ops->same_table_as(g, mat) : NULL;
+    if (other_name) {
+        game *other = game_open(other_name, NULL, err, errlen);
+        if (!other)
+            return -1;
+        int rc = copy_table(g, other, dir, mat, mat, path, threads, err, errlen);
+        game_close(other);
+        snprintf(from, fromlen, "the same table as in %s", other_name);
+        if (rc != 0)
+            return rc;
+    }
+    int src = ops->same_values_as ? ops->same_values_as(g, mat) : -1;
+    if (src < 0)
+        return 0;
+    char name[32];
+    ops->material_name(g, src, name, sizeof name);
+    snprintf(from, fromlen, "the values of %s", name);
+    return copy_table(g, g, dir, src, mat, path, threads, err, errlen);
 }
 
 /* Builds (or copies) the table of material mat, number no of the run's
@@ -101,12 +124,15 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     b->done = 0;
     b->prog = (tb_progress){ .material = name, .table_no = no, .tables = tables, .size = b->n };
     double t = util_clock(), t_write = 0;
-    int rc = !b->ranks || b->ranks->rank == 0 ? copy_same_table(g, dir, mat, path, err, errlen) : 0;
-    if (rank0_rc(b->ranks, rc) != rc)
-        rc = rc < 0 ? rc : util_error(err, errlen, "%s: rank 0 could not copy it (its message says why)", name);
-    if (rc > 0 && o->log) {
-        fprintf(o->log, "copied %s: %llu positions, the same table as in %s, %.2f s\n", name,
-                (unsigned long long)b->n, b->ops->same_table_as(g, mat), util_clock() - t);
+    char from[64] = "";
+    int rc = !b->ranks || b->ranks->rank == 0 ? copy_same_table(g, dir, mat, path, b->threads, from, sizeof from, err, errlen) : 0;
+    /* the other ranks do as rank 0 did: build, or not where it copied */
+    int agreed = rank0_rc(b->ranks, rc);
+    rc = agreed < 0 && rc >= 0 ? util_error(err, errlen, "%s: rank 0 could not copy it (its message says why)", name)
+                               : agreed;
+    if (rc > 0 && from[0] && o->log) {
+        fprintf(o->log, "copied %s: %llu positions, %s, %.2f s\n", name, (unsigned long long)b->n, from,
+                util_clock() - t);
         fflush(o->log);
     }
     char save[4300];
@@ -136,6 +162,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
             fflush(o->log);
         }
     } else if (rc > 0) {
+        unlink(save);  /* a build begun before it could be copied */
         rc = 0;
     }
     b->run_before += (double)b->n;
@@ -220,6 +247,32 @@ static int make_group(tb_builder *b, const char *dir, const int *todo, int first
 
 static int build_locked(const game *g, const char *dir, int max_pieces, const tb_build_options *o, char *err,
                         size_t errlen);
+
+/* Whether mat's table is a copy of another of this game's (same_values_as). */
+static int copy_of_another(const game *g, int mat)
+{
+    const game_tb_ops *ops = game_tables(g);
+    return ops->same_values_as && ops->same_values_as(g, mat) >= 0;
+}
+
+/* Puts the tables that copy another after the others with as many pieces
+ * (in order otherwise): small tables are built side by side, and a copy
+ * made beside the build of its source would find no file to copy. */
+static void copies_last(const game *g, int *todo, int n)
+{
+    int out[4096];
+    for (int i = 0; i < n;) {
+        int j = i, k = 0, pieces = game_tables(g)->material_pieces(g, todo[i]);
+        while (j < n && game_tables(g)->material_pieces(g, todo[j]) == pieces)
+            j++;
+        for (int pass = 0; pass < 2; pass++)
+            for (int m = i; m < j; m++)
+                if (copy_of_another(g, todo[m]) == pass)
+                    out[k++] = todo[m];
+        memcpy(todo + i, out, (size_t)k * sizeof *todo);
+        i = j;
+    }
+}
 
 /* Keeps of mats[0..n) the material named only and those its captures lead
  * to, directly or not; the new count, or -1 with err. */
@@ -361,6 +414,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
         tb_close(smaller);
         return -1;
     }
+    copies_last(g, todo, ntodo);
     tb_builder b;
     memset(&b, 0, sizeof b);
     b.g = g;
@@ -393,7 +447,8 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
         int deal = b.ranks && o->whole_below >= 0;
         if ((deal || (b.threads > 1 && !b.ranks)) && ops->size(g, ix, todo[i]) <= small)
             while (j < ntodo && ops->size(g, ix, todo[j]) <= small &&
-                   ops->material_pieces(g, todo[j]) == ops->material_pieces(g, todo[i]))
+                   ops->material_pieces(g, todo[j]) == ops->material_pieces(g, todo[i]) &&
+                   copy_of_another(g, todo[j]) == copy_of_another(g, todo[i]))
                 j++;
         /* Tables read only those their captures lead to; one decoded for
          * an earlier table would stay resident beside them (in the
