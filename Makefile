@@ -160,7 +160,8 @@ check-tsan: deps
 	  build-tsan/run-tests build-tsan/pnsolve
 	TSAN_OPTIONS="halt_on_error=1" ./build-tsan/run-tests \
 	  "search/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
-	  "othello solver/Othello's solver with threads: the scores and bounds of one thread"
+	  "othello solver/Othello's solver with threads: the scores and bounds of one thread" \
+	  "tablebase/a table written on three threads is the one written in order"
 	TSAN_OPTIONS="halt_on_error=1" tests/threads.sh ./build-tsan/pnsolve
 
 # A puzzle booklet rendered by headless Chromium (installed if missing): not
