@@ -339,7 +339,7 @@ static int jtb_same_values_as(const game *g, int mat)
 {
     int all[256], n = jtb_materials(g, __builtin_popcount((unsigned)mat), all, 256);
     for (int i = 0; i < n && all[i] != mat; i++)
-        if (__builtin_popcount((unsigned)all[i]) == __builtin_popcount((unsigned)mat) && materials_alike(all[i], mat))
+        if (materials_alike(all[i], mat))  /* alike materials have as many pieces */
             return all[i];
     return -1;
 }
