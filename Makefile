@@ -124,6 +124,7 @@ test: deps
 	tests/results.sh
 	./$(BUILD)/run-tests
 	tests/cli.sh ./$(BUILD)/pnsolve
+	tests/trust.sh ./$(BUILD)/pnsolve
 	tests/threads.sh ./$(BUILD)/pnsolve
 	tests/install.sh $(BUILD) "$(SAN)"
 

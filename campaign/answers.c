@@ -3,6 +3,8 @@
  * higher one, and where the game ends only on some scores (an even Othello
  * board: even scores) a bound moves to the next score the game can end on. */
 #include "internal.h"
+#include "../proof/proof.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +63,26 @@ void campaign_trace_path(const campaign *c, const cnode *n, int k, char *out, si
     char tail[32];
     snprintf(tail, sizeof tail, "%d.csv", k);
     campaign_node_path(c, n, "t", tail, out, len);
+}
+
+int campaign_answers_claimed(const campaign *c, const cnode *n, int k, int proven, int implied, const char *path,
+                             char *err, size_t errlen)
+{
+    char why[1024];
+    FILE *f = util_open_input(path, 0, why, sizeof why);
+    if (!f)
+        return snprintf(err, errlen, "%s", why), -1;
+    proof_fact *fact = malloc(sizeof *fact);
+    int rc = -1;
+    if (!fact)
+        snprintf(err, errlen, "out of memory");
+    else if (proof_claim_read(f, fact, why, sizeof why) != 0)
+        snprintf(err, errlen, "%s: %s", path, why);
+    else if (!proof_fact_matches(fact, c->g, &n->s, n->mover, c->scores, k, proven, implied, why, sizeof why))
+        snprintf(err, errlen, "%s: %s", path, why);
+    else
+        rc = 0;
+    free(fact);
+    fclose(f);
+    return rc;
 }

@@ -146,8 +146,20 @@ typedef struct {
 /* Fills st from c's journal and proofs, asking nothing; 0, or -1 with err. */
 int campaign_status(campaign *c, campaign_state *st, char *err, size_t errlen);
 
-/* The proof files of c's answers: n of them, each path in turn (for a
- * sample to check).  Returns the path of answer i, or NULL past the end. */
-const char *campaign_answer_proof(const campaign *c, long i, int *k, int *proven, char *position, size_t plen);
+/* What campaign_verify found. */
+typedef struct {
+    int roots, roots_bad;      /* root proofs checked, and failed */
+    long answers, checked, bad;  /* answers in all, their proofs checked, and failed */
+} campaign_checked;
+
+/* Checks c's proofs with the proof checker (the tables of tb_dir, NULL:
+ * none) and compares what each proves with what it must: each root proof
+ * with the campaign's question and decision (a decided campaign without
+ * its root proofs fails), each answer's proof with the question its
+ * journal line answers.  sample < 0: every answer; else that many, spread
+ * evenly over them, the first and last among them.  Each failure is a line
+ * to report(ctx, line).  0 (out filled), or -1 with err. */
+int campaign_verify(campaign *c, long sample, const char *tb_dir, void (*report)(void *ctx, const char *line), void *ctx,
+                    campaign_checked *out, char *err, size_t errlen);
 
 #endif

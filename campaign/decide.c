@@ -90,7 +90,7 @@ static void order(const campaign *c, const cnode *n, int *idx)
 /* The proof of n's claim joined from its children's files into path. */
 static int join(campaign *c, const cnode *n, char **files, int nf, const char *path, char *err, size_t errlen)
 {
-    if (access(path, R_OK) == 0)
+    if (access(path, R_OK) == 0 || c->read_only)
         return 0;  /* joined in an earlier walk or run: a joined file is never changed */
     FILE **in = calloc((size_t)nf, sizeof *in);
     util_file out;
@@ -187,6 +187,9 @@ int campaign_decide(campaign *c, int id, int k, int want, char **file, long *nee
     snprintf(tail, sizeof tail, "%d.%s.proof", k, want ? "proven" : "disproven");
     campaign_node_path(c, n, "j", tail, path, sizeof path);
     if (v == V_YES && join(c, n, files, nf, path, err, errlen) != 0)
+        return -1;
+    /* what the children's files joined to must be the claim decided here */
+    if (v == V_YES && access(path, R_OK) == 0 && campaign_answers_claimed(c, n, k, want, 1, path, err, errlen) != 0)
         return -1;
     c->nask = asked;  /* the questions under a decided node are not needed */
     if (memo_put(&c->memo, id, k, want, v, chosen, v == V_YES ? path : NULL) != 0 ||

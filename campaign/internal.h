@@ -63,6 +63,7 @@ struct campaign {
     long answered, deeper, asks;
     double seconds;
     int workers;                 /* of the last run in the journal */
+    int read_only;               /* status and verify: nothing is written (no joins, no links) */
 };
 
 /* tree.c */
@@ -83,6 +84,11 @@ void campaign_node_path(const campaign *c, const cnode *n, const char *sub, cons
 void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *file);
 /* The path of n's proof of "at least k" (a question asked at the frontier). */
 void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
+/* Whether the proof at path claims "the mover at n finishes at least k"
+ * proven or not (implied: or a claim that implies it), its header read as
+ * the checker reads it: 0, or -1 with what it claims instead in err. */
+int campaign_answers_claimed(const campaign *c, const cnode *n, int k, int proven, int implied, const char *path,
+                             char *err, size_t errlen);
 /* The path of the trace (the root's numbers over time) of that question. */
 void campaign_trace_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
 

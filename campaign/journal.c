@@ -21,7 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define JOURNAL_MAGIC "pnsolve-campaign 1"
+/* Format 2 binds the game as a proof does: its canonical spec, variant
+ * included, and the BLAKE2b of a file that defines it (format 1 bound a
+ * graph by its path alone, so it is refused). */
+#define JOURNAL_MAGIC "pnsolve-campaign 2"
 
 const char *campaign_kind_word(campaign_kind kind, int k, char *buf, size_t len)
 {
@@ -34,40 +37,108 @@ const char *campaign_kind_word(campaign_kind kind, int k, char *buf, size_t len)
     return buf;
 }
 
-static void header_text(const campaign_spec *s, char *out, size_t len)
+/* A journal header's fields, as text: the spec, the game's canonical name
+ * and its content's hash ("-" for none). */
+typedef struct {
+    char game[256], variant[64], canonical[GAME_NAME_MAX], content[65], position[GAME_TEXT_MAX], question[64];
+    char depth[16], options[1024];
+} header_fields;
+
+static void fields_of(const campaign *c, header_fields *f)
 {
-    char q[64];
-    snprintf(out, len, JOURNAL_MAGIC "\ngame %s\nvariant %s\nposition %s\nquestion %s\ndepth %d\noptions %s\n.\n",
-             s->game, s->variant, s->position, campaign_kind_word(s->kind, s->k, q, sizeof q), s->depth, s->options);
+    const campaign_spec *s = &c->spec;
+    snprintf(f->game, sizeof f->game, "%s", s->game);
+    snprintf(f->variant, sizeof f->variant, "%s", s->variant);
+    snprintf(f->canonical, sizeof f->canonical, "%s", c->g->name);
+    snprintf(f->content, sizeof f->content, "%s", c->g->content[0] ? c->g->content : "-");
+    snprintf(f->position, sizeof f->position, "%s", s->position);
+    campaign_kind_word(s->kind, s->k, f->question, sizeof f->question);
+    snprintf(f->depth, sizeof f->depth, "%d", s->depth);
+    snprintf(f->options, sizeof f->options, "%s", s->options);
 }
 
-/* The spec a header names, into c->spec. */
-static int header_parse(campaign *c, const char *h, char *err, size_t errlen)
+#define NFIELDS 8
+static const char *const field_name[NFIELDS] = { "game", "variant", "game-name", "game-blake2b", "position", "question",
+                                                 "depth", "options" };
+
+static char *field_at(header_fields *f, int i, size_t *size)
+{
+    char *at[NFIELDS] = { f->game, f->variant, f->canonical, f->content, f->position, f->question, f->depth, f->options };
+    size_t sz[NFIELDS] = { sizeof f->game, sizeof f->variant, sizeof f->canonical, sizeof f->content, sizeof f->position,
+                           sizeof f->question, sizeof f->depth, sizeof f->options };
+    *size = sz[i];
+    return at[i];
+}
+
+static void header_write(FILE *out, header_fields *f)
+{
+    fprintf(out, JOURNAL_MAGIC "\n");
+    for (int i = 0; i < NFIELDS; i++) {
+        size_t size;
+        fprintf(out, "%s %s\n", field_name[i], field_at(f, i, &size));
+    }
+    fprintf(out, ".\n");
+}
+
+/* The fields of header text h (its lines after the magic, to "."). */
+static int header_fields_read(const char *h, header_fields *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < NFIELDS; i++) {
+        char at[32];
+        snprintf(at, sizeof at, "\n%s ", field_name[i]);
+        const char *p = strstr(h, at), *e;
+        if (!p || !(e = strchr(p + strlen(at), '\n')))
+            return snprintf(err, errlen, "the journal's header lacks its %s line", field_name[i]), -1;
+        p += strlen(at);
+        size_t size;
+        char *to = field_at(f, i, &size);
+        if ((size_t)(e - p) >= size)
+            return snprintf(err, errlen, "the journal's %s line is too long", field_name[i]), -1;
+        memcpy(to, p, (size_t)(e - p));
+        to[e - p] = 0;
+    }
+    return 0;
+}
+
+/* The spec the fields name, into c->spec. */
+static int spec_of_fields(campaign *c, const header_fields *f, char *err, size_t errlen)
 {
     campaign_spec *s = &c->spec;
-    char q[64] = "";
-    const char *at[] = { "\ngame ", "\nvariant ", "\nposition ", "\nquestion ", "\ndepth ", "\noptions " };
-    char *field[] = { s->game, s->variant, s->position, q, NULL, s->options };
-    size_t size[] = { sizeof s->game, sizeof s->variant, sizeof s->position, sizeof q, 0, sizeof s->options };
-    for (int i = 0; i < 6; i++) {
-        const char *p = strstr(h, at[i]), *e;
-        if (!p || !(e = strchr(p + strlen(at[i]), '\n')))
-            return snprintf(err, errlen, "the journal's header lacks its %s line", at[i] + 1), -1;
-        p += strlen(at[i]);
-        if (field[i]) {
-            if ((size_t)(e - p) >= size[i])
-                return snprintf(err, errlen, "the journal's %s line is too long", at[i] + 1), -1;
-            memcpy(field[i], p, (size_t)(e - p));
-            field[i][e - p] = 0;
-        } else if (sscanf(p, "%d", &s->depth) != 1 || s->depth < 0 || s->depth > 64) {
-            return snprintf(err, errlen, "the journal's depth is not a number of moves"), -1;
-        }
-    }
+    long depth;
+    snprintf(s->game, sizeof s->game, "%s", f->game);
+    snprintf(s->variant, sizeof s->variant, "%s", f->variant);
+    snprintf(s->position, sizeof s->position, "%s", f->position);
+    snprintf(s->options, sizeof s->options, "%s", f->options);
+    if (util_read_long(f->depth, 0, 64, &depth) != 0)
+        return snprintf(err, errlen, "the journal's depth is not a number of moves"), -1;
+    s->depth = (int)depth;
+    const char *q = f->question;
     if (strcmp(q, "win") == 0) s->kind = CAMPAIGN_WIN, s->k = 1;
     else if (strcmp(q, "advantage") == 0) s->kind = CAMPAIGN_ADVANTAGE, s->k = 0;
     else if (sscanf(q, "score:%d", &s->k) == 1) s->kind = CAMPAIGN_AT_LEAST;
     else if (sscanf(q, "score (guess %d)", &s->k) == 1) s->kind = CAMPAIGN_SCORE;
     else return snprintf(err, errlen, "the journal's question '%s' is none the campaign asks", q), -1;
+    return 0;
+}
+
+/* Whether the journal's fields j are this run's (c): else -1 with what
+ * differs in err. */
+static int fields_compare(const campaign *c, header_fields *j, char *err, size_t errlen)
+{
+    header_fields mine;
+    fields_of(c, &mine);
+    for (int i = 0; i < NFIELDS; i++) {
+        size_t size;
+        const char *a = field_at(j, i, &size), *b = field_at(&mine, i, &size);
+        if (strcmp(a, b) == 0)
+            continue;
+        if (i == 3)
+            return snprintf(err, errlen, "the file of %.200s has changed since the campaign began (its BLAKE2b is not the "
+                            "journal's): start again in another directory", c->g->name), -1;
+        return snprintf(err, errlen, "it holds a campaign of other options (its journal's %s is '%.200s', this run's "
+                        "'%.200s': run it as it started, or in another directory)", field_name[i], a, b), -1;
+    }
     return 0;
 }
 
@@ -121,6 +192,9 @@ static int replay(campaign *c, char *line, char *err, size_t errlen)
         campaign_answers_path(c, n, k, path, sizeof path);
         if (access(path, R_OK) != 0)
             return 0;  /* its proof is gone: asked again */
+        /* the line and its proof must say the same: neither is trusted alone */
+        if (campaign_answers_claimed(c, n, k, strcmp(res, "proven") == 0, 0, path, err, errlen) != 0)
+            return -1;
         campaign_answers_add(c, n, k, strcmp(res, "proven") == 0, path);
         c->answered++;
         c->seconds += secs;
@@ -130,36 +204,41 @@ static int replay(campaign *c, char *line, char *err, size_t errlen)
 }
 
 /* Reads DIR/journal: its header (into c->spec when loading, else checked
- * against it) and every whole record; *whole is the length of the file's
- * whole lines (a kill may leave a part of one after them). */
+ * against it; the game's file against its hash either way) and every whole
+ * record; *whole is the length of the file's whole lines (a kill may leave
+ * a part of one after them).  -2: the header is another campaign's. */
 static int journal_read(campaign *c, FILE *f, int load, long *whole, char *err, size_t errlen)
 {
-    char want[4096], got[4096] = "", *line = NULL, why[512];
+    char got[8192] = "", *line = NULL, why[512];
     size_t cap = 0, used = 0;
     long no = 0, len;
-    header_text(&c->spec, want, sizeof want);
     while ((len = util_read_line(f, &line, &cap, &no, why, sizeof why)) >= 0 && used < sizeof got - 1) {
         used += (size_t)snprintf(got + used, sizeof got - used, "%s\n", line);
         if (strcmp(line, ".") == 0)
             break;
     }
+    if (strncmp(got, "pnsolve-campaign 1\n", 19) == 0)
+        return free(line), snprintf(err, errlen, "its journal is of format 1, which binds no game's content: "
+                                    "start the campaign again in another directory"), -1;
     if (len < 0 || strcmp(line, ".") != 0 || strncmp(got, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1) != 0)
         return free(line), snprintf(err, errlen, "its journal is damaged (no whole campaign header)"), -1;
-    if (load ? header_parse(c, got, err, errlen) != 0 : strcmp(got, want) != 0) {
-        if (!load)
-            snprintf(err, errlen, "it holds a campaign of other options (its journal's header differs: "
-                     "run it as it started, or in another directory)");
-        return free(line), load ? -1 : -2;
-    }
+    header_fields *j = malloc(sizeof *j);
+    int rc = !j ? (snprintf(err, errlen, "out of memory"), -1) : header_fields_read(got, j, err, errlen);
+    if (rc == 0 && load)
+        rc = spec_of_fields(c, j, err, errlen);
+    if (rc == 0 && fields_compare(c, j, err, errlen) != 0)
+        rc = load || strcmp(j->content, c->g->content[0] ? c->g->content : "-") != 0 ? -1 : -2;
+    free(j);
+    if (rc != 0)
+        return free(line), rc;
     if (campaign_tree_root(c, err, errlen) != 0)
         return free(line), -1;
-    int rc = 0;
     *whole = ftell(f);
     while (rc == 0 && (len = util_read_line(f, &line, &cap, &no, why, sizeof why)) != -1) {
         if (len < 0) {
             rc = (snprintf(err, errlen, "journal %s", why), -1);
         } else if (!feof(f)) {  /* a last line without its newline was cut off by a kill */
-            char reason[600];
+            char reason[CAMPAIGN_PATH_MAX + 1200];
             if (replay(c, line, reason, sizeof reason) != 0)
                 rc = (snprintf(err, errlen, "journal line %ld: %s", no, reason), -1);
             *whole = ftell(f);
@@ -190,9 +269,10 @@ int campaign_journal_open(campaign *c, int create, char *err, size_t errlen)
     if (!(c->journal = fopen(path, "a")))
         return snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)), -1;
     if (!f) {
-        char h[4096];
-        header_text(&c->spec, h, sizeof h);
-        if (campaign_journal_append(c, "%s", h) != 0)
+        header_fields h;
+        fields_of(c, &h);
+        header_write(c->journal, &h);
+        if (campaign_journal_append(c, "%s", "") != 0)
             return snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)), -1;
     }
     return 0;

@@ -31,6 +31,9 @@ static int record(campaign *c, const cask *q, const campaign_answer *a, FILE *lo
         return snprintf(err, errlen, "a worker could not search %s: %s", n->text, a->why), -1;
     if (a->answered) {
         campaign_answers_path(c, n, q->k, path, sizeof path);
+        char why[CAMPAIGN_PATH_MAX + 1200];
+        if (campaign_answers_claimed(c, n, q->k, a->proven, 0, path, why, sizeof why) != 0)
+            return snprintf(err, errlen, "a worker's answer at %s: %s", n->text, why), -1;
         campaign_answers_add(c, n, q->k, a->proven, path);
         c->answered++, c->seconds += a->seconds;
         if (log)
@@ -143,6 +146,8 @@ static int link_result(campaign *c, const char *name, const char *file, char *ou
 {
     char tmp[CAMPAIGN_PATH_MAX + 32];
     snprintf(out, len, "%s/%s", c->dir, name);
+    if (c->read_only)
+        return 0;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     const char *rel = strncmp(file, c->dir, strlen(c->dir)) == 0 ? file + strlen(c->dir) + 1 : file;
     unlink(tmp);
@@ -267,21 +272,4 @@ int campaign_status(campaign *c, campaign_state *st, char *err, size_t errlen)
     if (!st->decided && c->answered > 0 && c->seconds > 0)
         st->eta = c->seconds / (double)c->answered * (double)st->open_needed / (c->workers > 0 ? c->workers : 1);
     return 0;
-}
-
-const char *campaign_answer_proof(const campaign *c, long i, int *k, int *proven, char *position, size_t plen)
-{
-    for (int j = 0; j < c->n; j++) {
-        const cnode *n = c->node[j];
-        for (int side = 0; side < 2; side++) {
-            const char *f = side ? n->hi_file : n->lo_file;
-            if (!f || i-- > 0)
-                continue;
-            *k = side ? n->hi : n->lo;
-            *proven = !side;
-            snprintf(position, plen, "%s", n->text);
-            return f;
-        }
-    }
-    return NULL;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -46,6 +47,28 @@ static int take_lock(campaign *c, char *err, size_t errlen)
     return 0;
 }
 
+/* Removes what killed runs left half-written (NAME.tmp.PID, the links'
+ * NAME.tmp): with the lock held, no other run is writing them. */
+static void sweep_temporaries(const campaign *c)
+{
+    const char *sub[] = { "", "/p", "/j", "/t" };
+    for (int i = 0; i < 4; i++) {
+        char path[CAMPAIGN_PATH_MAX + 300];
+        snprintf(path, sizeof path, "%s%s", c->dir, sub[i]);
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            const char *t = strstr(e->d_name, ".tmp");
+            if (!t || (t[4] != 0 && t[4] != '.') || (t[4] == '.' && strspn(t + 5, "0123456789") != strlen(t + 5)))
+                continue;
+            snprintf(path, sizeof path, "%s%s/%s", c->dir, sub[i], e->d_name);
+            unlink(path);
+        }
+        if (d)
+            closedir(d);
+    }
+}
+
 campaign *campaign_open(const char *dir, const campaign_spec *spec, char *err, size_t errlen, int *usage)
 {
     *usage = 0;
@@ -63,6 +86,8 @@ campaign *campaign_open(const char *dir, const campaign_spec *spec, char *err, s
         }
     }
     int rc = take_lock(c, err, errlen);
+    if (rc == 0)
+        sweep_temporaries(c);
     if (rc == 0)
         rc = open_game(c, err, errlen);
     if (rc == 0)
@@ -99,6 +124,7 @@ campaign *campaign_load(const char *dir, char *err, size_t errlen)
     fclose(f);
     if (!c->spec.game[0])
         return snprintf(err, errlen, "its journal is damaged (no game line)"), campaign_close(c), NULL;
+    c->read_only = 1;
     if (open_game(c, err, errlen) != 0 || campaign_journal_open(c, 0, err, errlen) != 0)
         return campaign_close(c), NULL;
     c->scores = c->spec.kind == CAMPAIGN_AT_LEAST || c->spec.kind == CAMPAIGN_SCORE;

@@ -2,6 +2,7 @@
  * alone: no search code is used here.  The format, and why each rule below
  * makes the claim true, are in docs/proof-format.md. */
 #include "exact.h"
+#include "fact.h"
 #include "proof.h"
 #include "../util/util.h"
 
@@ -75,6 +76,9 @@ typedef struct {
     long line, fail_line;  /* the line read, and the line of the failure reported */
     exact_pool *pool;        /* 'exact' leaves checked by other threads (NULL: here) */
     int pool_tried;
+    proof_fact *facts;       /* what each proof of the file proves (proof_check) */
+    int nfacts, max_facts;
+    const proof_header *h;   /* the header of the proof read */
     char *err;
     size_t errlen;
 } checker;
@@ -495,6 +499,12 @@ static int finish_proof(checker *C, const game_state *root, const char *result, 
         if (C->info[f->to].is_ref)
             return fail(C, "node %s (named by a ref before it) is a ref itself", id);
     }
+    if (C->facts) {
+        if (C->nfacts == C->max_facts)
+            return fail(C, "more proofs in the file than the %s expected", "reader");
+        proof_fact_fill(&C->facts[C->nfacts], C->h, C->g, root);
+        C->facts[C->nfacts++].nodes = C->ninfo;
+    }
     if (summary) {
         size_t at = strlen(summary);
         char what[64], pos[GAME_TEXT_MAX];
@@ -549,11 +559,16 @@ static void reset(checker *C, game **g)
     size_t errlen = C->errlen;
     long line = C->line;
     const proof_check_options *co = C->co;
+    proof_fact *facts = C->facts;
+    int nfacts = C->nfacts, max_facts = C->max_facts;
+    const proof_header *h = C->h;
     memset(C, 0, sizeof *C);
     C->err = err;
     C->errlen = errlen;
     C->line = line;
     C->co = co;
+    C->facts = facts, C->nfacts = nfacts, C->max_facts = max_facts;
+    C->h = h;
 }
 
 /* Reads one header line into h: 1 read, 0 not a header line, -1 (err). */
@@ -561,23 +576,14 @@ static int header_line(checker *C, proof_header *h, const char *line)
 {
     char why[256];
     int rc = proof_header_read(h, line, why, sizeof why);
-    if (rc < 0)
-        return fail(C, "%s", why);
-    if (rc > 0 && h->version >= 0 && (h->version < PROOF_VERSION_OLDEST || h->version > PROOF_VERSION)) {
-        char v[64];
-        snprintf(v, sizeof v, "%ld (this checker reads %d to %d)", h->version, PROOF_VERSION_OLDEST, PROOF_VERSION);
-        return fail(C, "proof format version %s: write the proof again", v);
-    }
-    return rc;
+    return rc < 0 ? fail(C, "%s", why) : rc;
 }
 
 /* Opens the game of a complete header: 0, or -1 (err). */
 static int header_open(checker *C, const proof_header *h, game **g, game_state *root)
 {
-    if (h->version < 0 || !*h->spec || !*h->pos || h->prover < 0 || !*h->question || !*h->result)
-        return fail(C, "incomplete header before the tree%s", "");
-    char why[256];
-    if (proof_header_game(h, g, why, sizeof why) != 0 || game_parse(*g, h->pos, root, why, sizeof why) != 0)
+    char why[1024];
+    if (proof_header_root(h, g, root, why, sizeof why) != 0)
         return fail(C, "%s", why);
     C->g = *g;
     C->prover = (int)h->prover;
@@ -611,7 +617,9 @@ static int header_open(checker *C, const proof_header *h, game **g, game_state *
     return 0;
 }
 
-int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t slen, char *err, size_t errlen)
+/* Checks every proof of in; their claims to facts[0 .. *n) (facts NULL: none). */
+static int check_file(FILE *in, const proof_check_options *co, char *summary, size_t slen, proof_fact *facts, int max,
+                      int *n, char *err, size_t errlen)
 {
     proof_check_options none = { 0 };
     checker C;
@@ -619,6 +627,7 @@ int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t 
     C.err = err;
     C.errlen = errlen;
     C.co = co ? co : &none;
+    C.facts = facts, C.max_facts = max;
     if (summary && slen)
         summary[0] = 0;
     proof_header *h = malloc(sizeof *h);
@@ -632,6 +641,7 @@ int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t 
         goto out;
     }
     proof_header_clear(h);
+    C.h = h;
     long got;
     char why[256];
     while ((got = util_read_line(in, &line, &cap, &C.line, why, sizeof why)) != -1) {
@@ -685,5 +695,17 @@ out:
     reset(&C, &g);
     free(line);
     free(h);
+    if (n)
+        *n = rc == 0 ? C.nfacts : 0;
     return rc;
+}
+
+int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t slen, char *err, size_t errlen)
+{
+    return check_file(in, co, summary, slen, NULL, 0, NULL, err, errlen);
+}
+
+int proof_check(FILE *in, const proof_check_options *co, proof_fact *facts, int max, int *n, char *err, size_t errlen)
+{
+    return check_file(in, co, NULL, 0, facts, max, n, err, errlen);
 }

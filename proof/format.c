@@ -85,6 +85,9 @@ int proof_header_read(proof_header *h, const char *line, char *err, size_t errle
     if (!strcmp(word, "pnsolve-proof")) {
         if (util_read_long(arg, 0, 1000000, &h->version) != 0)
             return util_error(err, errlen, "bad format version '%.100s'", arg);
+        if (h->version < PROOF_VERSION_OLDEST || h->version > PROOF_VERSION)
+            return util_error(err, errlen, "proof format version %ld (this checker reads %d to %d): write the proof again",
+                              h->version, PROOF_VERSION_OLDEST, PROOF_VERSION);
     } else if (!strcmp(word, "game")) {
         if (strlen(arg) >= sizeof h->spec || !*arg || has_control(arg))
             return util_error(err, errlen, "bad game '%.100s'", arg);

@@ -73,6 +73,48 @@ int proof_header_read(proof_header *h, const char *line, char *err, size_t errle
  * with the content h names: 0, or -1 with err. */
 int proof_header_game(const proof_header *h, game **g, char *err, size_t errlen);
 
+/* --- what a proof proves -------------------------------------------------- */
+
+/* A proof's claim as the checker reads it: the one type every consumer
+ * (import, verify, join, resume) compares with what it expects, field by
+ * field, through proof_fact_matches.  No consumer reads a header or a
+ * summary line of its own. */
+typedef struct {
+    char game[GAME_NAME_MAX];      /* the game's canonical spec, variant included ("jungle:classic") */
+    char content[65];              /* a game a file defines: the BLAKE2b-256 of its bytes; else "" */
+    char position[GAME_TEXT_MAX];  /* the root as the game writes it */
+    game_key key;                  /* the root's exact key */
+    int mover;                     /* the side to move at the root */
+    int prover;                    /* the side the question is asked for */
+    int scores;                    /* 1: "finish at least k ahead?"; 0: "win?" (k 1), "avoid losing?" (k 0) */
+    int k;
+    int proven;
+    int ntables;                   /* the 'table' lines of its header */
+    char tables[65];               /* their BLAKE2b-256, in the order given ("" when none) */
+    uint64_t nodes;                /* its tree's nodes (proof_check only; 0 from proof_claim_read) */
+} proof_fact;
+
+/* The claim of the first proof in `in`, read from its header as the checker
+ * reads it (comments and empty lines anywhere; each line once; the game
+ * opened and the position parsed): nothing of the tree is checked, so only
+ * proof_check makes it true.  0, or -1 with a one-line reason. */
+int proof_claim_read(FILE *in, proof_fact *f, char *err, size_t errlen);
+
+/* Fact f in the terms of side at f's root in game g: "side finishes at
+ * least *k ahead" *proven, *k the least score g can end on at or above it
+ * (k 1 win, 0 avoid losing, in a game without scores). */
+void proof_fact_as_side(const proof_fact *f, const game *g, int side, int *k, int *proven);
+
+/* Whether fact f claims, of root in game g, "side finishes at least k
+ * ahead" (k 1: wins, 0: avoids losing, in a game without scores; scores 1:
+ * a score question) proven or disproven (implied 1: that or a claim that
+ * implies it, a higher k proven or a lower one disproven): the same game
+ * (spec and content), position (key) and question, however the file words
+ * it (the other side's claim, a score the game cannot end on).  1, or 0
+ * with what differs in why. */
+int proof_fact_matches(const proof_fact *f, const game *g, const game_state *root, int side, int scores, int k,
+                       int proven, int implied, char *why, size_t len);
+
 /* --- joining and checking ------------------------------------------------ */
 
 /* What proof_join wrote where the children were score proofs: the
@@ -111,5 +153,9 @@ typedef struct {
  * "GAME POSITION: 'can White force a win?' proven (N nodes), given tables
  * ..." (may be NULL).  co may be NULL (no tables). */
 int proof_verify(FILE *in, const proof_check_options *co, char *summary, size_t slen, char *err, size_t errlen);
+
+/* As proof_verify, and what the file proves: its proofs' claims (a score
+ * file holds two) into facts[0 .. *n); more than max proofs is an error. */
+int proof_check(FILE *in, const proof_check_options *co, proof_fact *facts, int max, int *n, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# tests/trust.sh PNSOLVE - the pipeline around the proof checker tried as an
+# adversary would (issue 84): every consumer of a proof compares the claim
+# the checker reads with the claim it expects; a campaign binds its game as
+# a proof does; status only reads; no output overwrites an input.  Each
+# case here certified a false claim, or lost a file, before.  Where a value
+# is at stake it is the one a plain run of the same question gives (itself
+# checked against naive search in the C tests), never a number written here.
+set -u
+bin=$1
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; [ -f "$tmp/err" ] && head -3 "$tmp/err"; }
+run() { "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; }  # its status; output in $tmp/out, $tmp/err
+
+# 1. A header line after a comment is read: a sound proof of "can Black
+# finish at least -10 ahead?" on 4x4 Othello, its question line moved
+# before a comment and its prover line, is adopted as what it proves.
+run prove othello:4x4 --question score:-10 --proof "$tmp/s.proof" --memory 64
+awk 'NR==4{p=$0; next} NR==5{print; print "# a comment"; print p; next}1' "$tmp/s.proof" >"$tmp/sc.proof"
+run campaign run "$tmp/c0" othello:4x4 --question score --depth 1 --memory 64
+truth=$(sed -n 's/^score: //p' "$tmp/out")
+"$bin" verify-proof "$tmp/sc.proof" | grep -q "'can Black finish at least -10 ahead?' proven" &&
+    run campaign import "$tmp/c1" othello:4x4 --question score --depth 1 --memory 64 "$tmp/sc.proof" &&
+    run campaign run "$tmp/c1" othello:4x4 --question score --depth 1 --memory 64 &&
+    [ -n "$truth" ] && grep -q "^score: $truth$" "$tmp/out" && run campaign verify "$tmp/c1" --all &&
+    ok || bad "a commented score proof imported as what it proves (the plain run: '$truth')"
+# the same with a tic-tac-toe position the mover wins: its "can X force a
+# win?" proven, so commented, was adopted as "X cannot avoid losing"
+run campaign run "$tmp/tw" tictactoe --question win --depth 2
+line=$(grep -m1 "^answer 1 proven " "$tmp/tw/journal")
+pos=${line#answer 1 proven * * * }
+run prove tictactoe --position "$pos" --question win --proof "$tmp/t.proof"
+awk 'NR==4{p=$0; next} NR==6{print; print "# a comment"; print p; next}1' "$tmp/t.proof" >"$tmp/tc.proof"
+run campaign run "$tmp/t0" tictactoe --position "$pos" --question advantage --depth 1
+truth=$(grep "^advantage: " "$tmp/out")
+[ -n "$line" ] && run campaign import "$tmp/t1" tictactoe --position "$pos" --question advantage --depth 1 "$tmp/tc.proof" &&
+    run campaign run "$tmp/t1" tictactoe --position "$pos" --question advantage --depth 1 && [ -n "$truth" ] &&
+    grep -q "^$truth$" "$tmp/out" && ok || bad "a commented tic-tac-toe proof imported as what it proves ('$truth')"
+
+# 2. The variant is part of the game: a proof under the default Jungle rules
+# answers no --variant classic campaign.
+run prove jungle --position "6e/6R/7/7/7/7/7 b" --question win --no-tb --proof "$tmp/j.proof"
+run campaign import "$tmp/jc" jungle --variant classic --position "6e/6R/7/7/7/7/7 b" --question win --depth 1 --no-tb \
+    "$tmp/j.proof"
+[ $? = 1 ] && grep -q "not of the campaign's jungle:classic" "$tmp/err" && ok || bad "a default-rules proof in a classic campaign"
+run campaign run "$tmp/jc" jungle --variant classic --position "6e/6R/7/7/7/7/7 b" --question win --depth 1 --no-tb
+want=$("$bin" prove jungle --variant classic --position "6e/6R/7/7/7/7/7 b" --question win --no-tb | sed -n 's/^value: //p')
+grep -q "^win: $want$" "$tmp/out" && ok || bad "the classic campaign's answer is classic's ('$want')"
+
+# 3. campaign verify compares each answer's claim with its journal line:
+# an answer "the mover wins" whose file proves only "avoids losing" (sound,
+# weaker) fails; so does a proof about graph node AB standing for node A.
+file=$(grep -l "^position $pos$" "$tmp"/tw/p/*.1.proof | head -1)
+if [ -n "$line" ] && [ -n "$file" ]; then
+    run prove tictactoe --position "$pos" --question advantage --proof "$tmp/weak.proof" && cp "$tmp/weak.proof" "$file"
+    run campaign verify "$tmp/tw" --all
+    [ $? = 1 ] && grep -q "journal line [0-9]*: .*avoids losing" "$tmp/err" && ok || bad "a weaker claim under a win answer"
+    run campaign run "$tmp/tw" tictactoe --question win --depth 2
+    [ $? = 1 ] && grep -q "journal line [0-9]*: " "$tmp/err" && ok || bad "a rerun names the journal line of a weaker answer"
+else
+    bad "no 'win proven' answer in a tic-tac-toe campaign"
+fi
+printf 'root R\nR: or A AB\nA: and\nAB: and\n' >"$tmp/ab.graph"
+run campaign run "$tmp/ga" "graph:$tmp/ab.graph" --question win --depth 1
+a=$(grep -l "^position A$" "$tmp"/ga/p/*.proof)
+# A and AB are alike: A's proof about AB is sound, and names a position holding "A"
+[ -n "$a" ] && sed -i 's/^position A$/position AB/' "$a" && "$bin" verify-proof "$a" | grep -q "^sound: .* AB:" &&
+    ! run campaign verify "$tmp/ga" --all && grep -q "it is about AB, not A" "$tmp/err" &&
+    ok || bad "a proof of node AB standing for node A"
+
+# 4. A campaign binds its graph by content: edited, it is not resumed.
+run campaign run "$tmp/ge" "graph:$tmp/ab.graph" --question win --depth 1
+printf 'root R\nR: or A AB\nA: or\nAB: or\n' >"$tmp/ab.graph"
+run campaign run "$tmp/ge" "graph:$tmp/ab.graph" --question win --depth 1
+[ $? = 1 ] && grep -q "has changed since the campaign began" "$tmp/err" && ok || bad "an edited graph's campaign resumed"
+run campaign status "$tmp/ge"
+[ $? = 1 ] && grep -q "has changed since the campaign began" "$tmp/err" && ok || bad "an edited graph's campaign status"
+
+# 9. status and verify only read; a killed run's temporaries are swept;
+# status names the variant and the question.
+run campaign run "$tmp/ro" tictactoe --question advantage --depth 2
+rm -f "$tmp"/ro/j/* "$tmp/ro/result.proof"
+before=$(cd "$tmp/ro" && find . | sort)
+run campaign status "$tmp/ro" && grep -q "question advantage" "$tmp/out" && run campaign status "$tmp/ro" --json &&
+    grep -q '"question":"advantage"' "$tmp/out" && grep -q '"variant":"default"' "$tmp/out" &&
+    ! run campaign verify "$tmp/ro" --all && grep -q "result.proof is missing" "$tmp/err" &&
+    [ "$(cd "$tmp/ro" && find . | sort)" = "$before" ] && ok || bad "status and verify wrote into the campaign"
+run campaign status "$tmp/jc" && grep -q -- "--variant classic" "$tmp/out" && ok || bad "status names the variant"
+: >"$tmp/ro/p/0123.1.proof.tmp.4242"
+: >"$tmp/ro/result.proof.tmp"
+run campaign run "$tmp/ro" tictactoe --question advantage --depth 2 && [ ! -e "$tmp/ro/p/0123.1.proof.tmp.4242" ] &&
+    [ ! -e "$tmp/ro/result.proof.tmp" ] && run campaign verify "$tmp/ro" --all && ok || bad "a killed run's temporaries swept"
+
+echo "trust: $pass passed, $fail failed"
+[ "$fail" = 0 ]
