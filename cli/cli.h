@@ -74,6 +74,19 @@ int cli_dot_proof(const char *proof_path, const char *path);
 int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
                   uint64_t memory);
 
+/* A file a command reads or writes, named by its option. */
+typedef struct {
+    const char *what;   /* "--proof", "the game file" */
+    const char *path;   /* NULL: not given */
+    int output;
+} cli_file;
+/* Refuses (EXIT_USAGE, said as "CMD: WHAT and WHAT name one file") an
+ * output that is one of the command's inputs or another of its outputs;
+ * 0 when all are distinct. */
+int cli_distinct_files(const char *cmd, const cli_file *files, int n);
+/* The file a game spec reads ("graph:FILE"), else NULL. */
+const char *cli_game_file(const char *spec);
+
 /* mkdir -p: 0 when dir is (now) a directory, or -1 with errno. */
 int cli_make_dir(const char *dir);
 

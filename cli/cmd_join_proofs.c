@@ -42,6 +42,12 @@ int cmd_join_proofs(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first < 2 || !out_path)
         return cli_fail(EXIT_USAGE, "join-proofs: expected GAME, --out FILE and the children's proofs (try 'pnsolve join-proofs --help')");
+    for (int k = first + 1; k < argc; k++) {
+        cli_file files[] = { { "the game file", cli_game_file(argv[first]), 0 }, { "a child's proof", argv[k], 0 },
+                             { "--out", out_path, 1 } };
+        if (cli_distinct_files("join-proofs", files, 3))
+            return EXIT_USAGE;
+    }
     game *g;
     game_state root;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &root);

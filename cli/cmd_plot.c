@@ -69,6 +69,11 @@ int cmd_plot(int argc, char **argv)
         if (strpbrk(argv[i], "'\"\n"))
             return cli_fail(EXIT_USAGE, "plot: file names with quotes are not supported");
     }
+    for (int i = first; i < argc; i++) {
+        cli_file files[] = { { "a trace", argv[i], 0 }, { "--output", p.output, 1 } };
+        if (cli_distinct_files("plot", files, 2))
+            return EXIT_USAGE;
+    }
     if (p.output && strpbrk(p.output, "'\"\n"))
         return cli_fail(EXIT_USAGE, "plot: file names with quotes are not supported");
     char png[4200];

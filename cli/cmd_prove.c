@@ -332,6 +332,13 @@ int cmd_prove(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "prove: expected GAME (try 'pnsolve prove --help')");
     if (refused(&p))
         return EXIT_USAGE;
+    /* a checkpoint may be written over the file it resumed from (atomically) */
+    const char *resume = util_same_file(p.o.resume, p.o.checkpoint) ? NULL : p.o.resume;
+    cli_file files[] = { { "the game file", cli_game_file(argv[first]), 0 }, { "--resume", resume, 0 },
+                         { "--proof", p.proof, 1 }, { "--dot", p.dot, 1 }, { "--trace", p.trace, 1 },
+                         { "--checkpoint", p.o.checkpoint, 1 } };
+    if (cli_distinct_files("prove", files, (int)(sizeof files / sizeof files[0])))
+        return EXIT_USAGE;
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);

@@ -441,6 +441,9 @@ int cmd_puzzles(int argc, char **argv)
         return rc;
     if (go.position)
         return cli_fail(EXIT_USAGE, "puzzles: --position is for solve-puzzle");
+    cli_file files[] = { { "the game file", cli_game_file(argv[first]), 0 }, { "--svg", p.svg, 1 }, { "--html", p.html, 1 } };
+    if (cli_distinct_files("puzzles", files, 3))
+        return EXIT_USAGE;
     game *g;
     game_state s;
     if ((rc = cli_open_game(argv[first], go.variant, NULL, &g, &s)) != 0)

@@ -29,6 +29,9 @@ int cmd_show(int argc, char **argv)
         return fputs(help, stdout), 0;
     if (argc - first < 1)
         return cli_fail(EXIT_USAGE, "show: expected GAME (see 'pnsolve show --help')");
+    cli_file files[] = { { "the game file", cli_game_file(argv[first]), 0 }, { "--dot", dot, 1 } };
+    if (cli_distinct_files("show", files, 2))
+        return EXIT_USAGE;
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], o.variant, o.position, &g, &s);

@@ -191,3 +191,16 @@ int cli_mpi_size(void)
         v = getenv("SLURM_NTASKS");  /* srun --mpi=pmix */
     return v ? atoi(v) : 1;
 }
+
+int cli_distinct_files(const char *cmd, const cli_file *files, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n && files[i].path; j++)
+            if (files[j].path && (files[i].output || files[j].output) && util_same_file(files[i].path, files[j].path))
+                return cli_fail(EXIT_USAGE, "%s: %s and %s name one file (%s): an output would replace %s", cmd,
+                                files[i].what, files[j].what, files[j].path,
+                                files[i].output && files[j].output ? "the other" : "an input");
+    return 0;
+}
+
+const char *cli_game_file(const char *spec) { return strncmp(spec, "graph:", 6) == 0 ? spec + 6 : NULL; }

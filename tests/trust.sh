@@ -95,5 +95,24 @@ run campaign status "$tmp/jc" && grep -q -- "--variant classic" "$tmp/out" && ok
 run campaign run "$tmp/ro" tictactoe --question advantage --depth 2 && [ ! -e "$tmp/ro/p/0123.1.proof.tmp.4242" ] &&
     [ ! -e "$tmp/ro/result.proof.tmp" ] && run campaign verify "$tmp/ro" --all && ok || bad "a killed run's temporaries swept"
 
+# 7. No output replaces an input or another output: refused before any
+# work (exit 2, one line), the files as they were.
+printf 'root R\nR: or A\nA: and\n' >"$tmp/g.graph"
+cp "$tmp/g.graph" "$tmp/g.copy"
+ln -s g.graph "$tmp/g.link"
+cp "$tmp/t.proof" "$tmp/keep.proof"
+for args in "prove tictactoe --question win --proof $tmp/keep.proof --dot $tmp/keep.proof" \
+            "prove graph:$tmp/g.graph --question win --proof $tmp/g.graph" \
+            "prove graph:$tmp/g.graph --question win --proof $tmp/g.link" \
+            "prove graph:$tmp/g.graph --question win --proof $tmp/../$(basename "$tmp")/g.graph" \
+            "prove tictactoe --question win --proof $tmp/new.proof --trace $tmp/new.proof" \
+            "show graph:$tmp/g.graph --dot $tmp/g.graph" \
+            "join-proofs graph:$tmp/g.graph --out $tmp/keep.proof $tmp/keep.proof"; do
+    # shellcheck disable=SC2086
+    run $args
+    [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "name one file" "$tmp/err" && cmp -s "$tmp/g.graph" "$tmp/g.copy" &&
+        cmp -s "$tmp/keep.proof" "$tmp/t.proof" && [ ! -e "$tmp/new.proof" ] && ok || bad "refused: $args"
+done
+
 echo "trust: $pass passed, $fail failed"
 [ "$fail" = 0 ]

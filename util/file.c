@@ -2,6 +2,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,4 +61,35 @@ FILE *util_open_output(const char *path, char *err, size_t errlen)
     if (!f)
         util_error(err, errlen, "%s: %s", path, strerror(errno));
     return f;
+}
+
+/* The identity of the file path names or would make: (device, inode) of
+ * the file, or of its directory with *name its last component. */
+static int file_id(const char *path, struct stat *st, const char **name, char *dir, size_t dirlen)
+{
+    *name = NULL;
+    if (stat(path, st) == 0)
+        return 1;
+    if (errno != ENOENT || snprintf(dir, dirlen, "%s", path) >= (int)dirlen)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    *name = slash ? slash + 1 : path;
+    if (slash)
+        dir[slash - path == 0 ? 1 : slash - path] = 0;
+    else
+        snprintf(dir, dirlen, ".");
+    return stat(dir, st) == 0 ? 2 : 0;
+}
+
+int util_same_file(const char *a, const char *b)
+{
+    if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+        return 0;
+    struct stat sa, sb;
+    const char *na, *nb;
+    char da[4096], db[4096];
+    int ka = file_id(a, &sa, &na, da, sizeof da), kb = file_id(b, &sb, &nb, db, sizeof db);
+    if (!ka || ka != kb || sa.st_dev != sb.st_dev || sa.st_ino != sb.st_ino)
+        return 0;
+    return ka == 1 || strcmp(na, nb) == 0;
 }

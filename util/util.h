@@ -230,6 +230,11 @@ int util_file_create(util_file *f, const char *path, const char *mode, char *err
  * a kept file could not be completed (then it is removed). */
 int util_file_commit(util_file *f, int keep, char *err, size_t errlen);
 
+/* Whether paths a and b name one file: the same device and inode where
+ * both exist; where neither does, the same directory (device and inode)
+ * and name (the file a write would make).  "-" is no file. */
+int util_same_file(const char *a, const char *b);
+
 /* Strict input (util/input.c): every reader of a file the user names goes
  * through these, so that no file can hang the program and no text format
  * reads a number or a line more loosely than another. */
