@@ -136,12 +136,23 @@ static void score_range(void *ctx, uint64_t first, uint64_t end)
             st.wins += sc > 0 ? (uint64_t)images : 0;
             st.draws += sc == 0 ? (uint64_t)images : 0;
             st.losses += sc < 0 ? (uint64_t)images : 0;
+            if (j->check) {  /* the header's counts, as the sweep made them */
+                game_move mv[GAME_MAX_MOVES];
+                int nm = game_moves(t->g, &s, mv);
+                uint64_t *kind = nm == 0 ? &st.finished : passes(t->g, &s) ? &st.passing : &st.moving;
+                *kind += (uint64_t)images;
+                st.states += (uint64_t)images;
+            }
         }
     }
     __atomic_fetch_add(&j->wrong, wrong, __ATOMIC_RELAXED);
     __atomic_fetch_add(&j->st.wins, st.wins, __ATOMIC_RELAXED);
     __atomic_fetch_add(&j->st.draws, st.draws, __ATOMIC_RELAXED);
     __atomic_fetch_add(&j->st.losses, st.losses, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.states, st.states, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.moving, st.moving, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.passing, st.passing, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->st.finished, st.finished, __ATOMIC_RELAXED);
 }
 
 /* Layer i's scores (or, check, their agreement with the children: the
@@ -152,12 +163,16 @@ static uint64_t layer_pass(tb_layers *t, int i, int threads, int check, tb_layer
     tb_sweep_set *l = &t->set[i];
     uint64_t wrong = 0;
     st->wins = st->draws = st->losses = 0;
+    if (check)
+        st->states = st->moving = st->passing = st->finished = 0;
     for (int round = 0; round < 2; round++)
         for (int k = 0; k < l->h.segments; k++) {
             layer_job j = { .t = t, .i = i, .k = k, .round = round, .check = check };
             util_parallel(threads, l->seg[k].high_words, 1024, score_range, &j);
             wrong += j.wrong;
             st->wins += j.st.wins, st->draws += j.st.draws, st->losses += j.st.losses;
+            st->states += j.st.states, st->moving += j.st.moving, st->passing += j.st.passing;
+            st->finished += j.st.finished;
         }
     return wrong;
 }
@@ -375,6 +390,8 @@ uint64_t tb_layers_verify(const tb_layers *t, int threads)
         tb_layer_stats st = t->st[i];
         wrong += layer_pass((tb_layers *)t, i, threads, 1, &st);
         wrong += st.wins != t->st[i].wins || st.draws != t->st[i].draws || st.losses != t->st[i].losses;
+        wrong += st.states != t->st[i].states || st.moving != t->st[i].moving || st.passing != t->st[i].passing ||
+                 st.finished != t->st[i].finished;
     }
     return wrong;
 }

@@ -159,6 +159,9 @@ int tb_sweep_load(const game *g, const char *dir, int empties, sweep_layer *l, c
     if (!why && (fgetc(f) != EOF || o.sum != l->h.data_checksum))
         why = "damaged (checksum)";
     for (int k = 0; !why && k < l->h.segments; k++)
+        if (util_efset_check(&l->seg[k]) != 0)
+            why = "damaged (a segment is no sorted set of its size)";
+    for (int k = 0; !why && k < l->h.segments; k++)
         if (util_efset_seal(&l->seg[k]) != 0)
             why = "out of memory";
     if (!why && index_segments(l) != 0)

@@ -6,6 +6,7 @@
  * inputs refused. */
 #include "ref.h"
 #include "suites.h"
+#include "../tablebase/tb_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,10 +213,95 @@ static void test_damaged(void)
     game_close(other);
 }
 
+/* The scores file's header as layers.c writes it: a forger knows it. */
+typedef struct {
+    char magic[8];
+    char game[GAME_NAME_MAX];
+    int32_t empties, unused;
+    uint64_t states;
+    tb_layer_stats st;
+    uint64_t data_checksum, header_checksum;
+} forged_scores_header;
+
+/* Re-checksummed forgeries the checksums cannot catch: a scores header
+ * whose counts are changed (each of states, moving, passing, finished) is
+ * caught by tb_layers_verify, which re-derives them; a set whose unary
+ * part is all ones (its data checksum made again) is refused at open,
+ * before any lookup reads past its arrays. */
+static void test_forged(void)
+{
+    ready();
+    game *g = test_open("othello:4x4", NULL);
+    char scores[200], set[200], err[600];
+    snprintf(scores, sizeof scores, "%s/othello-4x4.e06.pnss", dir);
+    snprintf(set, sizeof set, "%s/othello-4x4.e06.pnsw", dir);
+    for (int field = 0; field < 4; field++) {
+        FILE *f = fopen(scores, "r+b");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        forged_scores_header h, was;
+        CU_ASSERT_EQUAL_FATAL(fread(&h, sizeof h, 1, f), 1);
+        was = h;
+        uint64_t *count[] = { &h.st.states, &h.st.moving, &h.st.passing, &h.st.finished };
+        *count[field] += 8;
+        h.header_checksum = 0;
+        h.header_checksum = tb_checksum(&h, sizeof h);
+        rewind(f);
+        CU_ASSERT_EQUAL(fwrite(&h, sizeof h, 1, f), 1);
+        fflush(f);
+        tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL(t);
+        CU_ASSERT(t && tb_layers_verify(t, 2) > 0);
+        tb_layers_close(t);
+        rewind(f);
+        CU_ASSERT_EQUAL(fwrite(&was, sizeof was, 1, f), 1);
+        fclose(f);
+    }
+    tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
+    CU_ASSERT(t && tb_layers_verify(t, 2) == 0);
+    tb_layers_close(t);
+    /* the set: header, then per segment its fields (n, universe, low bits), low words, high words */
+    FILE *f = fopen(set, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    tb_sweep_header h;
+    CU_ASSERT_EQUAL_FATAL(fread(&h, sizeof h, 1, f), 1);
+    long at = ftell(f);
+    fseek(f, 0, SEEK_END);
+    size_t len = (size_t)(ftell(f) - at);
+    unsigned char *data = malloc(len);
+    fseek(f, at, SEEK_SET);
+    CU_ASSERT_EQUAL_FATAL(fread(data, 1, len, f), len);
+    CU_ASSERT_EQUAL_FATAL(h.segments, 1);
+    uint64_t fields[3];
+    memcpy(fields, data, sizeof fields);
+    util_efset shape;  /* the word counts its n and universe give */
+    CU_ASSERT_EQUAL_FATAL(util_efset_init(&shape, fields[0], fields[1]), 0);
+    size_t low = util_efset_low_words(&shape) * 8, high = shape.high_words * 8;
+    CU_ASSERT_EQUAL_FATAL(sizeof fields + low + high, len);
+    memset(data + sizeof fields + low, 0xff, high);
+    util_efset_free(&shape);
+    h.data_checksum = tb_checksum_update(tb_checksum_update(tb_checksum_update(TB_CHECKSUM_SEED, data, sizeof fields),
+                                                            data + sizeof fields, low), data + sizeof fields + low, high);
+    h.header_checksum = 0;
+    h.header_checksum = tb_checksum(&h, sizeof h);
+    rewind(f);
+    CU_ASSERT_EQUAL(fwrite(&h, sizeof h, 1, f), 1);
+    CU_ASSERT_EQUAL(fwrite(data, 1, len, f), len);
+    fclose(f);
+    free(data);
+    CU_ASSERT_PTR_NULL(tb_layers_open(g, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, set) != NULL && strstr(err, "no sorted set") != NULL);
+    CU_ASSERT_EQUAL(unlink(set), 0);
+    CU_ASSERT_EQUAL(tb_layers_build(g, dir, &(tb_sweep_options){ .memory = 1 << 26 }, 0, err, sizeof err), 0);
+    game_close(g);
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+}
+
 void suite_layers(void)
 {
     CU_pSuite s = CU_add_suite("layers", NULL, NULL);
     CU_add_test(s, "4x4 Othello strongly solved: the start -10, states against naive negamax, every score re-derived", test_against_negamax);
     CU_add_test(s, "random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived", test_4x5);
     CU_add_test(s, "a damaged, truncated, foreign or missing layer refused by name; the build mends it", test_damaged);
+    CU_add_test(s, "re-checksummed forgeries: a layer's counts caught by verify, a set of all ones refused at open",
+                test_forged);
 }

@@ -29,6 +29,27 @@ uint64_t util_efset_low_words(const util_efset *e)
     return (e->n * e->low_bits + 63) / 64 + 1;
 }
 
+int util_efset_check(const util_efset *e)
+{
+    uint64_t lw = util_efset_low_words(e), used = e->n * e->low_bits;
+    for (uint64_t w = used / 64; w < lw; w++)  /* the low part's padding is zero */
+        if ((w == used / 64 ? e->low[w] >> (used % 64) : e->low[w]) != 0)
+            return -1;
+    /* read in order without the samples seal makes: they trust the count */
+    uint64_t i = 0, prev = 0;
+    for (uint64_t w = 0; w < e->high_words; w++)
+        for (uint64_t b = e->high[w]; b; b &= b - 1, i++) {
+            if (i >= e->n)
+                return -1;
+            uint64_t h = w * 64 + (uint64_t)__builtin_ctzll(b) - i;  /* the i-th one lies at i or later */
+            uint64_t v = h << e->low_bits | util_efset_low(e, i);
+            if (h > e->universe >> e->low_bits || v >= e->universe || (i > 0 && v <= prev))
+                return -1;
+            prev = v;
+        }
+    return i == e->n ? 0 : -1;
+}
+
 int util_efset_seal(util_efset *e)
 {
     uint64_t zeros = e->high_words * 64 - e->n;

@@ -158,6 +158,11 @@ static inline void util_efset_put(util_efset *e, uint64_t i, uint64_t v)
     uint64_t h = (v >> L) + i;
     e->high[h / 64] |= 1ULL << (h % 64);
 }
+/* Whether a set read from a file is one util_efset_put could make: as many
+ * ones in the unary part as values, the values strictly increasing and
+ * below the universe, no bit past them; 0, or -1.  Run before seal and any
+ * lookup: a forged set would send them past the arrays. */
+int util_efset_check(const util_efset *e);
 /* Makes the lookup samples once every value is put: 0, or -1 when out of memory. */
 int util_efset_seal(util_efset *e);
 /* The i-th value (i < n). */
