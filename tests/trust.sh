@@ -114,5 +114,18 @@ for args in "prove tictactoe --question win --proof $tmp/keep.proof --dot $tmp/k
         cmp -s "$tmp/keep.proof" "$tmp/t.proof" && [ ! -e "$tmp/new.proof" ] && ok || bad "refused: $args"
 done
 
+# 5. A bdd save carries a checksum: its step moved on, or a node line's two
+# children swapped, and the save is refused by name, not resumed.
+run bdd othello:4x4 --algo 4 --save "$tmp/bs" --iterations 5
+sv="$tmp/bs/othello-4x4-algo4.bddsave"
+cp "$sv" "$tmp/bs.orig"
+sed -i 's/^\(side [01] step \)\([0-9]*\)/echo "\1$((\2 + 1))"/e' "$sv"
+run bdd othello:4x4 --algo 4 --save "$tmp/bs"
+[ $? = 1 ] && grep -q "othello-4x4-algo4.bddsave: damaged" "$tmp/err" && ok || bad "a bdd save with its step edited"
+cp "$tmp/bs.orig" "$sv"
+awk '!done && NF == 4 && /^[0-9 ]+$/ && $3 != $4 { print $1, $2, $4, $3; done = 1; next } 1' "$tmp/bs.orig" >"$sv"
+! cmp -s "$sv" "$tmp/bs.orig" && run bdd othello:4x4 --algo 4 --save "$tmp/bs"
+[ $? = 1 ] && grep -q "othello-4x4-algo4.bddsave: damaged" "$tmp/err" && ok || bad "a bdd save with a node's children swapped"
+
 echo "trust: $pass passed, $fail failed"
 [ "$fail" = 0 ]
