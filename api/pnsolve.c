@@ -5,6 +5,8 @@
 #include "../util/util.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +62,12 @@ void pnsolve_game_close(pnsolve_game *h)
     free(h);
 }
 
-const char *pnsolve_game_name(const pnsolve_game *h) { return h->g->name; }
+const char *pnsolve_game_name(const pnsolve_game *h) { return h ? h->g->name : NULL; }
 
 pnsolve_status pnsolve_game_start(const pnsolve_game *h, char *buf, size_t len)
 {
+    if (!h || !buf || !len)
+        return PNSOLVE_EINVAL;
     game_state s;
     game_start(h->g, &s);
     game_format(h->g, &s, buf, len);
@@ -85,6 +89,8 @@ static pnsolve_status read_position(const game *g, const char *position, game_st
 pnsolve_status pnsolve_position_check(const pnsolve_game *h, const char *position, char *buf, size_t len, char *err,
                                       size_t errlen)
 {
+    if (!h)
+        return fail(PNSOLVE_EINVAL, err, errlen, "no game (NULL)");
     game_state s;
     pnsolve_status rc = read_position(h->g, position, &s, err, errlen);
     if (rc == PNSOLVE_OK && buf)
@@ -94,6 +100,8 @@ pnsolve_status pnsolve_position_check(const pnsolve_game *h, const char *positio
 
 void pnsolve_options_default(pnsolve_options *o)
 {
+    if (!o)
+        return;
     memset(o, 0, sizeof *o);
     o->question = PNSOLVE_QUESTION_WIN;
     o->threads = 1;
@@ -154,9 +162,16 @@ static pnsolve_status prove_question(const game *g, const game_state *s, const p
 pnsolve_status pnsolve_prove(const pnsolve_game *h, const char *position, const pnsolve_options *o,
                              pnsolve_result *out, char *err, size_t errlen)
 {
+    if (!h || !o || !out)
+        return fail(PNSOLVE_EINVAL, err, errlen, "no %s (NULL)", !h ? "game" : !o ? "options" : "result");
     const game *g = h->g;
     game_state s;
     memset(out, 0, sizeof *out);
+    if (o->question < PNSOLVE_QUESTION_WIN || o->question > PNSOLVE_QUESTION_SCORE)
+        return fail(PNSOLVE_EINVAL, err, errlen, "question %d is none of pnsolve_question's", (int)o->question);
+    /* bytes = MB << 20 must not wrap: a table of "2^44 MB" would be 0 bytes */
+    if (o->memory_mb > (SIZE_MAX >> 20) / 2)
+        return fail(PNSOLVE_EINVAL, err, errlen, "memory_mb %zu is more than a size_t of bytes can hold", o->memory_mb);
     pnsolve_status rc = read_position(g, position, &s, err, errlen);
     if (rc != PNSOLVE_OK)
         return rc;
@@ -221,6 +236,16 @@ pnsolve_status pnsolve_prove(const pnsolve_game *h, const char *position, const 
 
 pnsolve_tables *pnsolve_tables_open(const pnsolve_game *h, const char *dir, char *err, size_t errlen)
 {
+    struct stat st;
+    if (!h || !dir) {
+        fail(PNSOLVE_EINVAL, err, errlen, "no %s (NULL)", !h ? "game" : "directory");
+        return NULL;
+    }
+    int e = stat(dir, &st) != 0 ? errno : 0;
+    if (e || !S_ISDIR(st.st_mode)) {  /* else every probe would say "no table" */
+        fail(PNSOLVE_EIO, err, errlen, "%s: %s", dir, e ? strerror(e) : "not a directory");
+        return NULL;
+    }
     if (!game_tables(h->g)) {
         fail(PNSOLVE_EINVAL, err, errlen, "%s has no endgame tables", h->g->name);
         return NULL;
@@ -247,6 +272,8 @@ void pnsolve_tables_close(pnsolve_tables *t)
 pnsolve_status pnsolve_tables_probe(pnsolve_tables *t, const char *position, int *wdl, int *distance, char *err,
                                     size_t errlen)
 {
+    if (!t || !wdl || !distance)
+        return fail(PNSOLVE_EINVAL, err, errlen, "no %s (NULL)", !t ? "tables" : "output");
     game_state s;
     char why[600];
     pnsolve_status rc = read_position(t->g, position, &s, err, errlen);
@@ -268,6 +295,8 @@ pnsolve_status pnsolve_tables_probe(pnsolve_tables *t, const char *position, int
 pnsolve_status pnsolve_proof_check(const char *path, const char *tb_dir, int *sound, char *summary, size_t slen,
                                    char *err, size_t errlen)
 {
+    if (!path || !sound)
+        return fail(PNSOLVE_EINVAL, err, errlen, "no %s (NULL)", !path ? "path" : "output");
     *sound = 0;
     errno = 0;
     FILE *in = util_fopen_regular(path);

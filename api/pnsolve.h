@@ -89,7 +89,8 @@ typedef struct {
     void (*progress)(const pnsolve_progress *p, void *ctx);
     void *ctx;
     double progress_seconds;
-    volatile int *cancel;        /* set non-zero (from any thread or a signal) to stop */
+    volatile int *cancel;        /* set non-zero (from any thread or a signal) to stop: the library
+                                  * reads it atomically (C11 atomic_store or __atomic_store_n) */
 } pnsolve_options;
 
 typedef struct {
@@ -102,12 +103,17 @@ typedef struct {
     char line[2048];             /* its moves in the game's notation, separated by spaces */
 } pnsolve_result;
 
+/* Every call refuses a NULL handle, options, result, output pointer or
+ * required path with PNSOLVE_EINVAL (or NULL); name and start give NULL
+ * and PNSOLVE_EINVAL. */
+
 /* Fills o with the defaults: the win question, 256 MB, one thread, no limit. */
 PNSOLVE_API void pnsolve_options_default(pnsolve_options *o);
 /* Answers o->question for the side to move at position (NULL: the start)
  * into r: PNSOLVE_OK (r->answer may be PNSOLVE_OPEN when a limit or cancel
- * stopped it), or an error with err (a bad position, a table or proof file
- * that fails, a score question in a game without scores). */
+ * stopped it), or an error with err (a bad position, a question out of
+ * range, a memory_mb whose bytes overflow, a table or proof file that
+ * fails, a score question in a game without scores). */
 PNSOLVE_API pnsolve_status pnsolve_prove(const pnsolve_game *g, const char *position, const pnsolve_options *o,
                                          pnsolve_result *r, char *err, size_t errlen);
 
@@ -116,7 +122,7 @@ PNSOLVE_API pnsolve_status pnsolve_prove(const pnsolve_game *g, const char *posi
 typedef struct pnsolve_tables pnsolve_tables;
 
 /* Opens the tables of g in dir (files are mapped when first probed); NULL
- * with err when out of memory or g has none. */
+ * with err when dir is no directory, out of memory or g has none. */
 PNSOLVE_API pnsolve_tables *pnsolve_tables_open(const pnsolve_game *g, const char *dir, char *err, size_t errlen);
 /* Frees t (NULL allowed). */
 PNSOLVE_API void pnsolve_tables_close(pnsolve_tables *t);

@@ -432,6 +432,13 @@ static int parse_common(int argc, char **argv, const char *help, puzzle_opts *p,
     return 0;
 }
 
+/* Whether an output of p would replace the game's file or the other output (said). */
+static int outputs_clash(const char *spec, const puzzle_opts *p)
+{
+    cli_file files[] = { { "the game file", cli_game_file(spec), 0 }, { "--svg", p->svg, 1 }, { "--html", p->html, 1 } };
+    return cli_distinct_files("puzzles", files, 3);
+}
+
 int cmd_puzzles(int argc, char **argv)
 {
     cli_game_opts go;
@@ -441,8 +448,7 @@ int cmd_puzzles(int argc, char **argv)
         return rc;
     if (go.position)
         return cli_fail(EXIT_USAGE, "puzzles: --position is for solve-puzzle");
-    cli_file files[] = { { "the game file", cli_game_file(argv[first]), 0 }, { "--svg", p.svg, 1 }, { "--html", p.html, 1 } };
-    if (cli_distinct_files("puzzles", files, 3))
+    if (outputs_clash(argv[first], &p))
         return EXIT_USAGE;
     game *g;
     game_state s;

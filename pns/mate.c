@@ -100,7 +100,7 @@ static int stopped(pns_mate *m)
 {
     if (m->failed)
         return 1;
-    if (m->stop && *m->stop) {
+    if (m->stop && __atomic_load_n(m->stop, __ATOMIC_RELAXED)) {  /* set from another thread */
         m->failed = 1;
         snprintf(m->error, sizeof m->error, "interrupted");
         return 1;

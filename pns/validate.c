@@ -101,7 +101,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
         return util_error(err, errlen, "no material with %d pieces", pieces);
     double t0 = util_clock();
     uint64_t rng = seed;
-    for (int k = 0; k < n && !(o->stop && *o->stop); k++) {
+    for (int k = 0; k < n && !(o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED)); k++) {
         /* one table set per material, with that material withheld */
         tb_set *full = tb_open(g, dir), *withheld = tb_open(g, dir);
         if (!full || !withheld) {
@@ -128,7 +128,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
             pns_mate_set_stop(m, o->stop);
         uint64_t share = count / (uint64_t)n + ((uint64_t)k < count % (uint64_t)n);
         int failed = 0;
-        for (uint64_t j = 0; j < share && !failed && !(o->stop && *o->stop); j++) {
+        for (uint64_t j = 0; j < share && !failed && !(o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED)); j++) {
             game_state s;
             if (tb_draw_position(full, g, mats[k], &rng, &s) != 0)
                 break;

@@ -190,6 +190,56 @@ static void test_bad_input(void)
     CU_ASSERT_STRING_EQUAL(pnsolve_version(), PNSOLVE_VERSION);
 }
 
+/* What the header does not allow refused, not crashed on or taken for
+ * something else: NULLs, a question out of range, a memory size whose
+ * bytes wrap, a table directory that is not there. */
+static void test_misuse(void)
+{
+    char err[600] = "", buf[128];
+    int wdl, dist, sound;
+    pnsolve_options o;
+    pnsolve_result r;
+    pnsolve_options_default(NULL);
+    pnsolve_options_default(&o);
+    pnsolve_game *h = pnsolve_game_open("tictactoe", NULL, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_PTR_NULL(pnsolve_game_name(NULL));
+    CU_ASSERT_EQUAL(pnsolve_game_start(NULL, buf, sizeof buf), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_game_start(h, NULL, 0), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_position_check(NULL, NULL, buf, sizeof buf, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_prove(NULL, NULL, &o, &r, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, NULL, &r, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, &o, NULL, err, sizeof err), PNSOLVE_EINVAL);
+    o.question = (pnsolve_question)7;
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, &o, &r, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT(strstr(err, "question 7") != NULL);
+    o.question = (pnsolve_question)-1;
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, &o, &r, err, sizeof err), PNSOLVE_EINVAL);
+    o.question = PNSOLVE_QUESTION_WIN;
+    o.memory_mb = (size_t)1 << 44;  /* 2^64 bytes: wrapped, it was a table of 0 bytes */
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, &o, &r, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT(strstr(err, "memory_mb") != NULL);
+    o.memory_mb = SIZE_MAX;
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, &o, &r, err, sizeof err), PNSOLVE_EINVAL);
+    pnsolve_game_close(h);
+    h = pnsolve_game_open("jungle", NULL, err, sizeof err);
+    CU_ASSERT_PTR_NULL(pnsolve_tables_open(NULL, "/tmp", err, sizeof err));
+    CU_ASSERT_PTR_NULL(pnsolve_tables_open(h, NULL, err, sizeof err));
+    CU_ASSERT_PTR_NULL(pnsolve_tables_open(h, "/nonexistent/pnsolve-tables", err, sizeof err));
+    CU_ASSERT(strstr(err, "/nonexistent/pnsolve-tables") != NULL);
+    CU_ASSERT_PTR_NULL(pnsolve_tables_open(h, "/etc/passwd", err, sizeof err));
+    CU_ASSERT(strstr(err, "not a directory") != NULL);
+    pnsolve_tables *t = pnsolve_tables_open(h, "/tmp", err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    CU_ASSERT_EQUAL(pnsolve_tables_probe(NULL, NULL, &wdl, &dist, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_tables_probe(t, "7/7/7/7/7/3r3/R6 w", NULL, &dist, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_tables_probe(t, "7/7/7/7/7/3r3/R6 w", &wdl, NULL, err, sizeof err), PNSOLVE_EINVAL);
+    pnsolve_tables_close(t);
+    pnsolve_game_close(h);
+    CU_ASSERT_EQUAL(pnsolve_proof_check(NULL, NULL, &sound, NULL, 0, err, sizeof err), PNSOLVE_EINVAL);
+    CU_ASSERT_EQUAL(pnsolve_proof_check("/tmp/x", NULL, NULL, NULL, 0, err, sizeof err), PNSOLVE_EINVAL);
+}
+
 void suite_api(void)
 {
     CU_pSuite s = CU_add_suite("api", NULL, NULL);
@@ -197,4 +247,6 @@ void suite_api(void)
     CU_add_test(s, "tic-tac-toe a draw with a legal line; a cancelled search open", test_value_and_cancel);
     CU_add_test(s, "probes equal tb_probe's; a proof checked sound, a forged one refused", test_tables_and_proofs);
     CU_add_test(s, "bad games, positions, questions and files refused with a reason", test_bad_input);
+    CU_add_test(s, "NULLs, a question out of range, a wrapping memory size, a missing table directory refused",
+                test_misuse);
 }
