@@ -84,6 +84,10 @@ typedef struct {
  * output that is one of the command's inputs or another of its outputs;
  * 0 when all are distinct. */
 int cli_distinct_files(const char *cmd, const cli_file *files, int n);
+/* The exit code of an input that could not be opened: 1 (a failure) when
+ * there is no such file or it cannot be read, EXIT_USAGE when it is no
+ * file at all (a directory, a FIFO: the wrong kind of argument). */
+int cli_input_status(const char *path);
 /* The file a game spec reads ("graph:FILE"), else NULL. */
 const char *cli_game_file(const char *spec);
 

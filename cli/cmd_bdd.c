@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: pnsolve bdd othello:WxH --immediate-wins | --layers | --algo N[,N...]|all\n"
@@ -219,6 +221,29 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
     return rc;
 }
 
+/* Before a run of minutes: the tables there and the plot writable, so
+ * that neither fails only after it.  0, or an exit code (said). */
+static int inputs_ready(const game *g, const bdd_opts *o)
+{
+    char path[4400], err[4600];
+    struct stat st;
+    if (o->tables) {
+        tb_layers_path(g, o->tables, path, sizeof path);
+        int e = stat(o->tables, &st) != 0 ? errno : 0;
+        if (e || !S_ISDIR(st.st_mode))
+            return cli_fail(1, "bdd: --tables %s: %s", o->tables, e ? strerror(e) : "not a directory");
+        if (access(path, R_OK) != 0)
+            return cli_fail(1, "bdd: %s is not solved in %s (pnsolve tb build %s --dir %s)", g->name, o->tables,
+                            g->name, o->tables);
+    }
+    util_file f;
+    if (o->plot && util_file_create(&f, o->plot, "w", err, sizeof err) != 0)
+        return cli_fail(1, "bdd: cannot write %s", err);
+    if (o->plot)
+        util_file_commit(&f, 0, NULL, 0);  /* a trial: nothing is left */
+    return 0;
+}
+
 int cmd_bdd(int argc, char **argv)
 {
     cli_game_opts go;
@@ -246,6 +271,10 @@ int cmd_bdd(int argc, char **argv)
         return rc;
     if (strncmp(g->name, "othello:", 8) != 0) {
         rc = cli_fail(EXIT_USAGE, "bdd: %s: the symbolic rules are Othello's (othello:WxH)", argv[first]);
+        game_close(g);
+        return rc;
+    }
+    if ((rc = inputs_ready(g, &o)) != 0) {
         game_close(g);
         return rc;
     }

@@ -60,7 +60,7 @@ int cmd_join_proofs(int argc, char **argv)
     char err[4400];
     for (int k = 0; k < n && rc == 0; k++)  /* read more than once: regular files */
         if (!(child[k] = util_open_input(argv[first + 1 + k], 0, err, sizeof err)))
-            rc = cli_fail(EXIT_USAGE, "join-proofs: cannot read %s", err);
+            rc = cli_fail(cli_input_status(argv[first + 1 + k]), "join-proofs: cannot read %s", err);
     util_file out;
     if (!rc && util_file_create(&out, out_path, "w", err, sizeof err) != 0)
         rc = cli_fail(1, "join-proofs: cannot write: %s", err);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -601,6 +602,9 @@ int cmd_tb(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats, compress, reach)", action);
     if (argc - first != want_args)
         return cli_fail(EXIT_USAGE, "tb %s: expected %s", action, want_args == 3 ? "GAME POSITION" : "GAME");
+    struct stat dst;
+    if (strcmp(action, "build") && strcmp(action, "reach") && (stat(o.dir, &dst) != 0 || !S_ISDIR(dst.st_mode)))
+        return cli_fail(1, "tb %s: no table directory '%s'", action, o.dir);  /* not "no table for material ..." */
     game *g;
     game_state unused;
     int rc = cli_open_game(argv[first + 1], go.variant, NULL, &g, &unused);

@@ -85,7 +85,7 @@ int cmd_verify_proof(int argc, char **argv)
     char why[4400];
     FILE *in = util_open_input(path, 1, why, sizeof why);
     if (!in)
-        return cli_fail(EXIT_USAGE, "verify-proof: cannot read %s", why);
+        return cli_fail(cli_input_status(path), "verify-proof: cannot read %s", why);
     if (co.verify_tables)
         co.report = stderr;
     char summary[8192], err[512];

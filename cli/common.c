@@ -204,3 +204,9 @@ int cli_distinct_files(const char *cmd, const cli_file *files, int n)
 }
 
 const char *cli_game_file(const char *spec) { return strncmp(spec, "graph:", 6) == 0 ? spec + 6 : NULL; }
+
+int cli_input_status(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) ? EXIT_USAGE : 1;
+}

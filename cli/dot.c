@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define DOT_MAX 2000  /* positions or proof lines a picture may hold */
-#define DOT_DEPTH 512 /* a proof's depth drawn */
+#define DOT_DEPTH DOT_MAX /* a proof's depth drawn: no deeper than its lines */
 
 /* Writes s quoted for DOT. */
 static void dot_string(FILE *out, const char *s)
@@ -72,7 +72,7 @@ static int walk_positions(const game *g, dot_node *nodes, int *count, FILE *out)
         }
         game_move m = moves[top->next_move++];
         game_state t = top->s;
-        char name[64];
+        char name[GAME_TEXT_MAX];  /* a graph's node names run long: uncut */
         game_format_move(g, &top->s, m, name, sizeof name);
         game_play(g, &t, m);
         int from = stack[depth - 1], to = find_node(nodes, n, game_key_of(g, &t));
@@ -140,10 +140,16 @@ typedef struct {
 static int draw_line(proof_walk *w, FILE *out, int no, const char *text, char *err, size_t errlen)
 {
     int depth, at = 0, used = 0;
-    char move[64], kind[16];
+    char move[GAME_TEXT_MAX], kind[16];
     long target = -1;
-    if (sscanf(text, "%d %63s %n", &depth, move, &at) < 2 || sscanf(text + at, "%15s %n", kind, &used) < 1 ||
-        depth < 0 || depth > DOT_DEPTH || (depth > 0 && w->line_at[depth - 1] < 0))
+    size_t mlen = 0;
+    if (sscanf(text, "%d %n", &depth, &at) == 1 && at > 0) {  /* the move as long as it is */
+        mlen = strcspn(text + at, " \t");
+        if (mlen > 0 && mlen < sizeof move)
+            memcpy(move, text + at, mlen), move[mlen] = 0, at += (int)mlen, at += (int)strspn(text + at, " \t");
+    }
+    if (mlen == 0 || mlen >= sizeof move || sscanf(text + at, "%15s %n", kind, &used) < 1 || depth < 0 ||
+        depth > DOT_DEPTH || (depth > 0 && w->line_at[depth - 1] < 0))
         return util_error(err, errlen, "line %d: not a line of a proof tree", no);
     const char *rest = text + at;
     game_state s = depth ? w->at[depth - 1] : w->at[0];

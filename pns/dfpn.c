@@ -22,6 +22,8 @@
 #include "dfpn.h"
 #include "../util/util.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -626,19 +628,31 @@ int pns_dfpn_run(dfpn *D, const game_state *s, child_t *root)
 
 /* --- checkpoints: the two tables and the counters, for a later --resume --- */
 
+/* 2: XXH3 sums of the tables and of the header: a forged entry (a node
+ * marked proven) would be taken up as the search's own. */
+#define CKPT_MAGIC "PNSCKPT2"
+
 typedef struct {
-    char magic[8];            /* "PNSCKPT1" */
+    char magic[8];
     char game[64];
     uint64_t root_lo, root_hi;
     uint32_t question, prover;
     uint64_t buckets, cond_buckets, nodes;
     double seconds;
+    uint64_t data_sum;        /* XXH3 of the two tables as written */
+    uint64_t header_sum;      /* XXH3 of this header with this field 0 */
 } ckpt_header;
+
+static uint64_t ckpt_header_sum(ckpt_header h)
+{
+    h.header_sum = 0;
+    return XXH3_64bits(&h, sizeof h);
+}
 
 static void ckpt_describe(const dfpn *D, const game_state *s, ckpt_header *h)
 {
     memset(h, 0, sizeof *h);
-    memcpy(h->magic, "PNSCKPT1", 8);
+    memcpy(h->magic, CKPT_MAGIC, 8);
     /* a game a file defines is named by that file's content, not its path */
     const game *g = D->S.g;
     if (g->content[0])
@@ -667,8 +681,15 @@ static int ckpt_save(dfpn *D, const game_state *s)
     h.nodes = D->S.nodes_before + D->S.nodes;
     h.seconds = D->S.seconds_before + util_clock() - D->S.t0;
     size_t tt_n = D->tt->buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
-    int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
-             fwrite(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
+    XXH3_state_t *x = XXH3_createState();
+    int ok = x && XXH3_64bits_reset(x) == XXH_OK &&
+             XXH3_64bits_update(x, D->tt->e, tt_n * sizeof(tt_entry)) == XXH_OK &&
+             XXH3_64bits_update(x, D->cond, cond_n * sizeof(cond_entry)) == XXH_OK;
+    h.data_sum = ok ? XXH3_64bits_digest(x) : 0;
+    XXH3_freeState(x);
+    h.header_sum = ckpt_header_sum(h);
+    ok = ok && fwrite(&h, sizeof h, 1, f) == 1 && fwrite(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
+         fwrite(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
     if (util_file_commit(&out, ok, NULL, 0) != 0 || !ok)
         return util_error(D->S.error, sizeof D->S.error, "cannot write checkpoint '%s'", path);
     return 0;
@@ -677,7 +698,7 @@ static int ckpt_save(dfpn *D, const game_state *s)
 /* Reads a checkpoint of another --memory entry by entry into this search's
  * tables: a bigger table keeps everything, a smaller one what its buckets
  * hold (every entry is only a cached value, so losing some is safe). */
-static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
+static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n, XXH3_state_t *x)
 {
     enum { CHUNK = 4096 };
     tt_entry *te = malloc(CHUNK * sizeof *te);
@@ -685,7 +706,7 @@ static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
     int rc = te && ce ? 0 : -1;
     for (uint64_t i = 0; rc == 0 && i < tt_n; i += CHUNK) {
         size_t n = tt_n - i < CHUNK ? (size_t)(tt_n - i) : CHUNK;
-        if (fread(te, sizeof te[0], n, f) != n)
+        if (fread(te, sizeof te[0], n, f) != n || XXH3_64bits_update(x, te, n * sizeof te[0]) != XXH_OK)
             rc = -1;
         else
             for (size_t k = 0; k < n; k++) {
@@ -698,7 +719,7 @@ static int ckpt_rehash(dfpn *D, FILE *f, uint64_t tt_n, uint64_t cond_n)
     }
     for (uint64_t i = 0; rc == 0 && i < cond_n; i += CHUNK) {
         size_t n = cond_n - i < CHUNK ? (size_t)(cond_n - i) : CHUNK;
-        if (fread(ce, sizeof ce[0], n, f) != n)
+        if (fread(ce, sizeof ce[0], n, f) != n || XXH3_64bits_update(x, ce, n * sizeof ce[0]) != XXH_OK)
             rc = -1;
         else
             for (size_t k = 0; k < n; k++)
@@ -720,9 +741,15 @@ static int ckpt_load(dfpn *D, const game_state *s)
     ckpt_header h, want;
     ckpt_describe(D, s, &want);
     int ok = fread(&h, sizeof h, 1, f) == 1;
-    if (!ok || memcmp(h.magic, want.magic, 8) != 0) {
+    if (!ok || memcmp(h.magic, "PNSCKPT", 7) != 0) {
         fclose(f);
         return util_error(D->S.error, sizeof D->S.error, "'%s' is not a pnsolve checkpoint", path);
+    }
+    if (memcmp(h.magic, want.magic, 8) != 0 || h.header_sum != ckpt_header_sum(h)) {
+        fclose(f);
+        return util_error(D->S.error, sizeof D->S.error, memcmp(h.magic, want.magic, 8) != 0
+                          ? "checkpoint '%s' is of an older pnsolve, without checksums: search afresh"
+                          : "checkpoint '%s' is damaged (its header's checksum)", path);
     }
     if (strcmp(h.game, want.game) != 0 || h.root_lo != want.root_lo || h.root_hi != want.root_hi ||
         h.question != want.question || h.prover != want.prover) {
@@ -733,17 +760,26 @@ static int ckpt_load(dfpn *D, const game_state *s)
     while (D->tt->doublings > 0 && D->tt->buckets < h.buckets)
         dfpn_grow(D);
     want.buckets = D->tt->buckets;
-    if (h.buckets == want.buckets && h.cond_buckets == want.cond_buckets) {
+    XXH3_state_t *x = XXH3_createState();
+    ok = x && XXH3_64bits_reset(x) == XXH_OK;
+    if (ok && h.buckets == want.buckets && h.cond_buckets == want.cond_buckets) {
         size_t tt_n = D->tt->buckets * TT_WAYS, cond_n = D->cond_buckets * 2;
         ok = fread(D->tt->e, sizeof(tt_entry), tt_n, f) == tt_n &&
-             fread(D->cond, sizeof(cond_entry), cond_n, f) == cond_n;
-    } else {
-        ok = ckpt_rehash(D, f, h.buckets * TT_WAYS, h.cond_buckets * 2) == 0;
+             fread(D->cond, sizeof(cond_entry), cond_n, f) == cond_n &&
+             XXH3_64bits_update(x, D->tt->e, tt_n * sizeof(tt_entry)) == XXH_OK &&
+             XXH3_64bits_update(x, D->cond, cond_n * sizeof(cond_entry)) == XXH_OK;
+    } else if (ok) {
+        ok = ckpt_rehash(D, f, h.buckets * TT_WAYS, h.cond_buckets * 2, x) == 0;
     }
+    int whole = ok && fgetc(f) == EOF, sound = whole && XXH3_64bits_digest(x) == h.data_sum;
+    XXH3_freeState(x);
     fclose(f);
     D->cond_stored = 1;  /* whatever the checkpoint held is cleared with the next question */
-    if (!ok)
-        return util_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is truncated", path);
+    if (!sound) {
+        /* what was read may be in the tables: nothing of this search is used */
+        return util_error(D->S.error, sizeof D->S.error, "checkpoint '%s' is %s", path,
+                          whole ? "damaged (its tables' checksum)" : "truncated");
+    }
     size_t tt_n = D->tt->buckets * TT_WAYS;
     D->tt->used = 0;
     for (size_t i = 0; i < tt_n; i++)

@@ -606,7 +606,7 @@ sed '$d' "$tmp/p" >"$tmp/p2"
 check "verify cut proof" 1 "proof line" -- verify-proof "$tmp/p2"
 sed 's/^result proven/result disproven/' "$tmp/p" >"$tmp/p3"
 check "verify flipped claim" 1 "proof line" -- verify-proof "$tmp/p3"
-check "verify missing file" 2 "cannot read" -- verify-proof "$tmp/none"
+check "verify missing file" 1 "cannot read" -- verify-proof "$tmp/none"
 # a question split by the first move, each child proved on its own, joined
 # (the children ask either form of the claim; the last one the stronger 'win')
 jroot="7/3e3/7/7/7/3E3/7 w"
