@@ -147,6 +147,7 @@ check-slow: deps
 	  "ostle tables/the census of states against the Ostle paper's Algorithm 6 on 3x3 (3x4: PNSOLVE_SLOW)" \
 	  "ostle tables/reachability from the start against a breadth-first search over the reference rules, 3x3 (3x4: PNSOLVE_SLOW); stopped and resumed at every segment" \
 	  "search/random graphs (500; 2,000 slow) resumed in a bigger and a smaller table" \
+	  "campaign trust/mutated imported headers and journals with their files together (6 rounds: PNSOLVE_SLOW): 0 false claims" \
 	  "symbolic/algorithms 2-5 on a 4x3 board: every state's outcome as a naive minimax gives, run whole, in slices from saves, (2, 4) Black by its own run, 2 cut short by its node limit (PNSOLVE_SLOW)"
 
 # Tests under AddressSanitizer and UBSan, in a build directory of their own.
@@ -162,7 +163,8 @@ check-tsan: deps
 	TSAN_OPTIONS="halt_on_error=1" ./build-tsan/run-tests \
 	  "search/threads on one table: exhaustive values of small graphs, one-thread values of large ones" \
 	  "othello solver/Othello's solver with threads: the scores and bounds of one thread" \
-	  "tablebase/a table written on three threads is the one written in order"
+	  "tablebase/a table written on three threads is the one written in order" \
+	  "api/a cancel set from another thread stops the search"
 	TSAN_OPTIONS="halt_on_error=1" tests/threads.sh ./build-tsan/pnsolve
 
 # A puzzle booklet rendered by headless Chromium (installed if missing): not

@@ -231,7 +231,7 @@ static int inputs_ready(const game *g, const bdd_opts *o)
         tb_layers_path(g, o->tables, path, sizeof path);
         int e = stat(o->tables, &st) != 0 ? errno : 0;
         if (e || !S_ISDIR(st.st_mode))
-            return cli_fail(1, "bdd: --tables %s: %s", o->tables, e ? strerror(e) : "not a directory");
+            return cli_fail(1, "bdd: %s is not solved in %s: %s", g->name, o->tables, e ? strerror(e) : "not a directory");
         if (access(path, R_OK) != 0)
             return cli_fail(1, "bdd: %s is not solved in %s (pnsolve tb build %s --dir %s)", g->name, o->tables,
                             g->name, o->tables);

@@ -622,7 +622,7 @@ check "join a child twice" 1 "two proofs after the move d2c2" -- join-proofs jun
 check "join a stranger" 1 "proof 1: its position .* follows no move of the root" -- join-proofs jungle --position "$jroot" --out "$tmp/jbad" "$tmp/p"
 check "join another game" 1 "is of the game 'jungle'" -- join-proofs ostle --out "$tmp/jbad" "$tmp/jd2c2"
 check "join without --out" 2 "expected GAME, --out FILE" -- join-proofs jungle "$tmp/jd2c2"
-check "join a missing file" 2 "cannot read" -- join-proofs jungle --out "$tmp/jbad" "$tmp/none"
+check "join a missing file" 1 "cannot read" -- join-proofs jungle --out "$tmp/jbad" "$tmp/none"
 check "checkpoint before a proof" 0 "stopped by nodes" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --nodes 200 --memory 8 --checkpoint "$tmp/pk"
 check "proof from a resumed search" 0 "^value: proven$" -- prove jungle --position "7/3t3/7/7/7/3E3/7 w" --no-tb --question win --memory 8 --resume "$tmp/pk" --proof "$tmp/pr"
 check "resumed proof verifies" 0 "proven" -- verify-proof "$tmp/pr"

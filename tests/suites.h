@@ -22,6 +22,7 @@ void suite_ostle_tb(void);
 void suite_proof_trust(void);
 void suite_tictactoe(void);
 void suite_campaign(void);
+void suite_campaign_trust(void);
 void suite_tb_ranks(void);
 void suite_api(void);
 void suite_layers(void);

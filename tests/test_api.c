@@ -7,6 +7,7 @@
 #include "suites.h"
 #include "../api/pnsolve.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,36 @@ static void test_bad_input(void)
     CU_ASSERT_STRING_EQUAL(pnsolve_version(), PNSOLVE_VERSION);
 }
 
+static void *cancel_soon(void *arg)
+{
+    usleep(50000);
+    __atomic_store_n((volatile int *)arg, 1, __ATOMIC_RELAXED);  /* what the header asks of a caller */
+    return NULL;
+}
+
+/* A search stopped by a cancel set from another thread (ThreadSanitizer:
+ * make check-tsan): open, stopped by the interrupt, not by its time. */
+static void test_cancel_from_thread(void)
+{
+    char err[600];
+    pnsolve_game *h = pnsolve_game_open("jungle", NULL, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    pnsolve_options o;
+    pnsolve_options_default(&o);
+    o.memory_mb = 32;
+    o.max_seconds = 60;
+    volatile int cancel = 0;
+    o.cancel = &cancel;
+    pthread_t t;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, cancel_soon, (void *)&cancel), 0);
+    pnsolve_result r;
+    CU_ASSERT_EQUAL(pnsolve_prove(h, NULL, &o, &r, err, sizeof err), PNSOLVE_OK);
+    pthread_join(t, NULL);
+    CU_ASSERT_EQUAL(r.answer, PNSOLVE_OPEN);
+    CU_ASSERT_STRING_EQUAL(r.stopped_by ? r.stopped_by : "", "interrupt");
+    pnsolve_game_close(h);
+}
+
 /* What the header does not allow refused, not crashed on or taken for
  * something else: NULLs, a question out of range, a memory size whose
  * bytes wrap, a table directory that is not there. */
@@ -249,4 +280,5 @@ void suite_api(void)
     CU_add_test(s, "bad games, positions, questions and files refused with a reason", test_bad_input);
     CU_add_test(s, "NULLs, a question out of range, a wrapping memory size, a missing table directory refused",
                 test_misuse);
+    CU_add_test(s, "a cancel set from another thread stops the search", test_cancel_from_thread);
 }

@@ -215,6 +215,7 @@ int main(int argc, char **argv)
     suite_proof_trust();
     suite_tictactoe();
     suite_campaign();
+    suite_campaign_trust();
     suite_tb_ranks();
     suite_api();
     suite_layers();

@@ -152,7 +152,7 @@ run show "graph:$tmp/long.graph" --dot "$tmp/sd" && grep -q "n0 -> n1 \[label=\"
 run prove "graph:$tmp/chain.graph" --question win --proof "$tmp/cp" --dot "$tmp/cd" && [ "$(grep -c -- "->" "$tmp/cd")" = 600 ] &&
     ok || bad "prove --dot of a proof 600 plies deep"
 run bdd othello:4x4 --algo 5 --tables "$tmp/none"
-[ $? = 1 ] && [ ! -s "$tmp/out" ] && grep -q "tables .*none" "$tmp/err" && ok || bad "bdd --tables missing, checked first"
+[ $? = 1 ] && [ ! -s "$tmp/out" ] && grep -q "not solved in .*none: No such file" "$tmp/err" && ok || bad "bdd --tables missing, checked first"
 run bdd othello:4x4 --algo 1 --plot "$tmp/none/p.svg"
 [ $? = 1 ] && [ ! -s "$tmp/out" ] && grep -q "none/p.svg" "$tmp/err" && ok || bad "bdd --plot unwritable, checked first"
 run tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tmp/none"
