@@ -43,11 +43,10 @@ int campaign_import(campaign *c, const char *path, const char *tb_dir, char *err
     else if (strcmp(f->game, c->g->name) != 0 || strcmp(f->content, c->g->content) != 0)
         snprintf(err, errlen, "%s: a proof of %s%s, not of the campaign's %s", path, f->game,
                  strcmp(f->game, c->g->name) == 0 ? " of another content (its game-blake2b differs)" : "", c->g->name);
-    else if (f->scores != c->scores)
-        snprintf(err, errlen, "%s: it answers a %s question, where the campaign asks %s questions", path,
-                 f->scores ? "score" : "win or advantage", c->scores ? "score" : "win or advantage");
     else if (!(n = campaign_tree_find(c, f->position, why, sizeof why)))
         snprintf(err, errlen, "%s: %s", path, why);
+    /* adopted as exactly what it proves, in the mover's terms; the match
+     * refuses another kind of question */
     else if (proof_fact_as_side(f, c->g, n->mover, &k, &proven),
              !proof_fact_matches(f, c->g, &n->s, n->mover, c->scores, k, proven, 0, why, sizeof why))
         snprintf(err, errlen, "%s: %s", path, why);

@@ -500,8 +500,10 @@ static int finish_proof(checker *C, const game_state *root, const char *result, 
             return fail(C, "node %s (named by a ref before it) is a ref itself", id);
     }
     if (C->facts) {
+        char most[32];
+        snprintf(most, sizeof most, "%d", C->max_facts);
         if (C->nfacts == C->max_facts)
-            return fail(C, "more proofs in the file than the %s expected", "reader");
+            return fail(C, "more than %s proofs in one file: not one its reader takes", most);
         proof_fact_fill(&C->facts[C->nfacts], C->h, C->g, root);
         C->facts[C->nfacts++].nodes = C->ninfo;
     }

@@ -65,6 +65,10 @@ void test_random_position(const game *g, game_state *s, int empties, unsigned lo
  * against the true score want: a bound on its side outside, exact inside. */
 void test_assert_fail_soft(int v, int a, int b, int want);
 
+/* Plain minimax over the rules, no table (a game with no cycles, as
+ * tic-tac-toe): +1 the side to move wins, 0 draw, -1 loses. */
+int test_minimax(const game *g, const game_state *s);
+
 /* The first lines of a proof header of g as the writer puts them (the
  * format version, the game, the graph file's hash): a static buffer. */
 const char *test_proof_head(const game *g);

@@ -1,6 +1,6 @@
 /* tests/test_campaign.c - the proof-tree manager against naive search: the
  * scores of random Othello positions (ref_negamax) and tic-tac-toe values
- * (plain minimax here), its joined proofs checked, questions split deeper,
+ * (test_minimax), its joined proofs checked, questions split deeper,
  * a stopped campaign resumed with nothing asked twice, bad journals. */
 #include "suites.h"
 #include "ref.h"
@@ -140,23 +140,6 @@ static void test_scores(void)
     CU_ASSERT(deeper > 0);
 }
 
-/* Plain minimax over the rules: +1 the side to move wins, 0 draw, -1 loses. */
-static int minimax(const game *g, const game_state *s)
-{
-    game_result r = game_result_of(g, s);
-    if (r != GAME_ONGOING)
-        return game_outcome_for(r, game_to_move(g, s));
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv), best = -1;
-    for (int i = 0; i < n && best < 1; i++) {
-        game_state c = *s;
-        game_play(g, &c, mv[i]);
-        int v = -minimax(g, &c);
-        best = v > best ? v : best;
-    }
-    return best;
-}
-
 static void test_values(void)
 {
     game *g = test_open("tictactoe", NULL);
@@ -165,7 +148,7 @@ static void test_values(void)
         game_state s;
         if (!test_random_state(g, &seed, 1 + i % 5, &s))
             continue;
-        int v = minimax(g, &s);
+        int v = test_minimax(g, &s);
         for (int kind = CAMPAIGN_WIN; kind <= CAMPAIGN_ADVANTAGE; kind++) {
             campaign_spec cs;
             spec_of(&cs, g, "tictactoe", &s, kind, kind == CAMPAIGN_WIN, 1 + i % 3);

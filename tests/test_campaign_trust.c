@@ -425,23 +425,6 @@ static void journal_mutants(const trial *t, const char *dir0, tally *ty)
     free(dir);
 }
 
-/* Plain minimax: +1 the side to move wins, 0 draw, -1 loses. */
-static int minimax(const game *g, const game_state *s)
-{
-    game_result r = game_result_of(g, s);
-    if (r != GAME_ONGOING)
-        return game_outcome_for(r, game_to_move(g, s));
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv), best = -1;
-    for (int i = 0; i < n && best < 1; i++) {
-        game_state c = *s;
-        game_play(g, &c, mv[i]);
-        int v = -minimax(g, &c);
-        best = v > best ? v : best;
-    }
-    return best;
-}
-
 static void one_trial(trial *t, const char *name, tally *hy, tally *jy)
 {
     char *dir0 = temp_dir();
@@ -464,7 +447,7 @@ static void test_mutants(void)
     for (int r = 0; r < rounds; r++) {
         game_state s;
         if (test_random_state(ttt, &seed, 2 + r % 3, &s)) {
-            int v = minimax(ttt, &s);
+            int v = test_minimax(ttt, &s);
             for (int kind = CAMPAIGN_WIN; kind <= CAMPAIGN_ADVANTAGE; kind++) {
                 trial t = { ttt, { .kind = kind, .k = kind == CAMPAIGN_WIN, .depth = 1 }, kind == CAMPAIGN_WIN ? v == 1 : v >= 0 };
                 snprintf(t.spec.game, sizeof t.spec.game, "tictactoe");

@@ -141,6 +141,22 @@ long test_each_mismatches(const game *g, int mat)
 
 int test_slow(void) { return getenv("PNSOLVE_SLOW") != NULL; }
 
+int test_minimax(const game *g, const game_state *s)
+{
+    game_result r = game_result_of(g, s);
+    if (r != GAME_ONGOING)
+        return game_outcome_for(r, game_to_move(g, s));
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv), best = -1;
+    for (int i = 0; i < n && best < 1; i++) {
+        game_state c = *s;
+        game_play(g, &c, mv[i]);
+        int v = -test_minimax(g, &c);
+        best = v > best ? v : best;
+    }
+    return best;
+}
+
 const char *test_proof_head(const game *g)
 {
     static char head[GAME_NAME_MAX + 128];
