@@ -475,9 +475,62 @@ static void test_mutants(void)
     game_close(oth);
 }
 
+typedef struct {
+    char lines[64][4400];
+    int n;
+} reported;
+
+static void collect(void *ctx, const char *line)
+{
+    reported *r = ctx;
+    if (r->n < 64)
+        snprintf(r->lines[r->n++], sizeof r->lines[0], "%s", line);
+}
+
+/* campaign_verify --sample N spreads its N checks from the first answer
+ * to the last: every answer's tree damaged (its header kept), the checks of
+ * a sample of 2 are the first and the last of the checks of all. */
+static void test_sample_spread(void)
+{
+    game *g = test_open("tictactoe", NULL);
+    trial t = { g, { .kind = CAMPAIGN_ADVANTAGE, .k = 0, .depth = 2 }, 1 };
+    snprintf(t.spec.game, sizeof t.spec.game, "tictactoe");
+    game_state s;
+    game_start(g, &s);
+    game_format(g, &s, t.spec.position, sizeof t.spec.position);
+    t.truth = test_minimax(g, &s) >= 0;
+    char *dir = temp_dir(), err[4400];
+    campaign_state st;
+    CU_ASSERT_EQUAL_FATAL(run_trial(&t, dir, &st), 0);
+    static char files[64][4400];
+    int nf = answer_files(dir, files, 64);
+    for (int i = 0; i < nf; i++) {
+        FILE *f = fopen(files[i], "a");
+        fputs("1 zz node\n", f);  /* no move of the game: the tree fails, the claim reads as before */
+        fclose(f);
+    }
+    campaign *c = campaign_load(dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    static reported all, two;
+    campaign_checked k;
+    CU_ASSERT_EQUAL(campaign_verify(c, -1, NULL, collect, &all, &k, err, sizeof err), 0);
+    CU_ASSERT(k.answers >= 3 && k.checked == k.answers && k.bad == k.answers);
+    CU_ASSERT_EQUAL(campaign_verify(c, 2, NULL, collect, &two, &k, err, sizeof err), 0);
+    CU_ASSERT(k.checked == 2 && k.bad == 2 && two.n == 2 && all.n >= 3);
+    if (two.n == 2 && all.n >= 3) {
+        CU_ASSERT_STRING_EQUAL(two.lines[0], all.lines[0]);
+        CU_ASSERT_STRING_EQUAL(two.lines[1], all.lines[all.n - 1]);
+    }
+    campaign_close(c);
+    test_remove_dir(dir);
+    free(dir);
+    game_close(g);
+}
+
 void suite_campaign_trust(void)
 {
     CU_pSuite s = CU_add_suite("campaign trust", NULL, NULL);
     CU_add_test(s, "mutated imported headers and journals with their files together (6 rounds: PNSOLVE_SLOW): 0 false claims",
                 test_mutants);
+    CU_add_test(s, "verify --sample 2 checks the first answer and the last", test_sample_spread);
 }
