@@ -61,14 +61,6 @@ int cli_mpi_size(void);
 int tb_mpi_build(const game *g, const char *dir, int pieces, tb_build_options *bo, char *err, size_t errlen,
                  int *rank);
 
-/* dot.c: every position reachable from s and its moves, as Graphviz DOT
- * written to path (all or nothing; refused past 2,000 positions); 0, or an
- * exit code (said). */
-int cli_dot_positions(const game *g, const game_state *s, const char *path);
-/* dot.c: the tree of the proof file proof_path as DOT written to path (the
- * prover's moves bold, repetitions dashed); 0, or an exit code (said). */
-int cli_dot_proof(const char *proof_path, const char *path);
-
 /* tb_layers_cmd.c: tb build, probe (position or '-'), stats and verify of a
  * game solved whole by layers of empty squares; an exit code. */
 int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
@@ -97,26 +89,6 @@ int cli_make_dir(const char *dir);
 /* Prints s as a JSON string (quoted, escaped). */
 void cli_json_string(FILE *out, const char *s);
 
-/* A problem of a booklet: its position, stipulation and analysis as text. */
-typedef struct {
-    const game_state *s;
-    const char *stipulation, *analysis;
-} cli_booklet_item;
-/* booklet.c: items[0..n) of g as one self-contained HTML page at path (all
- * or nothing); 0, or an exit code (said). */
-int cli_booklet_write(const char *path, const char *title, const game *g, const cli_booklet_item *items, int n);
-/* Writes s to out with XML's five special characters escaped (SVG, HTML). */
-void cli_xml_text(FILE *out, const char *s);
-/* Draws s as an SVG element (title above, caption below) on out; g has a board. */
-void cli_svg_draw(const game *g, const game_state *s, const char *title, const char *caption, FILE *out);
-/* Writes s as an SVG diagram (title above, caption below) to path; 0, or
- * an exit code after printing one line. */
-int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path);
-
-/* bdd_plot.c: the sizes per iteration of the algorithms n with algos[n]
- * set (res[n] their results) as an SVG chart at path (all or nothing); 0,
- * or an exit code (said). */
-int cli_bdd_plot(const char *path, const char *title, const sym_result *res, const int *algos);
 
 int cmd_perft(int argc, char **argv);
 int cmd_bdd(int argc, char **argv);

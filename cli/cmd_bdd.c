@@ -3,6 +3,7 @@
  * printed beside the thesis's tables (docs/othello.md), its sets checked
  * against the explicit strong solution (tb build) state by state. */
 #include "cli.h"
+#include "../render/render.h"
 #include "../symbolic/symbolic.h"
 #include "../tablebase/tablebase.h"
 #include "../util/util.h"
@@ -324,8 +325,9 @@ int cmd_bdd(int argc, char **argv)
     for (int n = 1; n <= 5 && rc == 0; n++)
         if (o.algos[n])
             rc = run_algo(g, board, white, n, &o, &res[n]);
-    if (rc == 0 && o.plot)
-        rc = cli_bdd_plot(o.plot, g->name, res, o.algos);
+    char err[4600];
+    if (rc == 0 && o.plot && render_bdd_plot(o.plot, g->name, res, o.algos, err, sizeof err) != 0)
+        rc = cli_fail(1, "bdd: %s", err);
     game_close(g);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* cli/cmd_prove.c - `pnsolve prove GAME`: who wins, by proof-number search. */
 #include "cli.h"
+#include "../render/render.h"
 #include "prove_options.h"
 #include "../pns/pns.h"
 #include "../util/util.h"
@@ -401,7 +402,8 @@ int cmd_prove(int argc, char **argv)
     game_close(g);
     if (!x.ok || x.proof_failed)
         return 1;
-    if (p.dot && (x.w.status != PNS_UNKNOWN || x.has_score) && cli_dot_proof(p.proof, p.dot) != 0)
-        return 1;
+    char err[4600];
+    if (p.dot && (x.w.status != PNS_UNKNOWN || x.has_score) && render_dot_proof(p.proof, p.dot, err, sizeof err) != 0)
+        return cli_fail(1, "prove: the proof's picture: %s", err);
     return cli_stop ? EXIT_INTERRUPTED : 0;
 }

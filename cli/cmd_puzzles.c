@@ -1,6 +1,7 @@
 /* cli/cmd_puzzles.c - `pnsolve puzzles GAME` composes mate-in-N problems;
  * `pnsolve solve-puzzle GAME` checks one. */
 #include "cli.h"
+#include "../render/render.h"
 #include "../pns/pns.h"
 #include "../puzzle/puzzle.h"
 #include "../util/util.h"
@@ -300,7 +301,9 @@ static int write_svg(const game *g, const game_state *s, const puzzle_problem *p
     game_format_move(g, s, p->key, mv, sizeof mv);
     game_format(g, s, text, sizeof text);
     snprintf(caption, sizeof caption, "%s. Key %s. Solution: %s", text, mv, line);
-    return cli_svg_write(g, s, stip, caption, path);
+    char err[4600];
+    int rc = render_svg_write(g, s, stip, caption, path, err, sizeof err);
+    return rc == 0 ? 0 : cli_fail(rc == RENDER_NO_BOARD ? EXIT_USAGE : 1, "%s", err);
 }
 
 /* --- shared setup ----------------------------------------------------------- */
@@ -347,7 +350,7 @@ typedef struct {
 /* The problems found as a booklet at p->html: 0, or an exit code (said). */
 static int write_booklet(const game *g, const found_list *found, const puzzle_opts *p)
 {
-    cli_booklet_item *items = calloc(found->n, sizeof *items);
+    render_booklet_item *items = calloc(found->n, sizeof *items);
     char (*stip)[128] = calloc(found->n, sizeof *stip);
     char **analysis = calloc(found->n, sizeof *analysis);
     int rc = items && stip && analysis ? 0 : cli_fail(1, "puzzles: out of memory");
@@ -361,12 +364,17 @@ static int write_booklet(const game *g, const found_list *found, const puzzle_op
             fclose(m);
         }
         stipulation(g, &found->v[i].s, &found->v[i].p, stip[i], sizeof stip[i]);
-        items[i] = (cli_booklet_item){ &found->v[i].s, stip[i], analysis[i] ? analysis[i] : "" };
+        items[i] = (render_booklet_item){ &found->v[i].s, stip[i], analysis[i] ? analysis[i] : "" };
     }
     char title[GAME_NAME_MAX + 64];
     snprintf(title, sizeof title, "%s: %zu problems, mate in %d", g->name, found->n, p->n);
-    if (rc == 0 && (rc = cli_booklet_write(p->html, title, g, items, (int)found->n)) == 0)
-        fprintf(stderr, "puzzles: wrote %s\n", p->html);
+    char err[4600];
+    if (rc == 0) {
+        int w = render_booklet_write(p->html, title, g, items, (int)found->n, err, sizeof err);
+        rc = w == 0 ? 0 : cli_fail(w == RENDER_NO_BOARD ? EXIT_USAGE : 1, "%s", err);
+        if (rc == 0)
+            fprintf(stderr, "puzzles: wrote %s\n", p->html);
+    }
     for (size_t i = 0; analysis && i < found->n; i++)
         free(analysis[i]);
     free(analysis), free(stip), free(items);

@@ -1,5 +1,6 @@
 /* cli/cmd_show.c - `pnsolve show GAME`: diagram, side to move, legal moves. */
 #include "cli.h"
+#include "../render/render.h"
 
 #include <stdio.h>
 
@@ -84,7 +85,9 @@ int cmd_show(int argc, char **argv)
         }
         putchar('\n');
     }
-    rc = dot ? cli_dot_positions(g, &s, dot) : 0;
+    char err[4600];
+    if (dot && render_dot_positions(g, &s, dot, err, sizeof err) != 0)
+        rc = cli_fail(1, "show: %s", err);
     if (rc == 0 && dot)
         printf("wrote %s\n", dot);
     game_close(g);

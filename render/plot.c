@@ -1,8 +1,8 @@
-/* cli/bdd_plot.c - the BDD sizes of van Dijk's algorithms per iteration as
+/* render/plot.c - the BDD sizes of van Dijk's algorithms per iteration as
  * an SVG line chart on a log scale (his Figure 7.2): one colour per
  * algorithm, White's set solid, Black's dashed, algorithm 1's reached set
  * solid. */
-#include "cli.h"
+#include "render.h"
 #include "../util/util.h"
 
 #include <math.h>
@@ -27,7 +27,8 @@ static void line(FILE *f, const sym_series *s, int algo, int dashed, int most, i
     fprintf(f, "\"/>\n");
 }
 
-int cli_bdd_plot(const char *path, const char *title, const sym_result *res, const int *algos)
+int render_bdd_plot(const char *path, const char *title, const sym_result *res, const int *algos, char *err,
+                    size_t errlen)
 {
     int most = 2, peak = 10;
     for (int a = 1; a <= 5; a++) {
@@ -44,12 +45,12 @@ int cli_bdd_plot(const char *path, const char *title, const sym_result *res, con
     util_file file;
     char why[4400];
     if (util_file_create(&file, path, "w", why, sizeof why) != 0)
-        return cli_fail(1, "bdd: cannot write %s", why);
+        return util_error(err, errlen, "cannot write %s", why);
     FILE *f = file.f;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
                "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", PW, PH);
     fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"14\">", LEFT);
-    cli_xml_text(f, title);
+    render_xml_text(f, title);
     fprintf(f, ": BDD nodes per iteration</text>\n");
     for (int e = lo; e <= hi; e++)
         fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" "
@@ -76,6 +77,6 @@ int cli_bdd_plot(const char *path, const char *title, const sym_result *res, con
             PW - RIGHT + 12, TOP + 22 + 18 * key, PW - RIGHT + 12, TOP + 36 + 18 * key);
     fprintf(f, "</svg>\n");
     if (util_file_commit(&file, 1, why, sizeof why) != 0)
-        return cli_fail(1, "bdd: writing failed: %s", why);
+        return util_error(err, errlen, "writing failed: %s", why);
     return 0;
 }

@@ -1,10 +1,10 @@
-/* cli/booklet.c - problems as one self-contained HTML page: a numbered
+/* render/booklet.c - problems as one self-contained HTML page: a numbered
  * diagram (inline SVG) and stipulation per problem, the analysis (key, main
  * line, duals, cooks, tries) folded until clicked; printed, two problems to
  * an A4 page and the analyses left out (a booklet to solve).  A script in
  * the page counts the diagrams that drew (boxes of non-zero size) into the
  * page's title and data-drawn: `make check-html` reads it from a browser. */
-#include "cli.h"
+#include "render.h"
 #include "../util/util.h"
 
 static const char style[] =
@@ -24,19 +24,20 @@ static const char script[] =
     "document.body.setAttribute('data-drawn',n+' of '+s.length);document.title='drawn '+n+' of '+s.length;});\n"
     "</script>\n";
 
-int cli_booklet_write(const char *path, const char *title, const game *g, const cli_booklet_item *items, int n)
+int render_booklet_write(const char *path, const char *title, const game *g, const render_booklet_item *items, int n,
+                         char *err, size_t errlen)
 {
     if (!game_has_board(g))
-        return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
+        return util_error(err, errlen, "%s has no board to draw", g->name), RENDER_NO_BOARD;
     util_file f;
     char why[4400];
     if (util_file_create(&f, path, "w", why, sizeof why) != 0)
-        return cli_fail(1, "cannot write the booklet: %s", why);
+        return util_error(err, errlen, "cannot write the booklet: %s", why);
     FILE *out = f.f;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
-    cli_xml_text(out, title);
+    render_xml_text(out, title);
     fprintf(out, "</title>\n<style>\n%s</style>\n%s</head>\n<body>\n<h1>", style, script);
-    cli_xml_text(out, title);
+    render_xml_text(out, title);
     fprintf(out, "</h1>\n<p class=\"screen\">%d problems. Click a problem's analysis to see its solution; printed, two "
                  "problems to a page without the solutions.</p>\n", n);
     for (int i = 0; i < n; i++) {
@@ -44,17 +45,17 @@ int cli_booklet_write(const char *path, const char *title, const game *g, const 
         game_format(g, items[i].s, text, sizeof text);
         snprintf(head, sizeof head, "No. %d", i + 1);
         fprintf(out, "<section class=\"problem\" id=\"p%d\">\n<div class=\"diagram\">\n", i + 1);
-        cli_svg_draw(g, items[i].s, head, items[i].stipulation, out);
+        render_svg_board(g, items[i].s, head, items[i].stipulation, out);
         fputs("</div>\n<p class=\"stip\">", out);
-        cli_xml_text(out, items[i].stipulation);
+        render_xml_text(out, items[i].stipulation);
         fputs("</p>\n<p class=\"position\">", out);
-        cli_xml_text(out, text);
+        render_xml_text(out, text);
         fputs("</p>\n<details><summary>Solution, duals and tries</summary>\n<pre>", out);
-        cli_xml_text(out, items[i].analysis);
+        render_xml_text(out, items[i].analysis);
         fputs("</pre>\n</details>\n</section>\n", out);
     }
     fputs("</body>\n</html>\n", out);
     if (util_file_commit(&f, 1, why, sizeof why) != 0)
-        return cli_fail(1, "cannot write the booklet: %s", why);
+        return util_error(err, errlen, "cannot write the booklet: %s", why);
     return 0;
 }

@@ -1,12 +1,12 @@
-/* cli/svg.c - a board diagram in SVG (game_ops.square): a file, or inline in a page. */
-#include "cli.h"
+/* render/svg.c - a board diagram in SVG (game_ops.square): a file, or inline in a page. */
+#include "render.h"
 #include "../util/util.h"
 
 #include <string.h>
 
 enum { CELL = 48, MARGIN = 28 };
 
-void cli_xml_text(FILE *out, const char *s)
+void render_xml_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         if (*s == '<') fputs("&lt;", out);
@@ -38,7 +38,7 @@ static int wrap(const char *text, int width, char lines[][128], int max)
     return n;
 }
 
-void cli_svg_draw(const game *g, const game_state *s, const char *title, const char *caption, FILE *out)
+void render_svg_board(const game *g, const game_state *s, const char *title, const char *caption, FILE *out)
 {
     int W = g->width, H = g->height;
     char lines[16][128];
@@ -55,7 +55,7 @@ void cli_svg_draw(const game *g, const game_state *s, const char *title, const c
     fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">", width / 2,
             MARGIN + 4);
-    cli_xml_text(out, title);
+    render_xml_text(out, title);
     fputs("</text>\n", out);
     for (int rank = 0; rank < H; rank++)
         for (int file = 0; file < W; file++) {
@@ -83,22 +83,23 @@ void cli_svg_draw(const game *g, const game_state *s, const char *title, const c
                 y0 + (H - 1 - rank) * CELL + CELL / 2 + 4, rank + 1);
     for (int i = 0; i < ncap; i++) {
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">", 8, y0 + H * CELL + MARGIN + 10 + 18 * i);
-        cli_xml_text(out, lines[i]);
+        render_xml_text(out, lines[i]);
         fputs("</text>\n", out);
     }
     fputs("</svg>\n", out);
 }
 
-int cli_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path)
+int render_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path,
+                     char *err, size_t errlen)
 {
     if (!game_has_board(g))
-        return cli_fail(EXIT_USAGE, "%s has no board to draw", g->name);
+        return util_error(err, errlen, "%s has no board to draw", g->name), RENDER_NO_BOARD;
     util_file file;
     char why[4400];
     if (util_file_create(&file, path, "w", why, sizeof why) != 0)
-        return cli_fail(1, "cannot write %s", why);
-    cli_svg_draw(g, s, title, caption, file.f);
+        return util_error(err, errlen, "cannot write %s", why);
+    render_svg_board(g, s, title, caption, file.f);
     if (util_file_commit(&file, 1, why, sizeof why) != 0)
-        return cli_fail(1, "writing failed: %s", why);
+        return util_error(err, errlen, "writing failed: %s", why);
     return 0;
 }

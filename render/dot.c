@@ -1,18 +1,18 @@
-/* cli/dot.c - pictures in Graphviz's DOT language (`dot -Tsvg` draws them):
+/* render/dot.c - pictures in Graphviz's DOT language (`dot -Tsvg` draws them):
  * a game's positions from one position (made for the GHI graphs), and the
  * tree of a proof file.  OR positions (player 0 to move) are boxes, AND
  * positions ellipses, finished games filled by their result; a move back
  * to a position on the path (a repetition) is dashed; in a proof the
  * prover's moves are bold and the lines that name another line (rep, ref,
  * sym) are edges to it. */
-#include "cli.h"
+#include "render.h"
 #include "../proof/proof.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define DOT_MAX 2000  /* positions or proof lines a picture may hold */
+#define DOT_MAX RENDER_DOT_MAX
 #define DOT_DEPTH DOT_MAX /* a proof's depth drawn: no deeper than its lines */
 
 /* Writes s quoted for DOT. */
@@ -94,16 +94,16 @@ static int walk_positions(const game *g, dot_node *nodes, int *count, FILE *out)
     return 0;
 }
 
-int cli_dot_positions(const game *g, const game_state *s, const char *path)
+int render_dot_positions(const game *g, const game_state *s, const char *path, char *err, size_t errlen)
 {
-    char err[4400];
+    char why[4400];
     util_file f;
     dot_node *nodes = malloc(DOT_MAX * sizeof *nodes);
     if (!nodes)
-        return cli_fail(1, "show: out of memory");
-    if (util_file_create(&f, path, "w", err, sizeof err) != 0) {
+        return util_error(err, errlen, "out of memory");
+    if (util_file_create(&f, path, "w", why, sizeof why) != 0) {
         free(nodes);
-        return cli_fail(1, "show: cannot write the picture: %s", err);
+        return util_error(err, errlen, "cannot write the picture: %s", why);
     }
     fprintf(f.f, "digraph positions {\n  rankdir=TB;\n  node [fontname=\"Helvetica\"];\n");
     nodes[0] = (dot_node){ game_key_of(g, s), *s, 0, 0 };
@@ -120,10 +120,10 @@ int cli_dot_positions(const game *g, const game_state *s, const char *path)
     free(nodes);
     if (rc != 0) {
         util_file_commit(&f, 0, NULL, 0);
-        return cli_fail(1, "show: more than %d positions: too many to draw, nothing written", DOT_MAX);
+        return util_error(err, errlen, "more than %d positions: too many to draw, nothing written", DOT_MAX);
     }
-    if (util_file_commit(&f, 1, err, sizeof err) != 0)
-        return cli_fail(1, "show: cannot write the picture: %s", err);
+    if (util_file_commit(&f, 1, why, sizeof why) != 0)
+        return util_error(err, errlen, "cannot write the picture: %s", why);
     return 0;
 }
 
@@ -189,7 +189,7 @@ static int draw_line(proof_walk *w, FILE *out, int no, const char *text, char *e
     return 0;
 }
 
-int cli_dot_proof(const char *proof_path, const char *path)
+int render_dot_proof(const char *proof_path, const char *path, char *error, size_t errorlen)
 {
     char err[4400], line[8192];
     FILE *in = util_fopen_regular(proof_path);
@@ -250,5 +250,5 @@ out:
     free(h);
     free(w);
     game_close(g);
-    return rc == 0 ? 0 : cli_fail(1, "prove: the proof's picture: %s", err);
+    return rc == 0 ? 0 : util_error(error, errorlen, "%s", err);
 }
