@@ -152,9 +152,11 @@ int cli_prove_tables(const game *g, const cli_prove_opts *p, tb_set **tb)
     struct stat st;
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
     int threads = p->o.threads > 1 ? p->o.threads : 1;
-    tb_cache_size((size_t)((p->tb_cache_mb > 0 ? p->tb_cache_mb : TB_CACHE_MB_DEFAULT) * 1048576.0 / threads));
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if ((*tb = tb_open(g, dir)) != NULL && p->tb_decode)
+        if ((*tb = tb_open(g, dir)) != NULL)
+            tb_set_cache_size(*tb, (size_t)((p->tb_cache_mb > 0 ? p->tb_cache_mb : TB_CACHE_MB_DEFAULT) * 1048576.0 /
+                                            threads));
+        if (*tb && p->tb_decode)
             tb_set_resident_shared(*tb);
         if (*tb)
             tb_set_hash_files(*tb);  /* a proof's writer; verify-proof hashes the values */

@@ -53,6 +53,8 @@ typedef struct {
     int score_lo, score_hi;
 } pns_progress;
 
+struct pns_testing;  /* private: pns/pns_testing.h */
+
 typedef struct {
     pns_algo algo;
     pns_question question;
@@ -90,6 +92,7 @@ typedef struct {
                                 * shared table (<= 1: one, with today's exact node counts) */
     void (*progress)(const pns_progress *p, void *ctx);
     void *ctx;
+    const struct pns_testing *testing;  /* NULL; the tests' hooks (pns/pns_testing.h) */
 } pns_options;
 
 /* How a proof writer wrote its proof: the search's result does not say. */

@@ -45,11 +45,4 @@ typedef struct {
     int optimistic;          /* 1: PROOF_EDGE_MISSING counts as kept; 2: PROOF_EDGE_OPEN too */
 } pns_closed_graph;
 
-/* NULL, or called with each set the writer closes: the tests check it
- * against a naive greatest fixed point. */
-extern void (*pns_closed_observe)(const pns_closed_graph *g);
-/* Nonzero: the writer keeps each position's state even where the game
- * gives the state of a key (the tests compare the two files). */
-extern int pns_closed_keep_states;
-
 #endif

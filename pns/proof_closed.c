@@ -26,6 +26,7 @@
  * the tree is as shallow as the strategy allows); every other line of it is
  * a 'ref' to that expansion, earlier or later in the file. */
 #include "proof.h"
+#include "pns_testing.h"
 #include "../proof/proof.h"
 
 #include <stdlib.h>
@@ -33,8 +34,6 @@
 
 enum { EDGE_OPEN = PROOF_EDGE_OPEN, EDGE_MISSING = PROOF_EDGE_MISSING, EDGE_GOOD = PROOF_EDGE_GOOD, EDGE_BAD = PROOF_EDGE_BAD };
 
-void (*pns_closed_observe)(const pns_closed_graph *g);
-int pns_closed_keep_states;
 
 static int is_position(uint32_t to) { return to < EDGE_OPEN; }
 
@@ -478,14 +477,15 @@ static int close_set(closed_proof *P)
         }
     }
     free(pred);
-    if (pns_closed_observe) {
+    const struct pns_testing *t = P->D->S.o->testing;
+    if (t && t->closed_observe) {
         uint8_t *all = malloc(n ? n : 1);
         if (!all)
             return -1;
         for (uint32_t v = 0; v < n; v++)
             all[v] = (uint8_t)needs_all(P, v);
         pns_closed_graph g = { n, P->first, P->edge, all, P->in, P->optimistic };
-        pns_closed_observe(&g);
+        t->closed_observe(&g);
         free(all);
     }
     return 0;
@@ -854,7 +854,7 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     memset(&P, 0, sizeof P);
     P.D = D;
     P.claim_proven = c->proven;
-    P.keys_only = game_has_unkey(D->S.g) && !pns_closed_keep_states;
+    P.keys_only = game_has_unkey(D->S.g) && !(D->S.o->testing && D->S.o->testing->closed_keep_states);
     P.slot_mask = (1 << 13) - 1;
     /* by default as much as the table, but never so little that a small
      * table (tests use a few entries) starves the writer */

@@ -21,7 +21,6 @@
 #include <xxhash.h>
 
 #define ZSTD_LEVEL 3           /* ratio x10 on Jungle tables at 500 MB/s; higher levels pay 10x time for 1.2x */
-#define CACHE_LOG2_DEFAULT 7   /* decoded blocks kept per thread: 128, 4 MB */
 #define BLOCK_BYTES_MAX (2u << TB_BLOCK_LOG2)
 
 uint64_t tb_blocks_of(uint64_t entries) { return (entries + (1ULL << TB_BLOCK_LOG2) - 1) >> TB_BLOCK_LOG2; }
@@ -201,14 +200,12 @@ typedef struct {
     unsigned char *data;       /* BLOCK_BYTES_MAX a slot, touched as used */
 } block_cache;
 
-static unsigned cache_log2_want = CACHE_LOG2_DEFAULT;
-
-void tb_cache_size(size_t bytes)
+unsigned tb_cache_log2_of(size_t bytes)
 {
     unsigned log2 = 0;
     while (log2 < 30 && ((size_t)BLOCK_BYTES_MAX << (log2 + 1)) <= bytes)
         log2++;
-    __atomic_store_n(&cache_log2_want, log2, __ATOMIC_RELAXED);
+    return log2;
 }
 
 static void cache_free(void *p)
@@ -249,11 +246,10 @@ static void cache_key_make(void) { pthread_key_create(&cache_key, cache_free); }
 /* This thread's cache, made again when another size was asked for since;
  * where that size cannot be had, the largest half, quarter ... that can
  * (a probe fails only when not even one block can). */
-static block_cache *thread_cache(void)
+static block_cache *thread_cache(unsigned want)
 {
     pthread_once(&cache_once, cache_key_make);
     block_cache *c = pthread_getspecific(cache_key);
-    unsigned want = __atomic_load_n(&cache_log2_want, __ATOMIC_RELAXED);
     if (c && c->asked == want)
         return c;
     cache_free(c);
@@ -272,7 +268,7 @@ static block_cache *thread_cache(void)
 
 tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
 {
-    block_cache *c = thread_cache();
+    block_cache *c = thread_cache(__atomic_load_n(&f->cache_log2, __ATOMIC_RELAXED));
     if (!c)
         return TB_ENTRY_BAD;
     uint64_t b = i >> f->h.block_log2;

@@ -4,6 +4,7 @@
  * built by one); retro.c works out each table's values.
  */
 #include "retro.h"
+#include "tb_testing.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -432,7 +433,8 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     }
     b.smaller = smaller;
     b.opt = o;
-    b.short_max = o->long_from > 1 ? o->long_from - 1 : 0;
+    int long_from = o->testing ? o->testing->long_from : 0;
+    b.short_max = long_from > 1 ? long_from - 1 : 0;
     b.t0 = util_clock();
     b.run_total = total > 0 ? total : 1;
     pthread_mutex_init(&b.lock, NULL);

@@ -142,6 +142,7 @@ int tb_file_open(const game *g, tb_index *x, const char *path, int mat, int chec
                  char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
+    f->cache_log2 = TB_CACHE_LOG2_DEFAULT;
     int fd = util_open_regular(path, O_RDONLY);
     if (fd < 0)
         return errno == ENOENT ? 0 : util_error(err, errlen, "%s: %s", path, util_open_why(errno));

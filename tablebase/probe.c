@@ -20,6 +20,7 @@ struct tb_set {
     pthread_mutex_t lock;
     int resident;  /* compressed tables are decoded whole when loaded: 1 into memory, 2 through a shared file */
     int hash_files;  /* tb_hash keeps each hash in "<table file>.b2" */
+    unsigned cache_log2;  /* its probing threads' caches of decoded blocks (tb_set_cache_size) */
     slot *slots[TB_MAX_MATERIALS];
 };
 
@@ -35,7 +36,19 @@ static tb_set *open_set(const game *g, const char *dir, int index_files)
     }
     snprintf(t->dir, sizeof t->dir, "%s", dir);
     pthread_mutex_init(&t->lock, NULL);
+    t->cache_log2 = TB_CACHE_LOG2_DEFAULT;
     return t;
+}
+
+void tb_set_cache_size(tb_set *t, size_t bytes)
+{
+    unsigned log2 = tb_cache_log2_of(bytes);
+    pthread_mutex_lock(&t->lock);
+    t->cache_log2 = log2;
+    for (int mat = 0; mat < TB_MAX_MATERIALS; mat++)
+        if (t->slots[mat])  /* loaded already: its probes ask for the new size */
+            __atomic_store_n(&t->slots[mat]->f.cache_log2, log2, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&t->lock);
 }
 
 tb_set *tb_open(const game *g, const char *dir) { return open_set(g, dir, 1); }
@@ -90,6 +103,7 @@ static slot *get_slot(tb_set *t, int mat)
         char path[4200];
         tb_path(t->g, t->dir, mat, path, sizeof path);
         int rc = tb_file_open(t->g, t->index, path, mat, 0, &s->f, s->err, sizeof s->err);
+        s->f.cache_log2 = t->cache_log2;
         if (rc == 0 && s->f.map && t->resident &&
             (t->resident != 2 || tb_file_decode_shared(&s->f, path) != 0) && tb_file_decode_all(&s->f) != 0) {
             char name[32];

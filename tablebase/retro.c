@@ -41,6 +41,7 @@
  * index is another) are skipped and get their twin's value at the end.
  */
 #include "retro.h"
+#include "tb_testing.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -89,7 +90,7 @@ static int stop_asked(const tb_builder *b) { return b->opt->stop && *b->opt->sto
 static int stopped(const tb_builder *b)
 {
     return b->failed || b->halted || (stop_asked(b) && !b->finish_ply) ||
-           (b->opt->stop_at_ply && b->ply >= b->opt->stop_at_ply);
+           (b->opt->testing && b->opt->testing->stop_at_ply && b->ply >= b->opt->testing->stop_at_ply);
 }
 
 /* Across ranks: v[0..n) reduced by op over every rank (alone: unchanged). */
@@ -855,7 +856,8 @@ static int alloc_build(tb_builder *b, uint64_t **wins, uint64_t **losses, uint64
     *wins = alloc(b->words * 8), *losses = alloc(b->words * 8), *new_wins = alloc(b->words * 8);
     int size = b->ranks ? b->ranks->size : 1, rank = b->ranks ? b->ranks->rank : 0;
     b->owners = b->threads < TB_MAX_OWNERS / size ? b->threads : TB_MAX_OWNERS / size;
-    int own_shift = b->opt->owner_block_log2 >= 6 ? b->opt->owner_block_log2 : TB_OWN_SHIFT;
+    int asked = b->opt->testing ? b->opt->testing->owner_block_log2 : 0;
+    int own_shift = asked >= 6 ? asked : TB_OWN_SHIFT;
     b->part = tb_part_of(b->n, own_shift, rank, size, b->owners);
     b->ex = tb_exchange_new(b->owners, b->ranks, own_shift, b->n, GAME_MAX_PREDECESSORS);
     return b->c && b->pending && *wins && *losses && *new_wins && b->ex ? 0 : -1;

@@ -80,12 +80,14 @@ void tb_set_resident(tb_set *t);
  * there: one copy in the page cache for every process on the machine;
  * where that file cannot be made or mapped, into memory as above. */
 void tb_set_resident_shared(tb_set *t);
-/* Sets each thread's cache of a compressed table's decoded blocks to about
- * `bytes` (a power of two of 32 KB blocks, at least one; 4 MB until set),
- * for every set, from the thread's next probe on: a search probing
- * compressed six-piece Jungle tables decoded a block for every second
- * probe with 4 MB and every sixth with 512 MB. */
-void tb_cache_size(size_t bytes);
+/* Sets the cache of decoded blocks that each thread probing t's compressed
+ * tables keeps to about `bytes` (a power of two of 32 KB blocks, at least
+ * one; 4 MB until set), from the thread's next probe of t on: a search
+ * probing compressed six-piece Jungle tables decoded a block for every
+ * second probe with 4 MB and every sixth with 512 MB.  A setting of t
+ * alone: a thread that probes two sets of other sizes remakes its cache
+ * as it turns from one to the other. */
+void tb_set_cache_size(tb_set *t, size_t bytes);
 /* Loads the table of material mat now: 1 loaded, 0 absent, -1 bad (err). */
 int tb_load(tb_set *t, int mat, char *err, size_t errlen);
 /* Treats material mat as absent from now on (to check a search against the
@@ -148,6 +150,8 @@ typedef struct {
     double eta;               /* estimated seconds left in the run, < 0 unknown */
 } tb_progress;
 
+struct tb_testing;  /* private: tablebase/tb_testing.h */
+
 typedef struct {
     int threads;              /* <= 0: all cores */
     volatile int *stop;       /* set to stop (NULL ok): a table in its plies that saves
@@ -160,16 +164,9 @@ typedef struct {
                                  ones its captures lead to */
     int compress;             /* 0: tables of 2^30 entries and more in compressed blocks,
                                  1: every table, -1: none */
-    int long_from;            /* <= 1: normal; else distances from this one on are kept
-                                 out of the one-byte cells, to test that path */
-    int owner_block_log2;     /* 0: normal; else 6 and up: each owner of index ranges
-                                 holds blocks of 2^this entries, to test many owners
-                                 on small tables */
     double save_every;        /* > 0: save a table's build between plies at most this
                                  often (seconds) beside its file, and go on from there
                                  when built again; 0: never */
-    int stop_at_ply;          /* 0: normal; else a table that reaches this ply stops
-                                 there at once, as a killed build would, to test resuming */
     const tb_ranks *ranks;    /* NULL: this process alone; else the build is shared
                                  with the other ranks, each calling tb_build with the
                                  same arguments (threads: the fewest any rank has;
@@ -177,6 +174,7 @@ typedef struct {
     int64_t whole_below;      /* across ranks, tables of at most this many positions are dealt to the
                                  ranks whole, each built by one: 0 means 2^25, < 0 none
                                  (every table shared by all ranks) */
+    const struct tb_testing *testing;  /* NULL; the tests' knobs (tablebase/tb_testing.h) */
 } tb_build_options;
 
 /* Builds every table with at most max_pieces pieces that dir lacks, in
@@ -230,8 +228,7 @@ typedef struct {
     void (*progress)(const char *material, uint64_t done, uint64_t entries, void *ctx);
     void *ctx;
     volatile int *stop;       /* set to stop: progress saved, the call returns (NULL ok) */
-    uint64_t stop_after;      /* 0: normal; else stop as *stop would once this many
-                                 entries of a table are checked, to test resuming */
+    const struct tb_testing *testing;  /* NULL; the tests' knobs (tablebase/tb_testing.h) */
 } tb_verify_watch;
 /* tb_verify, watched (NULL: as tb_verify). */
 long tb_verify_watched(const game *g, const char *dir, int threads, FILE *report, const tb_verify_watch *watch,

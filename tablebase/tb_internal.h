@@ -67,7 +67,12 @@ typedef struct {
     void *map;
     size_t map_len;
     int damaged;                 /* after a failed open: a table of this name whose bytes fail their checks */
+    unsigned cache_log2;         /* a probing thread's cache of decoded blocks: 2^this of them
+                                  * (its set's, tb_set_cache_size; TB_CACHE_LOG2_DEFAULT) */
 } tb_file;
+#define TB_CACHE_LOG2_DEFAULT 7  /* decoded blocks kept per thread: 128, 4 MB */
+/* The log2 of the blocks of a cache of about bytes (at least one block). */
+unsigned tb_cache_log2_of(size_t bytes);
 
 /* The materials mats[0..n) and every one their captures lead to, directly
  * or not, each once, breadth first (a material before those it needs), into

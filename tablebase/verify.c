@@ -1,6 +1,7 @@
 /* tablebase/verify.c - independent re-derivation of every stored value from
  * one ply of look-ahead, and per-table statistics. */
 #include "tb_internal.h"
+#include "tb_testing.h"
 #include "../util/util.h"
 
 #include <pthread.h>
@@ -212,7 +213,7 @@ static int check_segments(checker *c, int threads, const char *path, uint64_t ta
                           char *err, size_t errlen)
 {
     volatile int *stop = c->watch ? c->watch->stop : NULL;
-    uint64_t stop_after = c->watch ? c->watch->stop_after : 0;
+    uint64_t stop_after = c->watch && c->watch->testing ? c->watch->testing->stop_after : 0;
     double last_save = util_clock();
     while (c->done < c->entries) {
         c->base = c->done;

@@ -6,6 +6,7 @@
 #include "mutate.h"
 #include "ref.h"
 #include "suites.h"
+#include "../tablebase/tb_testing.h"
 #include "../tablebase/tablebase.h"
 #include "../tablebase/tb_internal.h"  /* index files from the smallest material on */
 #include "../util/util.h"
@@ -413,7 +414,7 @@ static void build_checked(game *g, const char *dir, int max_side)
      * same files. */
     char many[80];
     snprintf(many, sizeof many, "%s-owners", dir);
-    tb_build_options mo = { .threads = 3, .owner_block_log2 = 6 };
+    tb_build_options mo = { .threads = 3, .testing = &(struct tb_testing){ .owner_block_log2 = 6 } };
     CU_ASSERT_EQUAL_FATAL(tb_build(g, many, 2 * max_side, &mo, err, sizeof err), 0);
     CU_ASSERT_EQUAL(test_tables_differ(g, dir, many, 2 * max_side), 0);
     CU_ASSERT_EQUAL(test_remove_dir(many), 0);

@@ -1,7 +1,7 @@
 /* tests/test_proofs.c - proofs written by the search and checked by proof/:
  * graphs, joins, closed sets, Jungle, exact leaves. */
 #include "suites.h"
-#include "../pns/proof.h"  /* the closed-set writer's sets, checked naively */
+#include "../pns/pns_testing.h"  /* the closed-set writer's sets, checked naively */
 #include "../proof/exact.h"  /* the checker's own search, against the naive one */
 #include "ref.h"
 #include "graphs.h"
@@ -16,6 +16,8 @@
  * of memory bytes; 0 if solved. */
 /* The result of the last proof_text_in: how its proof was written. */
 static pns_result last_proof;
+/* The hooks every search of these tests is given (pns_options.testing). */
+static struct pns_testing hooks;
 
 static int proof_text_in(const game *g, const game_state *s, pns_question q, tb_set *tb, size_t memory, char **text,
                          size_t *len)
@@ -27,6 +29,7 @@ static int proof_text_in(const game *g, const game_state *s, pns_question q, tb_
     o.prover = strcmp(g->ops->name, "graph") == 0 ? 0 : -1;
     o.tb = tb;
     o.max_nodes = 2000000;
+    o.testing = &hooks;
     pns_result r;
     *text = test_proof_text(g, s, &o, &r);
     last_proof = r;
@@ -429,7 +432,7 @@ enum { EIGHT_ENTRIES = 8 * 32 * 4 / 3 };
  * writer searches them again instead of falling back to the tree writer. */
 static void test_proofs_small_table(void)
 {
-    pns_closed_observe = check_closed_set;
+    hooks.closed_observe = check_closed_set;
     observed_sets = observed_wrong = 0;
     unsigned seed = 11;
     int checked = 0, wrong = 0, closed = 0, from_table = 0, repaired = 0, explained = 0, narrow = 0;
@@ -481,7 +484,7 @@ static void test_proofs_small_table(void)
     CU_ASSERT(10 * narrow > 9 * from_table && narrow < from_table);
     CU_ASSERT(10 * repaired < from_table);
     CU_ASSERT_EQUAL(explained, closed - from_table);
-    pns_closed_observe = NULL;
+    hooks.closed_observe = NULL;
     fprintf(stderr, "%d closed sets checked naively ", observed_sets);
     CU_ASSERT(observed_sets >= from_table);
     CU_ASSERT_EQUAL(observed_wrong, 0);
@@ -505,10 +508,10 @@ static void test_closed_keys_only(void)
             size_t len[2];
             int proven[2], made[2];
             for (int keep = 0; keep < 2; keep++) {
-                pns_closed_keep_states = keep;
+                hooks.closed_keep_states = keep;
                 made[keep] = graph_proof(g, &s, q, EIGHT_ENTRIES, gtext, &text[keep], &len[keep], &proven[keep]);
             }
-            pns_closed_keep_states = 0;
+            hooks.closed_keep_states = 0;
             if (made[0] && made[1] && last_proof.proof.closed) {
                 compared++;
                 differ += len[0] != len[1] || memcmp(text[0], text[1], len[0]) != 0;
@@ -535,10 +538,10 @@ static void test_closed_keys_only(void)
         char *text[2];
         size_t len[2];
         for (int keep = 0; keep < 2; keep++) {
-            pns_closed_keep_states = keep;
+            hooks.closed_keep_states = keep;
             CU_ASSERT_EQUAL_FATAL(proof_text_in(g, &c, PNS_ADVANTAGE, tb, 1 << 22, &text[keep], &len[keep]), 0);
         }
-        pns_closed_keep_states = 0;
+        hooks.closed_keep_states = 0;
         ostle += last_proof.proof.closed;
         differ += len[0] != len[1] || memcmp(text[0], text[1], len[0]) != 0;
         free(text[0]);

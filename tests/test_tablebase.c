@@ -6,6 +6,7 @@
  * distance from the built tables; then corrupt files must be refused. */
 #include "ref.h"
 #include "suites.h"
+#include "../tablebase/tb_testing.h"
 #include "../tablebase/tablebase.h"
 #include "../tablebase/tb_internal.h"  /* a file of long distances, written directly */
 
@@ -332,7 +333,7 @@ static void test_files(void)
      * cells: the same files. */
     char far[64];
     snprintf(far, sizeof far, "/tmp/pnsolve-tb-test-%d-long", (int)getpid());
-    tb_build_options lo = { .threads = 2, .long_from = 3 };
+    tb_build_options lo = { .threads = 2, .testing = &(struct tb_testing){ .long_from = 3 } };
     CU_ASSERT_EQUAL_FATAL(tb_build(g, far, 3, &lo, err, sizeof err), 0);
     int longest = 0;
     for (int i = 0; i < n; i++) {
@@ -494,7 +495,7 @@ static void same_values(game *g, const char *a, const char *b, int mat)
     static const size_t cache[] = { 0, 4 << 20, 64 << 20 };
     for (int k = 0; k < 3000; k++) {
         if (k % 1000 == 0)
-            tb_cache_size(cache[k / 1000]);
+            tb_set_cache_size(ta, cache[k / 1000]), tb_set_cache_size(tb, cache[k / 1000]);
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         game_state s;
         game_tables(g)->unindex(g, test_index(g, mat), mat, x % size, &s);
@@ -503,7 +504,6 @@ static void same_values(game *g, const char *a, const char *b, int mat)
         CU_ASSERT_EQUAL(tb_probe(tb, &s, &vb, err, sizeof err), 1);
         CU_ASSERT(va.wdl == vb.wdl && va.distance == vb.distance);
     }
-    tb_cache_size(4 << 20);
     tb_close(ta);
     tb_close(tb);
 }
@@ -893,7 +893,8 @@ static char *report_text(FILE *f)
 static long verify_watched(game *g, const char *dir, const char *name, uint64_t stop_after, char **text)
 {
     char err[512];
-    tb_verify_watch w = { NULL, NULL, NULL, stop_after };
+    struct tb_testing knobs = { .stop_after = stop_after };
+    tb_verify_watch w = { NULL, NULL, NULL, &knobs };
     FILE *report = tmpfile();
     long wrong = tb_verify_table(g, dir, game_tables(g)->material_parse(g, name), 2, report, &w, err, sizeof err);
     *text = report_text(report);
@@ -1024,12 +1025,13 @@ static void test_saved_build(void)
     snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
     snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-save", (int)getpid());
     game *g = test_open("jungle", NULL);
-    tb_build_options stop = { .threads = 1, .save_every = 1e-9, .stop_at_ply = 4 };  /* one table at a time */
+    struct tb_testing knobs = { .stop_at_ply = 4 };
+    tb_build_options stop = { .threads = 1, .save_every = 1e-9, .testing = &knobs };  /* one table at a time */
     tb_build_options go = { .threads = 2, .save_every = 1e-9 };
     /* after a ply of wins (3) and after one of losses (4) */
     int mats[64], n = game_tables(g)->materials(g, 3, mats, 64);
     char cmd[1400];
-    for (stop.stop_at_ply = 4; stop.stop_at_ply <= 5; stop.stop_at_ply++) {
+    for (knobs.stop_at_ply = 4; knobs.stop_at_ply <= 5; knobs.stop_at_ply++) {
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         CU_ASSERT_EQUAL(system(cmd), 0);
         CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &stop, err, sizeof err), 1);
@@ -1040,7 +1042,7 @@ static void test_saved_build(void)
         CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &go, err, sizeof err), 0);
         fclose(go.log);
         go.log = NULL;
-        snprintf(want, sizeof want, "going on from its build saved after ply %d", stop.stop_at_ply - 1);
+        snprintf(want, sizeof want, "going on from its build saved after ply %d", knobs.stop_at_ply - 1);
         CU_ASSERT_PTR_NOT_NULL(strstr(log_text, want));
         free(log_text);
         CU_ASSERT_EQUAL(saved_tables(g, dir, save, sizeof save), 0);

@@ -4,6 +4,7 @@
  * barrier) build the same files as one process, byte for byte, with their
  * stops and failures agreed (no rank left waiting). */
 #include "suites.h"
+#include "../tablebase/tb_testing.h"
 #include "../tablebase/exchange.h"
 
 #include <pthread.h>
@@ -70,6 +71,7 @@ typedef struct {
     tb_build_options o;
     volatile int stop;
     char err[512];
+    struct tb_testing knobs;  /* o.testing's, this rank's own */
 } member;
 
 static int loop_alltoall(void *ctx, const uint64_t *send, const uint64_t *at, uint64_t **recv, uint64_t *cap,
@@ -143,8 +145,11 @@ static uint64_t build_ranked(const game *g, const char *dir, int pieces, int ran
         m[r] = (member){ .h = &h, .g = g, .dir = dir, .pieces = pieces, .o = o };
         m[r].r = (tb_ranks){ .rank = r, .size = ranks, .ctx = &m[r], .alltoall = loop_alltoall,
                              .allreduce = loop_allreduce };
+        if (o.testing)
+            m[r].knobs = *o.testing;
         if (r == stop_rank)
-            m[r].o.stop_at_ply = 2;
+            m[r].knobs.stop_at_ply = 2;
+        m[r].o.testing = &m[r].knobs;
         pthread_create(&t[r], NULL, member_build, &m[r]);
     }
     for (int r = 0; r < ranks; r++) {
@@ -192,7 +197,9 @@ static void check_ranked(const char *spec, int pieces, tb_build_options o, int f
         snprintf(dir, sizeof dir, "%s-%d", alone, ranks[k]);
         tb_build_options r = o;
         r.threads = threads[k];
-        r.owner_block_log2 = 8;
+        struct tb_testing knobs = o.testing ? *o.testing : (struct tb_testing){ 0 };
+        knobs.owner_block_log2 = 8;
+        r.testing = &knobs;
         r.whole_below = -1;
         int rc[MAX_RANKS];
         uint64_t calls = build_ranked(g, dir, pieces, ranks[k], r, -1, rc);
@@ -210,7 +217,7 @@ static void test_jungle_ranked(void)
 {
     check_ranked("jungle", 3, (tb_build_options){ 0 }, 0, 4);
     /* distances past 5 in the Judy array, compressed files */
-    check_ranked("jungle", 3, (tb_build_options){ .long_from = 6, .compress = 1 }, 3, 4);
+    check_ranked("jungle", 3, (tb_build_options){ .testing = &(struct tb_testing){ .long_from = 6 }, .compress = 1 }, 3, 4);
 }
 
 static void test_ostle_ranked(void) { check_ranked("ostle:3x3", 6, (tb_build_options){ 0 }, 0, 4); }
@@ -225,7 +232,7 @@ static void test_stop_agreed(void)
     snprintf(dir, sizeof dir, "/tmp/pnsolve-ranks-stop-%d", (int)getpid());
     snprintf(alone, sizeof alone, "%s-alone", dir);
     int rc[MAX_RANKS];
-    tb_build_options o = { .threads = 1, .owner_block_log2 = 8, .whole_below = -1 };
+    tb_build_options o = { .threads = 1, .testing = &(struct tb_testing){ .owner_block_log2 = 8 }, .whole_below = -1 };
     build_ranked(g, dir, 3, 3, o, 1, rc);
     for (int r = 0; r < 3; r++)
         CU_ASSERT_EQUAL(rc[r], 1);
