@@ -12,7 +12,9 @@
 #  5. no function is longer than 100 lines (the project's style: a body opens
 #     with "{" and closes with "}" alone on a line; generated weights aside);
 #  6. MPI only in the command line's cli/*_mpi.c files, one per use: no other
-#     source includes mpi.h, the library has no MPI_ symbol.
+#     source includes mpi.h, the library has no MPI_ symbol;
+#  7. no public header declares a global variable: a knob one caller sets
+#     for another (the tests' hooks go through private testing headers).
 B=${1:-build}
 fail=0
 
@@ -82,5 +84,11 @@ if [ -n "$mpi" ]; then
     echo "FAIL: MPI outside cli/*_mpi.c: $mpi"; fail=1
 fi
 
-[ $fail = 0 ] && echo "layering: calls go down the modules, no private header crosses one, no circle between $(printf '%s\n' "$edges" | awk 'NF == 2 { print $1; print $2 }' | sort -u | wc -l) files, every exported name prefixed, no function over 100 lines, MPI in cli/*_mpi.c alone"
+# 7: no global variable in a public header
+globals=$(cd "$src" && for h in $public; do grep -Hn '^[[:space:]]*extern[[:space:]]' "$h" | grep -v 'extern "C"'; done)
+if [ -n "$globals" ]; then
+    echo "FAIL: global variables declared in public headers:"; printf '%s\n' "$globals"; fail=1
+fi
+
+[ $fail = 0 ] && echo "layering: calls go down the modules, no private header crosses one, no circle between $(printf '%s\n' "$edges" | awk 'NF == 2 { print $1; print $2 }' | sort -u | wc -l) files, every exported name prefixed, no function over 100 lines, MPI in cli/*_mpi.c alone, no global in a public header"
 exit $fail
