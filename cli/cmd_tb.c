@@ -462,6 +462,9 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
         if (game_parse(g, o->from, &start, err, sizeof err) != 0)
             return cli_fail(EXIT_USAGE, "tb reach: bad position: %s", err);
     }
+    cli_file files[] = { { "--checkpoint", o->checkpoint, 1 }, { "--unreached", o->unreached, 1 } };
+    if (cli_distinct_files("tb reach", files, 2))
+        return EXIT_USAGE;
     cli_catch_interrupt();
     tb_reach_options ro = { .threads = o->threads, .stop = &cli_stop, .checkpoint = o->checkpoint,
                             .checkpoint_seconds = 600, .log = stderr };

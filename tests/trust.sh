@@ -107,7 +107,8 @@ for args in "prove tictactoe --question win --proof $tmp/keep.proof --dot $tmp/k
             "prove graph:$tmp/g.graph --question win --proof $tmp/../$(basename "$tmp")/g.graph" \
             "prove tictactoe --question win --proof $tmp/new.proof --trace $tmp/new.proof" \
             "show graph:$tmp/g.graph --dot $tmp/g.graph" \
-            "join-proofs graph:$tmp/g.graph --out $tmp/keep.proof $tmp/keep.proof"; do
+            "join-proofs graph:$tmp/g.graph --out $tmp/keep.proof $tmp/keep.proof" \
+            "tb reach ostle:3x3 --dir $tmp --checkpoint $tmp/new.proof --unreached $tmp/new.proof"; do
     # shellcheck disable=SC2086
     run $args
     [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "name one file" "$tmp/err" && cmp -s "$tmp/g.graph" "$tmp/g.copy" &&
