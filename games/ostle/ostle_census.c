@@ -23,7 +23,7 @@
  *               the position itself): the paper keeps a state, rule 8
  *               forbids nothing there
  * A literal Algorithm 6 on small boards checks the sum in
- * tests/test_ostle_tb.c. */
+ * tests/test_tablebase_ostle.c. */
 #include "ostle_impl.h"
 
 _Static_assert(5 + 6 * 9 <= 64, "a signature holds nine orbits of squares");

@@ -1,6 +1,6 @@
 /* games/ostle/ostle_unmove.c - Ostle's rules played backwards, for the tables
  * (ostle_tb.c): the positions a move leads from and the moves rule 8 can
- * forbid.  Checked against the forward rules in tests/test_rules.c. */
+ * forbid.  Checked against the forward rules in tests/test_games_rules.c. */
 #include "ostle_impl.h"
 
 /* Positions without their forbidden move: the table builder adds it back

@@ -1,4 +1,4 @@
-/* tests/test_ostle_tb.c - Ostle's tables against a brute-force retrograde
+/* tests/test_tablebase_ostle.c - Ostle's tables against a brute-force retrograde
  * solver over explicit states (position, previous position) of the naive
  * reference rules: rule 8 there is the reference's own comparison with the
  * position two plies back, not a stored move, and there is no index, no

@@ -1,4 +1,4 @@
-/* tests/test_crosscheck.c - the fast games against the naive references:
+/* tests/test_games_crosscheck.c - the fast games against the naive references:
  * same moves, same children, same results, on thousands of positions, and
  * perft against published figures and against naive perft. */
 #include "ref.h"

@@ -1,4 +1,4 @@
-/* tests/test_score.c - the score search on Othello against the naive negamax. */
+/* tests/test_pns_score.c - the score search on Othello against the naive negamax. */
 #include "suites.h"
 #include "../pns/dfpn.h"  /* the searcher inside, tested directly */
 #include "ref.h"

@@ -1,4 +1,4 @@
-/* tests/test_search.c - df-pn and best-first PNS on graphs and games: GHI,
+/* tests/test_pns_search.c - df-pn and best-first PNS on graphs and games: GHI,
  * threads, resumed tables, against the tables. */
 #include "suites.h"
 #include "../pns/dfpn.h"  /* the searcher inside, tested directly */

@@ -1,4 +1,4 @@
-/* tests/test_rules.c - notation, rejects of bad input, and the rules that are
+/* tests/test_games_rules.c - notation, rejects of bad input, and the rules that are
  * easy to get wrong: rule 8, Othello passes and ends, the Jungle variants,
  * graph files. */
 #include "ref.h"

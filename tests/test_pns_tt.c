@@ -1,4 +1,4 @@
-/* tests/test_tt.c - the transposition table: sizes, growth, the keep of
+/* tests/test_pns_tt.c - the transposition table: sizes, growth, the keep of
  * evicted solved entries. */
 #include "suites.h"
 #include "../pns/dfpn.h"  /* the searcher inside, tested directly */

@@ -1,4 +1,4 @@
-/* tests/test_othello_solver.c - Othello's endgame solver against the naive
+/* tests/test_games_othello_solver.c - Othello's endgame solver against the naive
  * negamax: windows, threads, shared tables, its watch. */
 #include "suites.h"
 #include "../games/othello/othello_eval.h"

@@ -1,4 +1,4 @@
-/* tests/test_tictactoe.c - the fifth game, added by touching only games/ and
+/* tests/test_games_tictactoe.c - the fifth game, added by touching only games/ and
  * tests/: its rules against a naive reference written apart (a char board
  * and the eight lines spelled out), every reachable position's value from
  * the searches against plain minimax, and a proof that the checker accepts. */

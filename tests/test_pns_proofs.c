@@ -1,4 +1,4 @@
-/* tests/test_proofs.c - proofs written by the search and checked by proof/:
+/* tests/test_pns_proofs.c - proofs written by the search and checked by proof/:
  * graphs, joins, closed sets, Jungle, exact leaves. */
 #include "suites.h"
 #include "../pns/pns_testing.h"  /* the closed-set writer's sets, checked naively */
