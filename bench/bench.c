@@ -110,7 +110,7 @@ static void bench_unmoves(rank_material m, uint64_t *idx, int n)
     long done = 0;
     do {
         for (int i = 0; i < n; i++) {
-            int k = ops->unmoves_index(g, NULL, (int)m, idx[i], pred);
+            int k = game_tb_build(ops)->unmoves_index(g, NULL, (int)m, idx[i], pred);
             preds += (uint64_t)k;
             sink += k ? pred[0] : 0;
         }

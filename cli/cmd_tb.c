@@ -276,7 +276,7 @@ static const char *index_text(const game *g, tb_index *x, int mat, uint64_t i)
  * whether the classes sum to the published count. */
 static void print_census(const game *g, const uint64_t *n, int json)
 {
-    const game_census_class *c = game_tables(g)->census_classes;
+    const game_census_class *c = game_tb_build(game_tables(g))->census_classes;
     int64_t sum = 0, direct = -1;
     int k, at_direct = 0;
     char terms[512] = "";
@@ -381,7 +381,7 @@ static void print_total_stats(const game *g, const uint64_t *all, const uint64_t
 static int tb_stats_cmd(game *g, const tb_opts *o)
 {
     const game_tb_ops *ops = game_tables(g);
-    if (o->census && !ops->census)
+    if (o->census && !game_tb_build(ops)->census)
         return cli_fail(EXIT_USAGE, "tb stats: %s has no census (--census is for Ostle)", g->name);
     if (o->tsv && (o->json || o->census))
         return cli_fail(EXIT_USAGE, "tb stats: --tsv goes alone (not with --json or --census)");

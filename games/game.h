@@ -56,12 +56,13 @@ typedef struct game_solver game_solver;  /* a game's exact endgame solver */
 
 /* The state indices of a game whose positions have several states each
  * (game_tb_ops.positions; Ostle: rule 8 forbids one move): of[mat] numbers
- * material mat's states, position by position (util_sindex).  tablebase/
- * makes and owns them (tb_index) and passes them to every operation that
+ * material mat's states, position by position, as an opaque handle that
+ * tablebase/ makes and owns (tb_index: the sparse index of util/, which
+ * the game reads through util.h) and passes to every operation that
  * numbers states; an operation is asked only about materials whose index
  * its caller has made.  A game of one state per position gets NULL. */
 typedef struct game_tb_index {
-    const struct util_sindex *const *of;  /* by material id, n of them (util/util.h) */
+    const void *const *of;  /* by material id, n of them */
     int n;
 } game_tb_index;
 
@@ -86,6 +87,56 @@ typedef struct {
  * smaller one). */
 #define GAME_TB_NO_INDEX UINT64_MAX  /* index() of a state that has no entry */
 
+/* What a retrograde builder may use beyond game_tb_ops's core, each slot
+ * optional (NULL: the builder does without): faster paths through its
+ * inner loops, copies of tables it need not build, a census of states. */
+typedef struct game_tb_build_ops {
+    /* out[k] = index(s[k]) for k < n (n at most GAME_MAX_MOVES), the n
+     * lookups' memory reads overlapped */
+    void (*index_many)(const game *g, const game_tb_index *ix, const game_state *s, int n, uint64_t *out);
+    /* [*first, *end), the indices of the states of index's position.  They
+     * differ only in the one move each forbids (the first state forbids
+     * none), so a state's children are the first state's by the moves it
+     * allows; NULL: each state is its own. */
+    void (*state_group)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *first,
+                        uint64_t *end);
+    /* calls fn for each index of [first, end) in order with its state (as
+     * unindex gives it) and whether it is a twin (index() of the state is
+     * another); NULL: the builder unindexes every index. */
+    void (*each)(const game *g, const game_tb_index *ix, int mat, uint64_t first, uint64_t end,
+                 void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx);
+    /* unmoves / successors of the state of an index of mat, without
+     * unindexing it to a state first; NULL: the builder does. */
+    int (*unmoves_index)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *pred);
+    int (*successors_index)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *succ);
+    /* how many indices successors() gives, without making them; NULL: the
+     * builder makes them. */
+    int (*count_successors)(const game *g, const game_state *s);
+    /* the moves of s that leave its material (captures, moves that end the
+     * game), their count returned, and in *stays the number of distinct
+     * indices the other moves lead to (as successors() counts them), or -1
+     * if there are some but counting them would cost an index each (the
+     * builder counts when it needs to); NULL: the builder plays every move
+     * to find them. */
+    int (*exits)(const game *g, const game_state *s, game_move *out, int *stays);
+    /* the name of another game (a variant) whose table of mat holds the
+     * same values, because their rules differ on no position of mat or of
+     * the materials below it; NULL if there is none.  The builder copies
+     * that table instead of building it when the directory has it. */
+    const char *(*same_table_as)(const game *g, int mat);
+    /* another material of this game, earlier in materials()'s order, whose
+     * table holds the same values as mat's index for index, because the
+     * rules play the two alike square for square; -1 if none.  The builder
+     * copies that table instead of building it when it is there. */
+    int (*same_values_as)(const game *g, int mat);
+    /* adds into counts[k] the states of positions [first, end) of
+     * positions(mat) in class k of census_classes (a game whose tables are
+     * compared with a published count of states); safe to run at once on
+     * disjoint ranges */
+    void (*census)(const game *g, int mat, uint64_t first, uint64_t end, uint64_t *counts);
+    const game_census_class *census_classes;
+} game_tb_build_ops;
+
 typedef struct game_tb_ops {
     /* canonical materials with at most max_pieces pieces, smaller first */
     int (*materials)(const game *g, int max_pieces, int *out, int cap);
@@ -101,21 +152,7 @@ typedef struct game_tb_ops {
     /* GAME_TB_NO_INDEX for a state the rules cannot produce (never another
      * state's entry) */
     uint64_t (*index)(const game *g, const game_tb_index *ix, const game_state *s);
-    /* Optional, for speed: out[k] = index(s[k]) for k < n (n at most
-     * GAME_MAX_MOVES), the n lookups' memory reads overlapped. */
-    void (*index_many)(const game *g, const game_tb_index *ix, const game_state *s, int n, uint64_t *out);
     void (*unindex)(const game *g, const game_tb_index *ix, int mat, uint64_t index, game_state *s);
-    /* Optional, for speed: [*first, *end), the indices of the states of
-     * index's position.  They differ only in the one move each forbids (the
-     * first state forbids none), so a state's children are the first
-     * state's by the moves it allows; NULL: each state is its own. */
-    void (*state_group)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *first,
-                        uint64_t *end);
-    /* Optional, for speed: calls fn for each index of [first, end) in order
-     * with its state (as unindex gives it) and whether it is a twin (index()
-     * of the state is another); NULL: the builder unindexes every index. */
-    void (*each)(const game *g, const game_tb_index *ix, int mat, uint64_t first, uint64_t end,
-                 void (*fn)(void *ctx, uint64_t index, const game_state *s, int twin), void *ctx);
     /* distinct indices of the states from which a move that removes nothing
      * leads to s (same material); returns the count, at most
      * GAME_MAX_PREDECESSORS */
@@ -123,44 +160,15 @@ typedef struct game_tb_ops {
     /* distinct indices of the states that a move removing nothing leads to
      * from s (same material); returns the count, at most GAME_MAX_MOVES */
     int (*successors)(const game *g, const game_tb_index *ix, const game_state *s, uint64_t *succ);
-    /* Optional, for speed: unmoves / successors of the state of an index of
-     * mat, without unindexing it to a state first; NULL: the builder does. */
-    int (*unmoves_index)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *pred);
-    int (*successors_index)(const game *g, const game_tb_index *ix, int mat, uint64_t index, uint64_t *succ);
-    /* Optional, for speed: how many indices successors() gives, without
-     * making them; NULL: the builder makes them. */
-    int (*count_successors)(const game *g, const game_state *s);
-    /* Optional, for speed: the moves of s that leave its material (captures,
-     * moves that end the game), their count returned, and in *stays the
-     * number of distinct indices the other moves lead to (as successors()
-     * counts them), or -1 if there are some but counting them would cost an
-     * index each (the builder counts when it needs to); NULL: the builder
-     * plays every move to find them. */
-    int (*exits)(const game *g, const game_state *s, game_move *out, int *stays);
-    /* Optional: the name of another game (a variant) whose table of mat holds
-     * the same values, because their rules differ on no position of mat or of
-     * the materials below it; NULL if there is none.  The builder copies that
-     * table instead of building it when the directory has it. */
-    const char *(*same_table_as)(const game *g, int mat);
-    /* Optional: another material of this game, earlier in materials()'s
-     * order, whose table holds the same values as mat's index for index,
-     * because the rules play the two alike square for square; -1 if none.
-     * The builder copies that table instead of building it when it is
-     * there. */
-    int (*same_values_as)(const game *g, int mat);
     /* For a game whose positions have several states each (NULL for the
      * others): its indices number states through a game_tb_index, one
-     * util_sindex per material over positions(mat) positions of
+     * sparse index per material over positions(mat) positions of
      * position_states(mat, p) states each (0 for a position that is not its
      * own least image), which tablebase/ makes from these two. */
     uint64_t (*positions)(const game *g, int mat);
     int (*position_states)(const game *g, int mat, uint64_t p);
-    /* Optional: adds into counts[k] the states of positions [first, end)
-     * of positions(mat) in class k of census_classes (a game whose tables
-     * are compared with a published count of states); safe to run at once
-     * on disjoint ranges. */
-    void (*census)(const game *g, int mat, uint64_t first, uint64_t end, uint64_t *counts);
-    const game_census_class *census_classes;
+    /* Optional (NULL: none): what the builder may use beyond this core. */
+    const game_tb_build_ops *build;
 } game_tb_ops;
 
 /* A game whose moves each fill one square and which cannot cycle (Othello)
@@ -321,6 +329,14 @@ static inline int game_score_bound(const game *g) { return g->score_bound > 0 ? 
 static inline int game_score_possible(const game *g, int score)
 {
     return !g->ops->score_possible || g->ops->score_possible(g, score);
+}
+
+/* The optional builder operations of tables ops (a table of NULLs where
+ * there are none): the one way code outside games/ reaches them. */
+static inline const game_tb_build_ops *game_tb_build(const game_tb_ops *ops)
+{
+    static const game_tb_build_ops none;
+    return ops && ops->build ? ops->build : &none;
 }
 
 /* Capabilities.  Each game_has_* says whether the game offers one; the

@@ -91,7 +91,7 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
                            size_t fromlen, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
-    const char *other_name = ops->same_table_as ? ops->same_table_as(g, mat) : NULL;
+    const char *other_name = game_tb_build(ops)->same_table_as ? game_tb_build(ops)->same_table_as(g, mat) : NULL;
     if (other_name) {
         game *other = game_open(other_name, NULL, err, errlen);
         if (!other)
@@ -102,7 +102,7 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
         if (rc != 0)
             return rc;
     }
-    int src = ops->same_values_as ? ops->same_values_as(g, mat) : -1;
+    int src = game_tb_build(ops)->same_values_as ? game_tb_build(ops)->same_values_as(g, mat) : -1;
     if (src < 0)
         return 0;
     char name[32];
@@ -253,7 +253,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
 static int copy_of_another(const game *g, int mat)
 {
     const game_tb_ops *ops = game_tables(g);
-    return ops->same_values_as && ops->same_values_as(g, mat) >= 0;
+    return game_tb_build(ops)->same_values_as && game_tb_build(ops)->same_values_as(g, mat) >= 0;
 }
 
 /* Puts the tables that copy another after the others with as many pieces
@@ -420,6 +420,7 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     memset(&b, 0, sizeof b);
     b.g = g;
     b.ops = ops;
+    b.fast = game_tb_build(ops);
     b.ix = ix;
     b.threads = o->threads > 0 ? o->threads : util_default_threads();
     b.ranks = o->ranks;

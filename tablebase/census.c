@@ -22,7 +22,7 @@ static void census_range(void *ctx, uint64_t first, uint64_t end)
         return;
     }
     uint64_t n[GAME_CENSUS_MAX] = { 0 };
-    game_tables(c->g)->census(c->g, c->mat, first, end, n);
+    game_tb_build(game_tables(c->g))->census(c->g, c->mat, first, end, n);
     for (int k = 0; k < GAME_CENSUS_MAX; k++)
         __atomic_add_fetch(&c->counts[k], n[k], __ATOMIC_RELAXED);
 }
@@ -30,7 +30,7 @@ static void census_range(void *ctx, uint64_t first, uint64_t end)
 int tb_census(const game *g, int mat, int threads, volatile int *stop, uint64_t counts[GAME_CENSUS_MAX])
 {
     const game_tb_ops *ops = game_tables(g);
-    if (!ops || !ops->census)
+    if (!ops || !game_tb_build(ops)->census)
         return -1;
     census_run c = { .g = g, .mat = mat, .stop = stop };
     /* pieces of a million positions: small enough to stop soon, large

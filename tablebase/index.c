@@ -323,7 +323,7 @@ tb_index *tb_index_open_at(const game *g, const char *prefix, uint64_t min_posit
             free(x);
             return NULL;
         }
-        x->view.of = (const util_sindex *const *)x->of;
+        x->view.of = (const void *const *)x->of;
         x->view.n = TB_MAX_MATERIALS;
     }
     snprintf(x->src.prefix, sizeof x->src.prefix, "%s", prefix);

@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
     const game *g;
     const game_tb_ops *ops;
+    const game_tb_build_ops *fast;  /* game_tb_build(ops) */
     const game_tb_index *ix;  /* the state indices of every table it reaches */
     int n;
     reach_table t[TB_REACH_MATERIALS];
@@ -98,8 +99,8 @@ static uint64_t expand_state(reach_run *r, const game_state *s, const game_state
         }
         k++;
     }
-    if (r->ops->index_many)
-        r->ops->index_many(g, r->ix, kid, k, ix);
+    if (r->fast->index_many)
+        r->fast->index_many(g, r->ix, kid, k, ix);
     else
         for (int j = 0; j < k; j++)
             ix[j] = r->ops->index(g, r->ix, &kid[j]);
@@ -121,7 +122,7 @@ static uint64_t expand_group(reach_run *r, const reach_table *t, uint64_t i, uin
 {
     const game *g = r->g;
     uint64_t first, end, at = i, before = 0, n_before = 0;
-    r->ops->state_group(g, r->ix, t->mat, i, &first, &end);
+    r->fast->state_group(g, r->ix, t->mat, i, &first, &end);
     int several = i == first;
     for (uint64_t j = i + 1; j < end && !several; j++)
         several = bit_of(t->cur, j);
@@ -150,7 +151,7 @@ static void expand_words(void *ctx, uint64_t first, uint64_t end)
             expanded++;
             if (i < covered)
                 continue;
-            if (r->ops->state_group) {
+            if (r->fast->state_group) {
                 found += expand_group(r, t, i, &covered);
                 continue;
             }
@@ -424,6 +425,7 @@ int tb_reach(const game *g, const char *dir, const game_state *start, const tb_r
     *r = zero;
     r->g = g;
     r->ops = ops;
+    r->fast = game_tb_build(ops);
     r->lost_mat = -1;
     int mats[TB_REACH_MATERIALS];
     r->n = tb_materials_with_deps(g, &start_mat, 1, mats, TB_REACH_MATERIALS);

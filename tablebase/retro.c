@@ -252,7 +252,7 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays, exit_
     game_move moves[GAME_MAX_MOVES];
     char err[300];
     int nc = 0, mover = game_to_move(g, &s);
-    int n = b->ops->exits ? b->ops->exits(g, &s, moves, &nc) : game_moves(g, &s, moves);
+    int n = b->fast->exits ? b->fast->exits(g, &s, moves, &nc) : game_moves(g, &s, moves);
     tb_entry best = 0;
     if (memo) {
         memo->cur = !memo->cur;
@@ -315,7 +315,7 @@ static long outside_value(tb_builder *b, const game_state *sp, int *stays, exit_
     }
     /* Without the game's count, playing the moves counted each staying one,
      * not the distinct children: counted later, when a loss pass needs it. */
-    *stays = b->ops->exits ? nc : nc ? -1 : 0;
+    *stays = b->fast->exits ? nc : nc ? -1 : 0;
     return best;
 }
 
@@ -341,7 +341,7 @@ static void init_position(void *ctx, uint64_t i, const game_state *s, int twin)
     int nc;
     /* the memo serves the states of one position (state_group), which come
      * one after the other; other games' neighbours share no exit */
-    long best = outside_value(b, s, &nc, b->ops->state_group ? &ic->memo : NULL);
+    long best = outside_value(b, s, &nc, b->fast->state_group ? &ic->memo : NULL);
     if (best < 0)
         return;
     if (nc >= NCOUNT) {
@@ -380,8 +380,8 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
         return;
     }
     ic->b = b;
-    if (b->ops->each) {
-        b->ops->each(b->g, b->ix, b->mat, first, end, init_position, ic);
+    if (b->fast->each) {
+        b->fast->each(b->g, b->ix, b->mat, first, end, init_position, ic);
     } else {
         for (uint64_t i = first; i < end; i++) {
             game_state s;
@@ -432,8 +432,8 @@ static int claim_win(tb_builder *b, uint64_t i, int k)
 /* Un-moves of frontier position j. */
 static int predecessors(tb_builder *b, uint64_t j, uint64_t *pred)
 {
-    if (b->ops->unmoves_index)
-        return b->ops->unmoves_index(b->g, b->ix, b->mat, j, pred);
+    if (b->fast->unmoves_index)
+        return b->fast->unmoves_index(b->g, b->ix, b->mat, j, pred);
     game_state s;
     b->ops->unindex(b->g, b->ix, b->mat, j, &s);
     return b->ops->unmoves(b->g, b->ix, &s, pred);
@@ -512,11 +512,11 @@ static void apply_wins(void *ctx, int owner, const uint64_t *upd, uint64_t n)
 static int count_children(tb_builder *b, uint64_t i)
 {
     uint64_t child[GAME_MAX_MOVES];
-    if (b->ops->successors_index)
-        return b->ops->successors_index(b->g, b->ix, b->mat, i, child);
+    if (b->fast->successors_index)
+        return b->fast->successors_index(b->g, b->ix, b->mat, i, child);
     game_state s;
     b->ops->unindex(b->g, b->ix, b->mat, i, &s);
-    return b->ops->count_successors ? b->ops->count_successors(b->g, &s) : b->ops->successors(b->g, b->ix, &s, child);
+    return b->fast->count_successors ? b->fast->count_successors(b->g, &s) : b->ops->successors(b->g, b->ix, &s, child);
 }
 
 /* The loss distance of position i, every child won by ply k-1: k, or

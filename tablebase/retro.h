@@ -12,6 +12,7 @@
 typedef struct tb_builder {
     const game *g;
     const game_tb_ops *ops;
+    const game_tb_build_ops *fast;  /* game_tb_build(ops): its fast paths, read in the hot loops */
     const game_tb_index *ix;  /* the state indices of every table of the run (tb_index_need) */
     int mat, threads, ply;
     uint64_t n, words;

@@ -135,7 +135,7 @@ long test_each_mismatches(const game *g, int mat)
     uint64_t size = ops->size(g, ix, mat), step = 1;
     each_check c = { g, ix, mat, 0, 0 };
     for (uint64_t first = 0; first < size; first += step, step = step * 3 % 1000 + 1)
-        ops->each(g, ix, mat, first, first + step < size ? first + step : size, each_visit, &c);
+        game_tb_build(ops)->each(g, ix, mat, first, first + step < size ? first + step : size, each_visit, &c);
     return c.bad + (c.next != size);
 }
 

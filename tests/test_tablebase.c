@@ -279,7 +279,7 @@ static void test_against_brute_force(void)
         tb_path(g, other, mats[i], alone, sizeof alone);
         tb_path(g, tb_dir, mats[i], beside, sizeof beside);
         CU_ASSERT(test_files_equal(alone, beside));
-        shared += game_tables(g)->same_table_as(g, mats[i]) != NULL || game_tables(g)->same_values_as(g, mats[i]) >= 0;
+        shared += game_tb_build(game_tables(g))->same_table_as(g, mats[i]) != NULL || game_tb_build(game_tables(g))->same_values_as(g, mats[i]) >= 0;
     }
     for (char *at = log_text; (at = strstr(at, "copied ")) != NULL; at++)
         copied++;
@@ -432,7 +432,7 @@ static void test_tb_ops(void)
             game_move moves[GAME_MAX_MOVES];
             int ns = ops->successors(g, test_index_of(g, &s), &s, succ), nw = 0, n = game_moves(g, &s, moves);
             game_move exits[GAME_MAX_MOVES];
-            int stays, ne = ops->exits(g, &s, exits, &stays), nleave = 0, ok = 1;
+            int stays, ne = game_tb_build(ops)->exits(g, &s, exits, &stays), nleave = 0, ok = 1;
             for (int m = 0; m < n; m++) {
                 game_state t = s;
                 game_play(g, &t, moves[m]);
@@ -465,9 +465,9 @@ static void test_tb_ops(void)
             /* the index forms give the same lists for the position's own index */
             game_state canon;
             ops->unindex(g, test_index(g, mat), mat, self, &canon);
-            int nu = ops->unmoves(g, test_index_of(g, &canon), &canon, pred), nui = ops->unmoves_index(g, test_index(g, mat), mat, self, back);
+            int nu = ops->unmoves(g, test_index_of(g, &canon), &canon, pred), nui = game_tb_build(ops)->unmoves_index(g, test_index(g, mat), mat, self, back);
             ok = ok && nu == nui && memcmp(pred, back, sizeof *pred * (size_t)nu) == 0;
-            int nc = ops->successors(g, test_index_of(g, &canon), &canon, succ), nci = ops->successors_index(g, test_index(g, mat), mat, self, back);
+            int nc = ops->successors(g, test_index_of(g, &canon), &canon, succ), nci = game_tb_build(ops)->successors_index(g, test_index(g, mat), mat, self, back);
             ok = ok && nc == nci && memcmp(succ, back, sizeof *succ * (size_t)nc) == 0;
             if (!ok && bad++ < 3)
                 printf("\ntb ops disagree at %s\n", fen);
@@ -679,7 +679,7 @@ static void test_alike_materials(void)
     const game_tb_ops *ops = game_tables(g);
     int copies = 0, agree = 0;
     for (int i = 0; i < rows; i++) {
-        int src = ops->same_values_as(g, ops->material_parse(g, name[i]));
+        int src = game_tb_build(ops)->same_values_as(g, ops->material_parse(g, name[i]));
         if (src < 0)
             continue;
         char from[32];
@@ -1067,7 +1067,7 @@ static void test_saved_build(void)
     for (int i = n - 1; i >= 0 && !other[0]; i--) {
         tb_path(g, dir, mats[i], other, sizeof other);
         if (access(other, F_OK) == 0 || strncmp(other, save, strlen(other)) == 0 ||
-            game_tables(g)->same_values_as(g, mats[i]) >= 0)
+            game_tb_build(game_tables(g))->same_values_as(g, mats[i]) >= 0)
             other[0] = 0;
     }
     CU_ASSERT_FATAL(other[0] != 0);

@@ -427,7 +427,7 @@ static int exits_mismatch(const game *g, const game_state *s, long *removing)
 {
     const game_tb_ops *ops = game_tables(g);
     game_move mv[GAME_MAX_MOVES], ex[GAME_MAX_MOVES];
-    int n = game_moves(g, s, mv), stays, ne = ops->exits(g, s, ex, &stays), k = 0, staying = 0, ok = 1;
+    int n = game_moves(g, s, mv), stays, ne = game_tb_build(ops)->exits(g, s, ex, &stays), k = 0, staying = 0, ok = 1;
     for (int m = 0; m < n; m++) {
         game_state c = *s;
         game_play(g, &c, mv[m]);
@@ -766,7 +766,7 @@ static void test_count_successors(void)
                     idx[nd++] = x;
             }
             merged += nk - nd;
-            bad += ops->count_successors(g, &s) != nd;
+            bad += game_tb_build(ops)->count_successors(g, &s) != nd;
             /* successors() gives those entries; unmoves() is its inverse */
             uint64_t self = ops->index(g, test_index_of(g, &s), &s), list[GAME_MAX_PREDECESSORS], back[GAME_MAX_PREDECESSORS];
             int ns = ops->successors(g, test_index_of(g, &s), &s, list);
@@ -889,8 +889,8 @@ static void check_census(int w, int h, int max_side)
         uint64_t cn[GAME_CENSUS_MAX] = { 0 };
         CU_ASSERT_EQUAL_FATAL(tb_census(g, mats[i], 2, NULL, cn), 0);
         int64_t sum = 0;
-        for (int k = 0; ops->census_classes[k].name; k++) {
-            int sign = ops->census_classes[k].sign;
+        for (int k = 0; game_tb_build(ops)->census_classes[k].name; k++) {
+            int sign = game_tb_build(ops)->census_classes[k].sign;
             sum += sign == 1 || sign == -1 ? sign * (int64_t)cn[k] : 0;
             total[k] += cn[k];
         }

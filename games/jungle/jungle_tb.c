@@ -344,6 +344,15 @@ static int jtb_same_values_as(const game *g, int mat)
     return -1;
 }
 
+static const game_tb_build_ops jungle_tb_build = {
+    .each = jtb_each,
+    .unmoves_index = jtb_unmoves_index,
+    .successors_index = jtb_successors_index,
+    .exits = jtb_exits,
+    .same_table_as = jtb_same_table_as,
+    .same_values_as = jtb_same_values_as,
+};
+
 const game_tb_ops jungle_tb_ops = {
     .materials = jtb_materials,
     .material_deps = jtb_material_deps,
@@ -354,12 +363,7 @@ const game_tb_ops jungle_tb_ops = {
     .size = jtb_size,
     .index = jtb_index,
     .unindex = jtb_unindex,
-    .each = jtb_each,
     .unmoves = jtb_unmoves,
     .successors = jtb_successors,
-    .unmoves_index = jtb_unmoves_index,
-    .successors_index = jtb_successors_index,
-    .exits = jtb_exits,
-    .same_table_as = jtb_same_table_as,
-    .same_values_as = jtb_same_values_as,
+    .build = &jungle_tb_build,
 };

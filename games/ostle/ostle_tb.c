@@ -60,10 +60,11 @@ static int ostle_position_states(const game *g, int mat, uint64_t p)
     return ostle_board_canonical(g, mat, p, &s) ? 1 + ostle_forbiddable(g, &s, f) : 0;
 }
 
-/* The material's index, as the caller (tablebase/) made it. */
+/* The material's index, as the caller (tablebase/) made it: a sparse
+ * index of util/ behind the opaque handle. */
 static const util_sindex *index_of(const game_tb_index *tix, int mat)
 {
-    return mat >= 0 && mat < tix->n ? tix->of[mat] : NULL;
+    return mat >= 0 && mat < tix->n ? (const util_sindex *)tix->of[mat] : NULL;
 }
 
 /* A position's place in its table: where its states start, its canonical
@@ -429,6 +430,16 @@ static int ostle_exits(const game *g, const game_state *s, game_move *out, int *
     return n;
 }
 
+static const game_tb_build_ops ostle_tb_build = {
+    .index_many = ostle_index_many,
+    .state_group = ostle_state_group,
+    .each = ostle_each,
+    .count_successors = ostle_count_successors,
+    .exits = ostle_exits,
+    .census = ostle_census,
+    .census_classes = ostle_census_classes,
+};
+
 const game_tb_ops ostle_tb_ops = {
     .materials = ostle_materials,
     .material_deps = ostle_material_deps,
@@ -438,16 +449,10 @@ const game_tb_ops ostle_tb_ops = {
     .material_parse = ostle_material_parse,
     .size = ostle_size,
     .index = ostle_index,
-    .index_many = ostle_index_many,
     .unindex = ostle_unindex_state,
-    .state_group = ostle_state_group,
-    .each = ostle_each,
     .unmoves = ostle_unmoves_states,
     .successors = ostle_successors_states,
-    .count_successors = ostle_count_successors,
-    .exits = ostle_exits,
     .positions = ostle_positions,
     .position_states = ostle_position_states,
-    .census = ostle_census,
-    .census_classes = ostle_census_classes,
+    .build = &ostle_tb_build,
 };
