@@ -228,6 +228,40 @@ static int child_value(tb_set *t, const game_state *c, int mover, tb_value *v, c
     return rc;
 }
 
+/* A move's rank, lower first: wins by distance, draws, losses by distance
+ * down, unknown last. */
+static long move_rank(const tb_move_value *m)
+{
+    if (!m->found)
+        return 3L << 40;
+    return m->value.wdl == TB_WIN ? m->value.distance : m->value.wdl == TB_DRAW ? 1L << 40
+                                                                                 : (2L << 40) - m->value.distance;
+}
+
+int tb_probe_moves(tb_set *t, const game_state *s, tb_move_value *out, char *err, size_t errlen)
+{
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(t->g, s, mv), mover = game_to_move(t->g, s);
+    for (int i = 0; i < n; i++) {
+        game_state c = *s;
+        game_play(t->g, &c, mv[i]);
+        tb_move_value *m = &out[i];
+        m->move = mv[i];
+        int rc = child_value(t, &c, mover, &m->value, err, errlen);
+        if (rc < 0)
+            return -1;
+        m->found = rc == 1;
+        if (m->found && m->value.wdl != TB_DRAW)
+            m->value.distance++;  /* the move itself */
+    }
+    for (int i = 1; i < n; i++)  /* an insertion sort: stable, and a position has few moves */
+        for (int j = i; j > 0 && move_rank(&out[j - 1]) > move_rank(&out[j]); j--) {
+            tb_move_value x = out[j];
+            out[j] = out[j - 1], out[j - 1] = x;
+        }
+    return n;
+}
+
 int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, char *err, size_t errlen)
 {
     int rc = tb_probe(t, s, v, err, errlen);

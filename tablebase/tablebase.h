@@ -70,6 +70,19 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
  * with s's value: 1 found, 0 when s or one of its children has no table,
  * -1 a table error (err). */
 int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, char *err, size_t errlen);
+/* A legal move and its value for the side that makes it. */
+typedef struct {
+    game_move move;
+    int found;       /* 0: the position it leads to has no table (value unset) */
+    tb_value value;  /* a move into a position lost in d plies is a win in d + 1; one that
+                      * ends the game, a win or loss in 1 (a draw: distance 0) */
+} tb_move_value;
+/* The value of every legal move of live state s, best first, as Fathom's
+ * root probe gives them: wins fastest first, then draws, then losses
+ * slowest first, moves without a table last, ties in move order.  The
+ * number of moves (out holds GAME_MAX_MOVES), or -1 with err (a table
+ * error).  Thread-safe. */
+int tb_probe_moves(tb_set *t, const game_state *s, tb_move_value *out, char *err, size_t errlen);
 /* From now on a compressed table is decoded whole into memory (a byte per
  * entry) when it is first loaded: random probes then cost a memory read, not
  * a block decode (a search over the 4.8 G-entry nine-piece Ostle table: 16 k

@@ -230,6 +230,47 @@ static int best_line_mismatch(const game *g, tb_set *tb, const game_state *s0, i
     return plies != limit || r == GAME_ONGOING || game_outcome_for(r, me) != (want > 0 ? 1 : -1);
 }
 
+/* tb_probe_moves of s against the brute force and the rules: one entry a
+ * legal move; each move's value the child's (tb_probe, or the game's end)
+ * turned to the mover with a ply more; ordered wins fastest, draws, losses
+ * slowest; the first the brute force's value want of s (plies to the end,
+ * + for the side to move, 0 a draw).  1 when any of it fails. */
+static int moves_mismatch(const game *g, tb_set *tb, const game_state *s, int want)
+{
+    tb_move_value mv[GAME_MAX_MOVES];
+    game_move legal[GAME_MAX_MOVES];
+    char err[256];
+    int n = tb_probe_moves(tb, s, mv, err, sizeof err), nl = game_moves(g, s, legal), me = game_to_move(g, s), bad = 0;
+    if (n != nl || n <= 0)
+        return 1;
+    long last = -1000000;
+    for (int k = 0; k < n; k++) {
+        game_state c = *s;
+        game_play(g, &c, mv[k].move);
+        game_result r = game_result_of(g, &c);
+        int v;  /* for the mover: + win in v plies, - loss, 0 draw */
+        if (r != GAME_ONGOING) {
+            v = game_outcome_for(r, me);
+        } else {
+            tb_value cv;
+            if (tb_probe(tb, &c, &cv, err, sizeof err) != 1 || !mv[k].found)
+                return 1;
+            int d = cv.wdl == TB_WIN ? cv.distance : cv.wdl == TB_LOSS ? -cv.distance : 0;
+            d = game_to_move(g, &c) == me ? d : -d;
+            v = d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+        }
+        int got = mv[k].value.wdl == TB_WIN ? mv[k].value.distance : mv[k].value.wdl == TB_LOSS ? -mv[k].value.distance : 0;
+        bad |= got != v;
+        /* better first: a win's rank is its distance, a draw's 1000, a loss's 2000 - its distance */
+        long rank = v > 0 ? v : v == 0 ? 1000 : 2000 + v;
+        bad |= rank < last;
+        last = rank;
+        if (k == 0)
+            bad |= got != want;
+    }
+    return bad;
+}
+
 /* tb_probe_each of the live children of s against tb_probe of each: how
  * many differ (found, or the value); *absent counts those with no table. */
 static int probe_each_mismatches(const game *g, tb_set *tb, const game_state *s, long *absent)
@@ -504,6 +545,7 @@ static void check_board(int w, int h, int max_side)
     int *val = solve(w, h, &S);
     tb_set *tb = tb_open(g, dir);
     long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0, line_wrong = 0, each_wrong = 0, absent = 0;
+    long moves_wrong = 0;
     const game_tb_ops *ops = game_tables(g);
     int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
     tb_set *part = tb_open(g, dir);  /* the smallest table withheld: children with and without tables mixed */
@@ -522,6 +564,8 @@ static void check_board(int w, int h, int max_side)
         draws += want == 0;
         if (i % 5 == 0)
             line_wrong += best_line_mismatch(g, tb, &s, want);
+        if (i % 3 == 0)
+            moves_wrong += moves_mismatch(g, tb, &s, want);
         if (i % 7 == 0)
             each_wrong += probe_each_mismatches(g, tb, &s, &absent) + probe_each_mismatches(g, part, &s, &absent);
         ko += S.prev[i][0] && ((s.w[2] >> 16) & 0xFFFF) != 0xFFFF;
@@ -536,6 +580,7 @@ static void check_board(int w, int h, int max_side)
     CU_ASSERT(refused > 0);
     CU_ASSERT_EQUAL(exits_wrong, 0);
     CU_ASSERT_EQUAL(line_wrong, 0);
+    CU_ASSERT_EQUAL(moves_wrong, 0);
     CU_ASSERT_EQUAL(each_wrong, 0);
     CU_ASSERT(absent > 0);
     tb_close(part);
