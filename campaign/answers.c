@@ -66,18 +66,20 @@ void campaign_trace_path(const campaign *c, const cnode *n, int k, char *out, si
 }
 
 int campaign_answers_claimed(const campaign *c, const cnode *n, int k, int proven, int implied, const char *path,
-                             char *err, size_t errlen)
+                             const proof_check_options *whole, char *err, size_t errlen)
 {
     char why[1024];
     FILE *f = util_open_input(path, 0, why, sizeof why);
     if (!f)
         return snprintf(err, errlen, "%s", why), -1;
-    proof_fact *fact = malloc(sizeof *fact);
-    int rc = -1;
+    proof_fact *fact = malloc(2 * sizeof *fact);
+    int rc = -1, nf = 1;
     if (!fact)
         snprintf(err, errlen, "out of memory");
-    else if (proof_claim_read(f, fact, why, sizeof why) != 0)
+    else if ((whole ? proof_check(f, whole, fact, 2, &nf, why, sizeof why) : proof_claim_read(f, fact, why, sizeof why)) != 0)
         snprintf(err, errlen, "%s: %s", path, why);
+    else if (nf != 1)
+        snprintf(err, errlen, "%s: it holds %d proofs, not one", path, nf);
     else if (!proof_fact_matches(fact, c->g, &n->s, n->mover, c->scores, k, proven, implied, why, sizeof why))
         snprintf(err, errlen, "%s: %s", path, why);
     else

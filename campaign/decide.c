@@ -46,6 +46,13 @@ void campaign_decide_reset(campaign *c)
     c->nask = 0;
 }
 
+void campaign_decide_free(campaign *c)
+{
+    campaign_decide_reset(c);
+    memo_clear(&c->chosen);
+    memo_clear(&c->joined);
+}
+
 int campaign_decide_chosen(const campaign *c, int id, int k, int want)
 {
     cmemo *m = memo_find(c->chosen, id, k, want);
@@ -188,9 +195,14 @@ int campaign_decide(campaign *c, int id, int k, int want, char **file, long *nee
     campaign_node_path(c, n, "j", tail, path, sizeof path);
     if (v == V_YES && join(c, n, files, nf, path, err, errlen) != 0)
         return -1;
-    /* what the children's files joined to must be the claim decided here */
-    if (v == V_YES && access(path, R_OK) == 0 && campaign_answers_claimed(c, n, k, want, 1, path, err, errlen) != 0)
-        return -1;
+    /* what the children's files joined to must be the claim decided here:
+     * read once a run, not on every walk */
+    if (v == V_YES && !memo_find(c->joined, id, k, want) && access(path, R_OK) == 0) {
+        if (campaign_answers_claimed(c, n, k, want, 1, path, NULL, err, errlen) != 0)
+            return -1;
+        if (memo_put(&c->joined, id, k, want, v, -1, NULL) != 0)
+            return snprintf(err, errlen, "out of memory"), -1;
+    }
     c->nask = asked;  /* the questions under a decided node are not needed */
     if (memo_put(&c->memo, id, k, want, v, chosen, v == V_YES ? path : NULL) != 0 ||
         (chosen >= 0 && !memo_find(c->chosen, id, k, want) && memo_put(&c->chosen, id, k, want, v, chosen, NULL) != 0))

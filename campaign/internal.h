@@ -4,6 +4,7 @@
 #define PNSOLVE_CAMPAIGN_INTERNAL_H
 
 #include "campaign.h"
+#include "../proof/proof.h"
 
 #include <uthash.h>
 
@@ -53,6 +54,7 @@ struct campaign {
     int n, cap;
     cnode *by_key;
     cmemo *memo, *chosen;
+    cmemo *joined;               /* joined proofs whose claim this run has checked (once each) */
     int memo_open;               /* a walk remembers open nodes too (each transposition walked once) */
     cask *ask;                   /* the current walk's open questions */
     int nask, capask;
@@ -86,9 +88,10 @@ void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *
 void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
 /* Whether the proof at path claims "the mover at n finishes at least k"
  * proven or not (implied: or a claim that implies it), its header read as
- * the checker reads it: 0, or -1 with what it claims instead in err. */
+ * the checker reads it (whole non-NULL: the proof checked whole with those
+ * options, and one proof in the file): 0, or -1 with what is wrong in err. */
 int campaign_answers_claimed(const campaign *c, const cnode *n, int k, int proven, int implied, const char *path,
-                             char *err, size_t errlen);
+                             const proof_check_options *whole, char *err, size_t errlen);
 /* The path of the trace (the root's numbers over time) of that question. */
 void campaign_trace_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
 
@@ -106,6 +109,8 @@ int campaign_flight_drop(campaign *c, int node, int k);
 /* decide.c */
 int campaign_decide(campaign *c, int id, int k, int want, char **file, long *need, char *err, size_t errlen);
 void campaign_decide_reset(campaign *c);
+/* Frees what the walks kept across walks (the choices, the joins checked). */
+void campaign_decide_free(campaign *c);
 int campaign_decide_chosen(const campaign *c, int id, int k, int want);
 
 #endif

@@ -193,7 +193,7 @@ static int replay(campaign *c, char *line, char *err, size_t errlen)
         if (access(path, R_OK) != 0)
             return 0;  /* its proof is gone: asked again */
         /* the line and its proof must say the same: neither is trusted alone */
-        if (campaign_answers_claimed(c, n, k, strcmp(res, "proven") == 0, 0, path, err, errlen) != 0)
+        if (campaign_answers_claimed(c, n, k, strcmp(res, "proven") == 0, 0, path, NULL, err, errlen) != 0)
             return -1;
         campaign_answers_add(c, n, k, strcmp(res, "proven") == 0, path);
         c->answered++;

@@ -32,7 +32,7 @@ static int record(campaign *c, const cask *q, const campaign_answer *a, FILE *lo
     if (a->answered) {
         campaign_answers_path(c, n, q->k, path, sizeof path);
         char why[CAMPAIGN_PATH_MAX + 1200];
-        if (campaign_answers_claimed(c, n, q->k, a->proven, 0, path, why, sizeof why) != 0)
+        if (campaign_answers_claimed(c, n, q->k, a->proven, 0, path, NULL, why, sizeof why) != 0)
             return snprintf(err, errlen, "a worker's answer at %s: %s", n->text, why), -1;
         campaign_answers_add(c, n, q->k, a->proven, path);
         c->answered++, c->seconds += a->seconds;

@@ -47,8 +47,19 @@ static int take_lock(campaign *c, char *err, size_t errlen)
     return 0;
 }
 
-/* Removes what killed runs left half-written (NAME.tmp.PID, the links'
- * NAME.tmp): with the lock held, no other run is writing them. */
+/* Whether a file's name is a temporary's: NAME.tmp.PID (util_file) or
+ * NAME.tmp (a root link being made). */
+static int is_temporary(const char *name)
+{
+    const char *t = strstr(name, ".tmp");
+    if (!t)
+        return 0;
+    t += 4;
+    return *t == 0 || (*t == '.' && t[1] && strspn(t + 1, "0123456789") == strlen(t + 1));
+}
+
+/* Removes what killed runs left half-written: with the lock held, no
+ * other run is writing them. */
 static void sweep_temporaries(const campaign *c)
 {
     const char *sub[] = { "", "/p", "/j", "/t" };
@@ -58,8 +69,7 @@ static void sweep_temporaries(const campaign *c)
         DIR *d = opendir(path);
         struct dirent *e;
         while (d && (e = readdir(d))) {
-            const char *t = strstr(e->d_name, ".tmp");
-            if (!t || (t[4] != 0 && t[4] != '.') || (t[4] == '.' && strspn(t + 5, "0123456789") != strlen(t + 5)))
+            if (!is_temporary(e->d_name))
                 continue;
             snprintf(path, sizeof path, "%s%s/%s", c->dir, sub[i], e->d_name);
             unlink(path);
@@ -139,12 +149,7 @@ void campaign_close(campaign *c)
         fclose(c->journal);
     if (c->lock >= 0)
         close(c->lock);
-    campaign_decide_reset(c);
-    cmemo *m, *t;
-    HASH_ITER(hh, c->chosen, m, t) {
-        HASH_DEL(c->chosen, m);
-        free(m->file), free(m);
-    }
+    campaign_decide_free(c);
     campaign_tree_free(c);
     free(c->ask), free(c->flight);
     if (c->estimator)

@@ -10,33 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Checks the proof at path and that it proves "the mover at n finishes at
- * least k" proven or not (implied: or a stronger claim): 0, or -1 with
- * why. */
-static int check_one(const campaign *c, const cnode *n, int k, int proven, int implied, const char *path,
-                     const proof_check_options *co, char *why, size_t len)
-{
-    char err[1024];
-    FILE *f = util_open_input(path, 0, err, sizeof err);
-    if (!f)
-        return snprintf(why, len, "%s", err), -1;
-    proof_fact *fact = malloc(2 * sizeof *fact);
-    int nf = 0, rc = -1;
-    if (!fact)
-        snprintf(why, len, "out of memory");
-    else if (proof_check(f, co, fact, 2, &nf, err, sizeof err) != 0)
-        snprintf(why, len, "%s: %s", path, err);
-    else if (nf != 1)
-        snprintf(why, len, "%s: it holds %d proofs, not one", path, nf);
-    else if (!proof_fact_matches(fact, c->g, &n->s, n->mover, c->scores, k, proven, implied, err, sizeof err))
-        snprintf(why, len, "%s: %s", path, err);
-    else
-        rc = 0;
-    free(fact);
-    fclose(f);
-    return rc;
-}
-
 /* The answers' proofs in node order: (node, side 0 lower / 1 upper). */
 typedef struct {
     int node, side;
@@ -93,7 +66,7 @@ int campaign_verify(campaign *c, long sample, const char *tb_dir, void (*report)
             bad = (snprintf(why, sizeof why, "%s is missing: the journal decides the campaign (run it again to join it)",
                             path), 1);
         else
-            bad = check_one(c, root, roots[i].k, roots[i].proven, 1, path, &co, why, sizeof why) != 0;
+            bad = campaign_answers_claimed(c, root, roots[i].k, roots[i].proven, 1, path, &co, why, sizeof why) != 0;
         if (bad) {
             out->roots_bad++;
             report(ctx, why);
@@ -112,7 +85,7 @@ int campaign_verify(campaign *c, long sample, const char *tb_dir, void (*report)
         const char *file = a[i].side ? node->hi_file : node->lo_file;
         int k = a[i].side ? node->hi : node->lo;
         out->checked++;
-        if (check_one(c, node, k, !a[i].side, 0, file, &co, why, sizeof why) != 0) {
+        if (campaign_answers_claimed(c, node, k, !a[i].side, 0, file, &co, why, sizeof why) != 0) {
             out->bad++;
             report(ctx, why);
         }

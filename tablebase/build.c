@@ -91,7 +91,8 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
                            size_t fromlen, char *err, size_t errlen)
 {
     const game_tb_ops *ops = game_tables(g);
-    const char *other_name = game_tb_build(ops)->same_table_as ? game_tb_build(ops)->same_table_as(g, mat) : NULL;
+    const game_tb_build_ops *fast = game_tb_build(ops);
+    const char *other_name = fast->same_table_as ? fast->same_table_as(g, mat) : NULL;
     if (other_name) {
         game *other = game_open(other_name, NULL, err, errlen);
         if (!other)
@@ -102,7 +103,7 @@ static int copy_same_table(const game *g, const char *dir, int mat, const char *
         if (rc != 0)
             return rc;
     }
-    int src = game_tb_build(ops)->same_values_as ? game_tb_build(ops)->same_values_as(g, mat) : -1;
+    int src = fast->same_values_as ? fast->same_values_as(g, mat) : -1;
     if (src < 0)
         return 0;
     char name[32];
@@ -252,8 +253,8 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
 /* Whether mat's table is a copy of another of this game's (same_values_as). */
 static int copy_of_another(const game *g, int mat)
 {
-    const game_tb_ops *ops = game_tables(g);
-    return game_tb_build(ops)->same_values_as && game_tb_build(ops)->same_values_as(g, mat) >= 0;
+    const game_tb_build_ops *fast = game_tb_build(game_tables(g));
+    return fast->same_values_as && fast->same_values_as(g, mat) >= 0;
 }
 
 /* Puts the tables that copy another after the others with as many pieces

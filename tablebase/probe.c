@@ -188,8 +188,9 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
         return 0;
     /* every index first, then their entries: the reads' misses overlap */
     uint64_t at[GAME_MAX_MOVES];
-    if (game_tb_build(ops)->index_many)
-        game_tb_build(ops)->index_many(t->g, tb_index_need(t->index, mat[0]), with, m, at);  /* every loaded table's index is made */
+    const game_tb_build_ops *fast = game_tb_build(ops);
+    if (fast->index_many)
+        fast->index_many(t->g, tb_index_need(t->index, mat[0]), with, m, at);  /* every loaded table's index is made */
     else
         for (int j = 0; j < m; j++)
             at[j] = ops->index(t->g, tb_index_need(t->index, mat[j]), &with[j]);

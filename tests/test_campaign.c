@@ -4,8 +4,7 @@
  * a stopped campaign resumed with nothing asked twice, bad journals. */
 #include "suites.h"
 #include "ref.h"
-#include "../campaign/campaign.h"
-#include "../pns/pns.h"
+#include "asker.h"
 #include "../util/util.h"
 
 #include <CUnit/CUnit.h>
@@ -13,61 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    const game *g;
-    int refuse_above;          /* Othello: refuse positions with more empties (-1: none) */
-    volatile int *stop;        /* set after stop_after answers */
-    int stop_after, answers;
-} asker;
-
-static void answer(void *ctx, int worker, const campaign_question *q, campaign_answer *a)
-{
-    (void)worker;
-    asker *t = ctx;
-    memset(a, 0, sizeof *a);
-    game_state s = test_parse(t->g, q->position);
-    if (t->refuse_above >= 0 && game_empties(t->g, &s) > t->refuse_above) {
-        snprintf(a->why, sizeof a->why, "refused: too many empties");
-        return;
-    }
-    pns_options o;
-    pns_defaults(&o);
-    if (q->scores) {
-        pns_score_defaults(&o);
-        o.question = PNS_SCORE, o.score_target = q->k;
-    } else {
-        o.question = q->k > 0 ? PNS_WIN : PNS_ADVANTAGE;
-    }
-    o.memory = (size_t)16 << 20;
-    o.prover = game_to_move(t->g, &s);
-    util_file f;
-    char err[512];
-    if (util_file_create(&f, q->proof, "w", err, sizeof err) != 0)
-        return;
-    pns_result r;
-    int rc = pns_write_proof(t->g, &s, &o, f.f, &r);
-    a->answered = util_file_commit(&f, rc == 0, err, sizeof err) == 0 && rc == 0;
-    a->proven = r.status == PNS_PROVEN;
-    a->nodes = r.nodes;
-    if (t->stop && __atomic_add_fetch(&t->answers, 1, __ATOMIC_SEQ_CST) >= t->stop_after)
-        __atomic_store_n(t->stop, 1, __ATOMIC_RELAXED);
-}
-
-static char *temp_dir(void)
-{
-    char *d = strdup("/tmp/pnsolve-campaign-XXXXXX");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(d));
-    return d;
-}
-
 /* Runs spec in dir with two worker threads; the state after. */
-static int run(const char *dir, const campaign_spec *spec, asker *t, volatile int *stop, campaign_state *st)
+static int run(const char *dir, const campaign_spec *spec, test_asker *t, volatile int *stop, campaign_state *st)
 {
     char err[4200];
     int usage;
     campaign *c = campaign_open(dir, spec, err, sizeof err, &usage);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    campaign_pool *p = campaign_pool_new(2, answer, t);
+    campaign_pool *p = campaign_pool_new(2, test_asker_answer, t);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     campaign_workers w = campaign_pool_workers(p);
     int rc = campaign_run(c, &w, stop, NULL, err, sizeof err);
@@ -113,8 +65,8 @@ static void score_case(const char *spec, int empties, int depth, int refuse_abov
     game_format(g, &s, text, sizeof text);
     campaign_spec cs;
     spec_of(&cs, g, spec, &s, CAMPAIGN_SCORE, 0, depth);
-    char *dir = temp_dir();
-    asker t = { g, refuse_above, NULL, 0, 0 };
+    char *dir = test_asker_dir();
+    test_asker t = { g, refuse_above, NULL, 0, 0 };
     campaign_state st;
     CU_ASSERT_EQUAL(run(dir, &cs, &t, NULL, &st), 0);
     CU_ASSERT(st.decided);
@@ -152,8 +104,8 @@ static void test_values(void)
         for (int kind = CAMPAIGN_WIN; kind <= CAMPAIGN_ADVANTAGE; kind++) {
             campaign_spec cs;
             spec_of(&cs, g, "tictactoe", &s, kind, kind == CAMPAIGN_WIN, 1 + i % 3);
-            char *dir = temp_dir(), path[4300];
-            asker t = { g, -1, NULL, 0, 0 };
+            char *dir = test_asker_dir(), path[4300];
+            test_asker t = { g, -1, NULL, 0, 0 };
             campaign_state st;
             CU_ASSERT_EQUAL(run(dir, &cs, &t, NULL, &st), 0);
             CU_ASSERT(st.decided);
@@ -196,14 +148,14 @@ static void test_resume(void)
     game_start(g, &s);
     campaign_spec cs;
     spec_of(&cs, g, "othello:4x5", &s, CAMPAIGN_SCORE, 0, 3);
-    char *whole = temp_dir(), *parts = temp_dir();
-    asker t = { g, -1, NULL, 0, 0 };
+    char *whole = test_asker_dir(), *parts = test_asker_dir();
+    test_asker t = { g, -1, NULL, 0, 0 };
     campaign_state a, b;
     CU_ASSERT_EQUAL(run(whole, &cs, &t, NULL, &a), 0);
     int twice, runs = 0;
     volatile int stop = 0;
     do {  /* stopped after every three answers, then resumed */
-        asker u = { g, -1, &stop, 3, 0 };
+        test_asker u = { g, -1, &stop, 3, 0 };
         stop = 0;
         run(parts, &cs, &u, &stop, &b);
         runs++;

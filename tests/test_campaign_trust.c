@@ -10,53 +10,13 @@
  * counts go to stderr with PNSOLVE_VERBOSE; PNSOLVE_SLOW widens the runs. */
 #include "suites.h"
 #include "ref.h"
-#include "../campaign/campaign.h"
-#include "../pns/pns.h"
-#include "../util/util.h"
+#include "asker.h"
 
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef struct {
-    const game *g;
-} prover_ctx;
-
-static void answer(void *ctx, int worker, const campaign_question *q, campaign_answer *a)
-{
-    (void)worker;
-    const game *g = ((prover_ctx *)ctx)->g;
-    memset(a, 0, sizeof *a);
-    game_state s = test_parse(g, q->position);
-    pns_options o;
-    pns_defaults(&o);
-    if (q->scores) {
-        pns_score_defaults(&o);
-        o.question = PNS_SCORE, o.score_target = q->k;
-    } else {
-        o.question = q->k > 0 ? PNS_WIN : PNS_ADVANTAGE;
-    }
-    o.memory = (size_t)16 << 20;
-    o.prover = game_to_move(g, &s);
-    util_file f;
-    char err[512];
-    if (util_file_create(&f, q->proof, "w", err, sizeof err) != 0)
-        return;
-    pns_result r;
-    int rc = pns_write_proof(g, &s, &o, f.f, &r);
-    a->answered = util_file_commit(&f, rc == 0, err, sizeof err) == 0 && rc == 0;
-    a->proven = r.status == PNS_PROVEN;
-}
-
-/* A new directory's name (made, then left for the campaign to fill). */
-static char *temp_dir(void)
-{
-    char *d = strdup("/tmp/pnsolve-ctrust-XXXXXX");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(d));
-    return d;
-}
 
 /* One campaign and its truth. */
 typedef struct {
@@ -85,8 +45,8 @@ static int run_trial(const trial *t, const char *dir, campaign_state *st)
     campaign *c = campaign_open(dir, &t->spec, err, sizeof err, &usage);
     if (!c)
         return -1;
-    prover_ctx ctx = { t->g };
-    campaign_pool *p = campaign_pool_new(2, answer, &ctx);
+    test_asker ctx = { t->g, -1, NULL, 0, 0 };
+    campaign_pool *p = campaign_pool_new(2, test_asker_answer, &ctx);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     campaign_workers w = campaign_pool_workers(p);
     int rc = campaign_run(c, &w, NULL, NULL, err, sizeof err);
@@ -259,7 +219,7 @@ static void header_mutants(const trial *t, const char *dir0, tally *ty)
         if (text_read(files[i], &p) != 0)
             continue;
         for (int m = 0; m < MUTATIONS; m++) {
-            char *dir = temp_dir(), mpath[4400], err[4400];
+            char *dir = test_asker_dir(), mpath[4400], err[4400];
             snprintf(mpath, sizeof mpath, "%s.mutant", dir);
             if (mutant_write(&p, m, mpath)) {
                 ty->tried++;
@@ -384,7 +344,7 @@ static void journal_mutants(const trial *t, const char *dir0, tally *ty)
 {
     static char files[64][4400];
     int lines[256], nl = answer_lines(dir0, lines, 256);
-    char *dir = temp_dir(), pos[4096], from[4400], to[4400];
+    char *dir = test_asker_dir(), pos[4096], from[4400], to[4400];
     for (int i = 0; i < nl; i++)
         for (int kind = 0; kind < 6; kind++) {
             copy_tree(dir0, dir);
@@ -427,7 +387,7 @@ static void journal_mutants(const trial *t, const char *dir0, tally *ty)
 
 static void one_trial(trial *t, const char *name, tally *hy, tally *jy)
 {
-    char *dir0 = temp_dir();
+    char *dir0 = test_asker_dir();
     campaign_state st;
     CU_ASSERT_EQUAL_FATAL(run_trial(t, dir0, &st), 0);
     CU_ASSERT(st.decided && holds(t, &st));  /* the unmutated campaign is right */
@@ -499,7 +459,7 @@ static void test_sample_spread(void)
     game_start(g, &s);
     game_format(g, &s, t.spec.position, sizeof t.spec.position);
     t.truth = test_minimax(g, &s) >= 0;
-    char *dir = temp_dir(), err[4400];
+    char *dir = test_asker_dir(), err[4400];
     campaign_state st;
     CU_ASSERT_EQUAL_FATAL(run_trial(&t, dir, &st), 0);
     static char files[64][4400];
