@@ -8,6 +8,10 @@
 #include "../games/game.h"
 #include "../ranking/ranking.h"
 #include "../tablebase/tablebase.h"
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
 #include "../pns/pns.h"
 #include "../util/util.h"
 #include "../puzzle/puzzle.h"
@@ -179,7 +183,7 @@ static void bench_compressed_probe(game *g, const char *dir, const game_state *s
         printf("tb compress failed: %s\n", err);
         return;
     }
-    tb_set *t = tb_open(g, dir);
+    tb_set *t = tb_open_lazy(g, dir);
     tb_value v;
     long found = 0, ops = 0;
     double t0, el;
@@ -256,7 +260,7 @@ static void bench_tablebase(void)
         }
         s[i].w[3] = (uint64_t)p.side;
     }
-    tb_set *t = tb_open(g, dir);
+    tb_set *t = tb_open_lazy(g, dir);
     tb_value v;
     long found = 0, ops = 0;
     for (int i = 0; i < N; i++)
@@ -640,7 +644,7 @@ static void bench_puzzles(void)
             return;
         }
     }
-    tb_set *tb = tb_open(g, env ? env : dir);
+    tb_set *tb = tb_open_lazy(g, env ? env : dir);
     pns_mate *m = pns_mate_new(g, tb, 64 << 20);
     int found = 0;
     puzzle_search q = { .n = 9, .side = -1, .pieces = pieces, .material = -1, .count = 100, .seed = 1,

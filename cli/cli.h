@@ -9,6 +9,10 @@
 
 #include "../games/game.h"
 #include "../tablebase/tablebase.h"
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
 #include "../symbolic/symbolic.h"
 #include "../pns/pns.h"
 

@@ -6,6 +6,10 @@
 #include "../render/render.h"
 #include "../symbolic/symbolic.h"
 #include "../tablebase/tablebase.h"
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
 #include "../util/util.h"
 
 #include <errno.h>

@@ -356,20 +356,20 @@ int cmd_prove(int argc, char **argv)
     if ((rc = cli_prove_tables(g, &p, &tb)) != 0)
         return game_close(g), rc;
     p.o.tb = tb;
-    tb_layers *layers = NULL;
+    tb_set *layers = NULL;
     if (game_has_layers(g) && p.tb_dir && !p.no_tb) {
         char err[4600];
         if (p.proof)
             return game_close(g), cli_fail(EXIT_USAGE, "prove: --tb-dir with --proof: a proof's leaves are checked "
                                                        "without the tables, so they cannot stand on them");
-        if (!(layers = tb_layers_open(g, p.tb_dir, err, sizeof err)))
+        if (!(layers = tb_open(g, p.tb_dir, err, sizeof err)))
             return game_close(g), cli_fail(1, "prove: %s", err);
-        p.o.layers = layers;
+        p.o.scores = layers;
     }
     char why[4400];
     if (p.trace && !(p.trace_file = util_open_output(p.trace, why, sizeof why))) {
         tb_close(tb);
-        tb_layers_close(layers);
+        tb_close(layers);
         game_close(g);
         return cli_fail(1, "prove: cannot write the trace: %s", why);
     }
@@ -398,7 +398,7 @@ int cmd_prove(int argc, char **argv)
     if (p.trace_file)
         fclose(p.trace_file);
     tb_close(tb);
-    tb_layers_close(layers);
+    tb_close(layers);
     game_close(g);
     if (!x.ok || x.proof_failed)
         return 1;

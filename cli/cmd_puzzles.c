@@ -316,7 +316,7 @@ static tb_set *open_tables(const game *g, const puzzle_opts *p)
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return NULL;
-    return tb_open(g, dir);
+    return tb_open_lazy(g, dir);
 }
 
 /* The most pieces of any table file present in dir, 0 if none. */

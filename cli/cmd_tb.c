@@ -2,6 +2,10 @@
  * endgame tables. */
 #include "cli.h"
 #include "../tablebase/tablebase.h"
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
 #include "../util/util.h"
 
 #include <stdio.h>
@@ -229,9 +233,10 @@ static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient
 
 static int tb_probe_cmd(game *g, const tb_opts *o, const char *position)
 {
-    tb_set *t = tb_open(g, o->dir);
+    char err[4600];
+    tb_set *t = tb_open(g, o->dir, err, sizeof err);
     if (!t)
-        return cli_fail(1, "out of memory");
+        return cli_fail(1, "tb probe: %s", err);
     int rc = 0;
     if (strcmp(position, "-") != 0) {
         rc = probe_one(g, t, position, o->json, 0);

@@ -153,7 +153,7 @@ int cli_prove_tables(const game *g, const cli_prove_opts *p, tb_set **tb)
     const char *dir = p->tb_dir ? p->tb_dir : "tables";
     int threads = p->o.threads > 1 ? p->o.threads : 1;
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if ((*tb = tb_open(g, dir)) != NULL)
+        if ((*tb = tb_open_lazy(g, dir)) != NULL)
             tb_set_cache_size(*tb, (size_t)((p->tb_cache_mb > 0 ? p->tb_cache_mb : TB_CACHE_MB_DEFAULT) * 1048576.0 /
                                             threads));
         if (*tb && p->tb_decode)

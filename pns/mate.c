@@ -113,7 +113,7 @@ int pns_mate_value(pns_mate *m, const game_state *s, tb_value *v)
     game_result r = game_result_of(m->g, s);
     if (r != GAME_ONGOING) {
         int o = game_outcome_for(r, game_to_move(m->g, s));
-        *v = (tb_value){ o > 0 ? TB_WIN : o < 0 ? TB_LOSS : TB_DRAW, 0 };
+        *v = (tb_value){ .wdl = o > 0 ? TB_WIN : o < 0 ? TB_LOSS : TB_DRAW };
         return 1;
     }
     int rc = mate_probe(m, s, v);

@@ -78,8 +78,8 @@ typedef struct {
     double proof_seconds;      /* a proof writer's own limit, counted from the search's end
                                 * (0: max_seconds alone) */
     tb_set *tb;                /* NULL: no table probing */
-    const tb_layers *layers;   /* score questions: every reachable state's exact score
-                                * (tb_layers_open), read at each new leaf; NULL: none.
+    tb_set *scores;            /* score questions: every reachable state's exact score (tb_open
+                                * of a game with layers), read at each new leaf; NULL: none.
                                 * Not for proofs: their leaves are checked without it */
     volatile int *stop;        /* set asynchronously to stop (NULL ok) */
     double progress_every;     /* seconds between progress calls; 0: 2 s */

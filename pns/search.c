@@ -108,7 +108,11 @@ static void leaf_numbers(int proven, uint32_t *pn, uint32_t *dn)
 int pns_search_exact(pns_search *S, const game_state *s, uint32_t *pn, uint32_t *dn, int *target)
 {
     int t = S->o->score_target, mine = game_to_move(S->g, s) == S->prover, v;
-    int stored = S->o->layers && S->o->question == PNS_SCORE && tb_layers_probe(S->o->layers, s, &v);
+    tb_value stored_value;
+    int stored = S->o->scores && S->o->question == PNS_SCORE &&
+                 tb_probe(S->o->scores, s, &stored_value, NULL, 0) == 1 && stored_value.scored;
+    if (stored)
+        v = stored_value.score;
     if (!stored && !pns_search_exact_region(S, s))
         return 0;
     /* a null window around the target: is the prover's score >= target? */

@@ -103,7 +103,7 @@ int pns_validate(const game *g, const char *dir, int pieces, uint64_t count, uin
     uint64_t rng = seed;
     for (int k = 0; k < n && !(o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED)); k++) {
         /* one table set per material, with that material withheld */
-        tb_set *full = tb_open(g, dir), *withheld = tb_open(g, dir);
+        tb_set *full = tb_open_lazy(g, dir), *withheld = tb_open_lazy(g, dir);
         if (!full || !withheld) {
             tb_close(full);
             tb_close(withheld);

@@ -4,6 +4,7 @@
 #include "exact.h"
 #include "fact.h"
 #include "proof.h"
+#include "../tbbuild/tbbuild.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -606,7 +607,7 @@ static int header_open(checker *C, const proof_header *h, game **g, game_state *
     }
     /* --verify-tables trusts nothing on disk but the values: indices too are made anew */
     if (C->co->tb_dir && game_has_tables(*g) && !C->score_mode &&
-        !(C->tb = C->co->verify_tables ? tb_open_fresh(*g, C->co->tb_dir) : tb_open(*g, C->co->tb_dir)))
+        !(C->tb = C->co->verify_tables ? tb_open_fresh(*g, C->co->tb_dir) : tb_open_lazy(*g, C->co->tb_dir)))
         return fail(C, "out of memory%s", "");
     if (C->tb) {
         /* the named tables hashed together (a six-piece one takes half a

@@ -8,6 +8,7 @@
  * symmetric key (if any) merges images.
  */
 #include "puzzle.h"
+#include "../tbfile/tbfile.h"
 #include "../util/util.h"
 
 #include <stdlib.h>

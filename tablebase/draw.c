@@ -1,5 +1,6 @@
 /* tablebase/draw.c - random positions of a material, for sampling a table. */
 #include "tablebase.h"
+#include "../tbfile/tbfile.h"
 #include "../util/util.h"
 
 int tb_draw_position(tb_set *t, const game *g, int mat, uint64_t *rng, game_state *s)

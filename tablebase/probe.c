@@ -1,28 +1,12 @@
-/* tablebase/probe.c - the probing API: tables mapped on first use. */
-#include "tb_internal.h"
+/* tablebase/probe.c - a set of tables opened, eagerly or as each is first
+ * probed, and positions probed in it. */
+#include "set.h"
 #include "../util/util.h"
 
-#include <pthread.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-    int state;  /* 0 not tried, 1 loaded, 2 absent, 3 bad */
-    tb_file f;
-    char err[300];
-    char hash[TB_HASH_HEX];  /* "" until asked for */
-} slot;
-
-struct tb_set {
-    const game *g;
-    tb_index *index;  /* the state indices its tables are read through */
-    char dir[4096];
-    pthread_mutex_t lock;
-    int resident;  /* compressed tables are decoded whole when loaded: 1 into memory, 2 through a shared file */
-    int hash_files;  /* tb_hash keeps each hash in "<table file>.b2" */
-    unsigned cache_log2;  /* its probing threads' caches of decoded blocks (tb_set_cache_size) */
-    slot *slots[TB_MAX_MATERIALS];
-};
 
 static tb_set *open_set(const game *g, const char *dir, int index_files)
 {
@@ -51,7 +35,72 @@ void tb_set_cache_size(tb_set *t, size_t bytes)
     pthread_mutex_unlock(&t->lock);
 }
 
-tb_set *tb_open(const game *g, const char *dir) { return open_set(g, dir, 1); }
+tb_set *tb_open_lazy(const game *g, const char *dir) { return open_set(g, dir, 1); }
+
+static slot *get_slot(tb_set *t, int mat);
+
+/* Maps every table file of t's game in t's directory (get_slot): the
+ * number found, or -1 with err naming the first bad one. */
+static int open_every_table(tb_set *t, char *err, size_t errlen)
+{
+    const game_tb_ops *ops = game_tables(t->g);
+    char prefix[4200];
+    tb_file_prefix(t->g, t->dir, prefix, sizeof prefix);
+    const char *base = strrchr(prefix, '/') + 1;  /* "<game>": the files are "<game>-<material>.pntb" */
+    size_t nb = strlen(base);
+    DIR *d = opendir(t->dir);
+    if (!d)
+        return util_error(err, errlen, "no table directory '%s' (%s)", t->dir, util_open_why(errno));
+    int found = 0, rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < nb + 6 || strncmp(e->d_name, base, nb) != 0 || e->d_name[nb] != '-' ||
+            strcmp(e->d_name + n - 5, ".pntb") != 0)
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(n - nb - 6), e->d_name + nb + 1);
+        int mat = ops->material_parse(t->g, name);
+        if (mat < 0 || mat >= TB_MAX_MATERIALS)
+            continue;  /* not a table of this game's, or its material not canonical */
+        slot *s = get_slot(t, mat);
+        if (!s)
+            rc = util_error(err, errlen, "out of memory");
+        else if (s->state == 3)
+            rc = util_error(err, errlen, "%s", s->err);
+        else if (s->state == 1 && !tb_index_need(t->index, mat))
+            rc = util_error(err, errlen, "out of memory (the state index of table %s)", name);
+        else
+            found += s->state == 1;
+    }
+    closedir(d);
+    return rc < 0 ? -1 : found;
+}
+
+tb_set *tb_open(const game *g, const char *dir, char *err, size_t errlen)
+{
+    tb_set *t = open_set(g, dir, 1);
+    if (!t) {
+        util_error(err, errlen, "out of memory");
+        return NULL;
+    }
+    int found = 0;
+    if (!game_tables(g) && game_has_layers(g)) {
+        if (!(t->layers = tb_layers_open(g, dir, err, errlen)))
+            found = -1;
+        else
+            found = 1;
+    } else if (!game_tables(g)) {
+        util_error(err, errlen, "%s has no tables", g->name);
+        found = -1;
+    } else if ((found = open_every_table(t, err, errlen)) == 0) {
+        util_error(err, errlen, "no table of %s in '%s' (pnsolve tb build %s --dir %s)", g->name, dir, g->name, dir);
+    }
+    if (found <= 0) {
+        tb_close(t);
+        return NULL;
+    }
+    return t;
+}
 
 tb_set *tb_open_fresh(const game *g, const char *dir) { return open_set(g, dir, 0); }
 
@@ -73,6 +122,7 @@ void tb_close(tb_set *t)
             free(t->slots[i]);
         }
     tb_index_close(t->index);
+    tb_layers_close(t->layers);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -134,7 +184,7 @@ int tb_withhold(tb_set *t, int mat)
 
 int tb_load(tb_set *t, int mat, char *err, size_t errlen)
 {
-    if (mat < 0 || mat >= TB_MAX_MATERIALS)
+    if (mat < 0 || mat >= TB_MAX_MATERIALS || !game_tables(t->g))
         return 0;
     slot *s = get_slot(t, mat);
     if (!s)
@@ -144,8 +194,22 @@ int tb_load(tb_set *t, int mat, char *err, size_t errlen)
     return s->state == 1;
 }
 
+int tb_set_scored(const tb_set *t) { return t->layers != NULL; }
+
+/* The score of s in t's layers as a value: 1, or 0 when s is not there. */
+static int probe_scored(const tb_set *t, const game_state *s, tb_value *v)
+{
+    int score;
+    if (!tb_layers_probe(t->layers, s, &score))
+        return 0;
+    *v = tb_value_scored(score);
+    return 1;
+}
+
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen)
 {
+    if (t->layers)
+        return probe_scored(t, s, v);
     const game_tb_ops *ops = game_tables(t->g);
     if (!ops)
         return 0;
@@ -166,12 +230,17 @@ int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errl
         ops->material_name(t->g, mat, name, sizeof name);
         return util_error(err, errlen, "table %s: a compressed block fails its checksum or does not decode (damaged file?)", name);
     }
-    *v = tb_decode(e);
+    *v = tb_value_of(e);
     return 1;
 }
 
 int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found, char *err, size_t errlen)
 {
+    if (t->layers) {
+        for (int k = 0; k < n; k++)
+            found[k] = probe_scored(t, &s[k], &v[k]);
+        return 0;
+    }
     const game_tb_ops *ops = game_tables(t->g);
     game_state with[GAME_MAX_MOVES];  /* index_many takes the states side by side */
     int mat[GAME_MAX_MOVES], from[GAME_MAX_MOVES], m = 0;
@@ -208,81 +277,10 @@ int tb_probe_each(tb_set *t, const game_state *s, int n, tb_value *v, int *found
                 return -1;
             return util_error(err, errlen, "a table entry does not decode");
         }
-        v[from[j]] = tb_decode(e);
+        v[from[j]] = tb_value_of(e);
         found[from[j]] = 1;
     }
     return 0;
-}
-
-/* The value of the position after a move, for the player who made it. */
-static int child_value(tb_set *t, const game_state *c, int mover, tb_value *v, char *err, size_t errlen)
-{
-    game_result r = game_result_of(t->g, c);
-    if (r != GAME_ONGOING) {
-        v->wdl = (tb_wdl)game_outcome_for(r, mover);
-        v->distance = 0;
-        return 1;
-    }
-    int rc = tb_probe(t, c, v, err, errlen);
-    if (rc == 1 && game_to_move(t->g, c) != mover)
-        v->wdl = (tb_wdl)-v->wdl;
-    return rc;
-}
-
-/* A move's rank, lower first: wins by distance, draws, losses by distance
- * down, unknown last. */
-static long move_rank(const tb_move_value *m)
-{
-    if (!m->found)
-        return 3L << 40;
-    return m->value.wdl == TB_WIN ? m->value.distance : m->value.wdl == TB_DRAW ? 1L << 40
-                                                                                 : (2L << 40) - m->value.distance;
-}
-
-int tb_probe_moves(tb_set *t, const game_state *s, tb_move_value *out, char *err, size_t errlen)
-{
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(t->g, s, mv), mover = game_to_move(t->g, s);
-    for (int i = 0; i < n; i++) {
-        game_state c = *s;
-        game_play(t->g, &c, mv[i]);
-        tb_move_value *m = &out[i];
-        m->move = mv[i];
-        int rc = child_value(t, &c, mover, &m->value, err, errlen);
-        if (rc < 0)
-            return -1;
-        m->found = rc == 1;
-        if (m->found && m->value.wdl != TB_DRAW)
-            m->value.distance++;  /* the move itself */
-    }
-    for (int i = 1; i < n; i++)  /* an insertion sort: stable, and a position has few moves */
-        for (int j = i; j > 0 && move_rank(&out[j - 1]) > move_rank(&out[j]); j--) {
-            tb_move_value x = out[j];
-            out[j] = out[j - 1], out[j - 1] = x;
-        }
-    return n;
-}
-
-int tb_best_move(tb_set *t, const game_state *s, game_move *best, tb_value *v, char *err, size_t errlen)
-{
-    int rc = tb_probe(t, s, v, err, errlen);
-    if (rc != 1)
-        return rc;
-    game_move mv[GAME_MAX_MOVES];
-    int n = game_moves(t->g, s, mv), mover = game_to_move(t->g, s);
-    for (int i = 0; i < n; i++) {
-        game_state c = *s;
-        game_play(t->g, &c, mv[i]);
-        tb_value cv;
-        if ((rc = child_value(t, &c, mover, &cv, err, errlen)) != 1)
-            return rc;
-        /* the child's distance is one ply shorter than s's along a best move */
-        if (cv.wdl == v->wdl && (v->wdl == TB_DRAW || cv.distance == v->distance - 1)) {
-            *best = mv[i];
-            return 1;
-        }
-    }
-    return util_error(err, errlen, "the tables disagree with themselves: no move keeps the value of a state");
 }
 
 int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *failed, char *err, size_t errlen)
@@ -299,98 +297,3 @@ int tb_probe_many(tb_set *t, const game_state *s, int n, tb_value *v, int *faile
     return 1;
 }
 
-/* A hash file: its magic, the table file's header as it was hashed (its
- * checksums name the stored entries), the hash. */
-#define HASH_FILE_MAGIC "PNTBHASH"
-#define HASH_FILE_BYTES (8 + sizeof(tb_header) + TB_HASH_BYTES)
-
-static void hash_file_path(const tb_set *t, int mat, char *path, size_t len)
-{
-    char table[4200];
-    tb_path(t->g, t->dir, mat, table, sizeof table);
-    snprintf(path, len, "%s.b2", table);
-}
-
-/* The hash kept beside table f into h: 0, or -1 when there is none for
- * this very file. */
-static int hash_file_read(const tb_set *t, int mat, const tb_file *f, unsigned char h[TB_HASH_BYTES])
-{
-    char path[4300];
-    hash_file_path(t, mat, path, sizeof path);
-    FILE *in = util_open_input(path, 0, NULL, 0);
-    if (!in)
-        return -1;
-    unsigned char b[HASH_FILE_BYTES + 1];
-    size_t n = fread(b, 1, sizeof b, in);
-    fclose(in);
-    if (n != HASH_FILE_BYTES || memcmp(b, HASH_FILE_MAGIC, 8) != 0 || memcmp(b + 8, f->map, sizeof(tb_header)) != 0)
-        return -1;
-    memcpy(h, b + 8 + sizeof(tb_header), TB_HASH_BYTES);
-    return 0;
-}
-
-/* Keeps h beside table f; where it cannot (a read-only directory), the
- * next run hashes the table again. */
-static void hash_file_write(const tb_set *t, int mat, const tb_file *f, const unsigned char h[TB_HASH_BYTES])
-{
-    char path[4300];
-    hash_file_path(t, mat, path, sizeof path);
-    util_file out;
-    if (util_file_create(&out, path, "wb", NULL, 0) != 0)
-        return;
-    int ok = fwrite(HASH_FILE_MAGIC, 1, 8, out.f) == 8 && fwrite(f->map, 1, sizeof(tb_header), out.f) == sizeof(tb_header) &&
-             fwrite(h, 1, TB_HASH_BYTES, out.f) == TB_HASH_BYTES;
-    util_file_commit(&out, ok, NULL, 0);
-}
-
-int tb_hash(tb_set *t, int mat, char hex[TB_HASH_HEX], char *err, size_t errlen)
-{
-    int rc = tb_load(t, mat, err, errlen);
-    if (rc <= 0)
-        return rc;
-    slot *s = t->slots[mat];
-    pthread_mutex_lock(&t->lock);
-    int known = s->hash[0] != 0;
-    pthread_mutex_unlock(&t->lock);
-    if (!known) {
-        /* outside the lock (a six-piece table takes half a minute), so that
-         * tb_hash_ahead's threads hash their tables at once; a table two
-         * threads ask for is hashed twice, to the same answer */
-        unsigned char h[TB_HASH_BYTES];
-        char text[TB_HASH_HEX];
-        if (!t->hash_files || hash_file_read(t, mat, &s->f, h) != 0) {
-            if (tb_file_hash(&s->f, h) != 0)
-                return util_error(err, errlen, "table %s: a compressed block does not decode", s->f.h.material);
-            if (t->hash_files)
-                hash_file_write(t, mat, &s->f, h);
-        }
-        tb_hash_text(h, text);
-        pthread_mutex_lock(&t->lock);
-        memcpy(s->hash, text, TB_HASH_HEX);
-        pthread_mutex_unlock(&t->lock);
-    }
-    pthread_mutex_lock(&t->lock);
-    memcpy(hex, s->hash, TB_HASH_HEX);
-    pthread_mutex_unlock(&t->lock);
-    return 1;
-}
-
-typedef struct {
-    tb_set *t;
-    const int *mats;
-} hash_ahead;
-
-static void hash_some(void *ctx, uint64_t first, uint64_t end)
-{
-    hash_ahead *a = ctx;
-    char hex[TB_HASH_HEX], err[300];
-    for (uint64_t i = first; i < end; i++)
-        tb_hash(a->t, a->mats[i], hex, err, sizeof err);  /* its caller's tb_hash says what went wrong */
-}
-
-void tb_hash_ahead(tb_set *t, const int *mats, int n, int threads)
-{
-    hash_ahead a = { t, mats };
-    if (n > 0)
-        util_parallel(threads, (uint64_t)n, 1, hash_some, &a);
-}

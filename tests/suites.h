@@ -7,6 +7,10 @@
 #include "../games/game.h"
 #include "../pns/pns.h"
 #include "../tablebase/tablebase.h"
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
 
 void suite_crosscheck(void);
 void suite_rules(void);

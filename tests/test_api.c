@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void test_scores_against_negamax(void)
@@ -94,7 +95,7 @@ static void test_tables_and_proofs(void)
     CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 2, &bo, err, sizeof err), 0);
     pnsolve_game *h = pnsolve_game_open("jungle", NULL, err, sizeof err);
     pnsolve_tables *t = pnsolve_tables_open(h, dir, err, sizeof err);
-    tb_set *ref = tb_open(g, dir);
+    tb_set *ref = tb_open_lazy(g, dir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     int compared = 0, wins = 0;
     for (int a = 0; a < 49; a++)
@@ -260,8 +261,27 @@ static void test_misuse(void)
     CU_ASSERT(strstr(err, "/nonexistent/pnsolve-tables") != NULL);
     CU_ASSERT_PTR_NULL(pnsolve_tables_open(h, "/etc/passwd", err, sizeof err));
     CU_ASSERT(strstr(err, "not a directory") != NULL);
-    pnsolve_tables *t = pnsolve_tables_open(h, "/tmp", err, sizeof err);
+    /* eager: an empty directory and a damaged table are named at open */
+    char dir[64], path[200], cmd[300];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-api-misuse-%d", (int)getpid());
+    mkdir(dir, 0777);
+    CU_ASSERT_PTR_NULL(pnsolve_tables_open(h, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, "no table of jungle") != NULL);
+    game *g = test_open("jungle", NULL);
+    tb_build_options bo = { .threads = 2 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 2, &bo, err, sizeof err), 0);
+    pnsolve_tables *t = pnsolve_tables_open(h, dir, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL(t);
+    game_state two;
+    CU_ASSERT_EQUAL(game_parse(g, "7/7/7/7/7/3r3/R6 w", &two, err, sizeof err), 0);
+    tb_path(g, dir, game_tables(g)->material_of(g, &two), path, sizeof path);
+    snprintf(cmd, sizeof cmd, "truncate -s 300 %s", path);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    CU_ASSERT_PTR_NULL(pnsolve_tables_open(h, dir, err, sizeof err));
+    CU_ASSERT(strstr(err, path) != NULL);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_close(g);
     CU_ASSERT_EQUAL(pnsolve_tables_probe(NULL, NULL, &wdl, &dist, err, sizeof err), PNSOLVE_EINVAL);
     CU_ASSERT_EQUAL(pnsolve_tables_probe(t, "7/7/7/7/7/3r3/R6 w", NULL, &dist, err, sizeof err), PNSOLVE_EINVAL);
     CU_ASSERT_EQUAL(pnsolve_tables_probe(t, "7/7/7/7/7/3r3/R6 w", &wdl, NULL, err, sizeof err), PNSOLVE_EINVAL);

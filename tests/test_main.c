@@ -3,6 +3,10 @@
 #include "suites.h"
 #include "../pns/pns.h"
 #include "../tablebase/tablebase.h"
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
 
 #include <CUnit/Basic.h>
 #include <pthread.h>

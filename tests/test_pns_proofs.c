@@ -290,7 +290,7 @@ static tb_set *ostle44_loss(char *dir, size_t len, const char *test, game **g)
     *g = test_open("ostle:4x4", NULL);
     tb_build_options bo = { .threads = 2 };
     CU_ASSERT_EQUAL_FATAL(tb_build(*g, dir, 7, &bo, err, sizeof err), 0);
-    tb_set *tb = tb_open(*g, dir);
+    tb_set *tb = tb_open_lazy(*g, dir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(tb);
     return tb;
 }

@@ -9,7 +9,7 @@
 #include "mutate.h"
 #include "ref.h"
 #include "../pns/pns.h"
-#include "../tablebase/tb_internal.h"  /* to forge a table as an adversary would */
+#include "../tbfile/tbfile.h"  /* to forge a table as an adversary would */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,7 +270,7 @@ static void test_forged_table(void)
     CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 2, &bo, err, sizeof err), 0);
     /* White's rat on a1 against Black's on d3: a loss in 2 */
     game_state s = test_parse(g, "7/7/7/7/7/3r3/R6 w");
-    tb_set *t = tb_open(g, dir);
+    tb_set *t = tb_open_lazy(g, dir);
     int mat = game_tables(g)->material_of(g, &s);
     char hash[TB_HASH_HEX], name[32];
     CU_ASSERT_EQUAL_FATAL(tb_hash(t, mat, hash, err, sizeof err), 1);
@@ -302,7 +302,7 @@ static void test_forged_table(void)
     CU_ASSERT_EQUAL(fwrite(data, 1, bytes, f), bytes);
     fclose(f);
     free(data);
-    t = tb_open(g, dir);
+    t = tb_open_lazy(g, dir);
     tb_value v;
     CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), 1);  /* the file's checks pass */
     CU_ASSERT(v.wdl == TB_WIN && v.distance == 1);
@@ -379,7 +379,7 @@ static int table_bases(base_proof *b, int nb, int cap, game *jungle, game *ostle
         int n = gi ? 4 : 6;
         for (int i = 0; i < n; i++) {
             game_state s = test_parse(g, gi ? opos[i] : jpos[i]);
-            tb_set *all = tb_open(g, dir), *some = tb_open(g, dir);
+            tb_set *all = tb_open_lazy(g, dir), *some = tb_open_lazy(g, dir);
             tb_value v;
             if (tb_probe(all, &s, &v, err, sizeof err) != 1) {
                 CU_FAIL("no table value for a mutant base");

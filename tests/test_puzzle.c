@@ -176,7 +176,7 @@ static void test_puzzles_from_tables(void)
     game *g = test_open("jungle", NULL);
     tb_build_options bo = { .threads = 2 };
     CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &bo, err, sizeof err), 0);
-    tb_set *tb = tb_open(g, dir);
+    tb_set *tb = tb_open_lazy(g, dir);
     pns_mate *with = pns_mate_new(g, tb, 1 << 20), *without = pns_mate_new(g, NULL, 4 << 20);
     for (int n = 3; n <= 9; n += 2) {
         collected *c = calloc(1, sizeof *c);

@@ -83,7 +83,7 @@ static void test_immediate_wins(void)
 }
 
 /* Van Dijk's algorithm 1 on 4x4: as many reachable states as the explicit
- * enumeration of tablebase/layers.c finds, layer by layer of the disc
+ * enumeration of tblayers/layers.c finds, layer by layer of the disc
  * count summed. */
 static void test_reachable(void)
 {
@@ -355,7 +355,7 @@ static void test_algorithms(void)
 }
 
 /* Algorithms 3 and 5 on 4x4 against the explicit strong solution
- * (tablebase/layers.c, itself checked against negamax in test_tablebase_layers.c):
+ * (tblayers/layers.c, itself checked against negamax in test_tablebase_layers.c):
  * the same outcome for every reachable state. */
 
 typedef struct {

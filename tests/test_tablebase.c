@@ -6,9 +6,13 @@
  * distance from the built tables; then corrupt files must be refused. */
 #include "ref.h"
 #include "suites.h"
-#include "../tablebase/tb_testing.h"
+#include "../tbbuild/tb_testing.h"
 #include "../tablebase/tablebase.h"
-#include "../tablebase/tb_internal.h"  /* a file of long distances, written directly */
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
+#include "../tbfile/tbfile.h"  /* a file of long distances, written directly */
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -212,7 +216,7 @@ static void compare_material(const char *name, int classic)
         mask |= 1u << (strchr(letters, *c) - letters);
     naive_table *t = naive_solve(mask, classic);
     game *g = test_open("jungle", classic ? "classic" : NULL);
-    tb_set *tb = tb_open(g, tb_dir);
+    tb_set *tb = tb_open_lazy(g, tb_dir);
     long checked = 0, wrong = 0, wins = 0, losses = 0;
     for (long i = 0; i < (long)t->size; i++) {
         int sq[8], side;
@@ -307,7 +311,7 @@ static void flip_byte(const char *path, long offset, int whence)
 static void expect_rre_refused(game *g, const char *dir, const char *why)
 {
     char err[512];
-    tb_set *t = tb_open(g, dir);
+    tb_set *t = tb_open_lazy(g, dir);
     game_state s = test_parse(g, "7/7/7/3r3/7/1E5/R6 w");
     tb_value v;
     CU_ASSERT_EQUAL(tb_probe(t, &s, &v, err, sizeof err), -1);
@@ -487,7 +491,7 @@ static void test_tb_ops(void)
 static void same_values(game *g, const char *a, const char *b, int mat)
 {
     char err[512], ha[TB_HASH_HEX], hb[TB_HASH_HEX];
-    tb_set *ta = tb_open(g, a), *tb = tb_open(g, b);
+    tb_set *ta = tb_open_lazy(g, a), *tb = tb_open_lazy(g, b);
     CU_ASSERT_EQUAL(tb_hash(ta, mat, ha, err, sizeof err), 1);
     CU_ASSERT_EQUAL(tb_hash(tb, mat, hb, err, sizeof err), 1);
     CU_ASSERT_STRING_EQUAL(ha, hb);
@@ -514,7 +518,7 @@ static void same_values(game *g, const char *a, const char *b, int mat)
 static int damaged_probes(game *g, const char *good, const char *dir, int mat)
 {
     char err[512];
-    tb_set *ta = tb_open(g, good), *tb = tb_open(g, dir);
+    tb_set *ta = tb_open_lazy(g, good), *tb = tb_open_lazy(g, dir);
     int refused = 0, wrong = 0;
     for (uint64_t i = 0; i < game_tables(g)->size(g, test_index(g, mat), mat) && !wrong; i++) {
         game_state s;
@@ -549,7 +553,7 @@ static int report_has(FILE *f, const char *what)
 static void hash_of(game *g, const char *dir, int mat, int files, char hex[TB_HASH_HEX])
 {
     char err[512];
-    tb_set *t = tb_open(g, dir);
+    tb_set *t = tb_open_lazy(g, dir);
     if (files)
         tb_set_hash_files(t);
     CU_ASSERT_EQUAL(tb_hash(t, mat, hex, err, sizeof err), 1);
@@ -602,7 +606,7 @@ static void test_compressed(void)
         same_values(g, tb_dir, packed, mats[i]);
     /* hashed ahead on two threads, with a material the directory lacks
      * among them: the hashes one at a time */
-    tb_set *ahead = tb_open(g, packed), *one = tb_open(g, tb_dir);
+    tb_set *ahead = tb_open_lazy(g, packed), *one = tb_open_lazy(g, tb_dir);
     int wanted[65];
     memcpy(wanted, mats, sizeof *mats * (size_t)n);
     wanted[n] = game_tables(g)->material_parse(g, "RrDd");

@@ -1,12 +1,14 @@
 /* tests/test_tablebase_layers.c - strong solutions by layers of empty squares
- * (tablebase/layers.c) on 4x4 Othello: the start's score that the score
+ * (tblayers/layers.c) on 4x4 Othello: the start's score that the score
  * search gives, every reachable state with at most 8 empty squares and a
  * sample of the rest against the naive negamax written in the tests, every
  * stored score re-derived from its children, unreachable and damaged
  * inputs refused. */
 #include "ref.h"
 #include "suites.h"
-#include "../tablebase/tb_internal.h"
+#include "../tablebase/tablebase.h"
+#include "../tbfile/tbfile.h"
+#include "../tblayers/tblayers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,11 +55,14 @@ static void test_against_negamax(void)
     pns_result rt;
     o.exact_empties = 4;
     CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r, NULL), 0);
-    o.layers = t;
+    o.scores = tb_open(g, dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o.scores);
+    CU_ASSERT(tb_set_scored(o.scores));
     CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &rt, NULL), 0);
     CU_ASSERT_EQUAL(score, -10);
     CU_ASSERT(rt.nodes * 5 < r.nodes);
-    o.layers = NULL;
+    tb_close(o.scores);
+    o.scores = NULL;
     uint64_t total = 0, checked = 0, wins = 0, passes = 0;
     for (int i = 0; i < tb_layers_count(t); i++) {
         tb_layer_stats st;

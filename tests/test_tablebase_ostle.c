@@ -6,9 +6,13 @@
 #include "mutate.h"
 #include "ref.h"
 #include "suites.h"
-#include "../tablebase/tb_testing.h"
+#include "../tbbuild/tb_testing.h"
 #include "../tablebase/tablebase.h"
-#include "../tablebase/tb_internal.h"  /* index files from the smallest material on */
+#include "../tbbuild/tbbuild.h"
+#include "../tblayers/tblayers.h"
+#include "../tbreach/tbreach.h"
+#include "../tbfile/tbfile.h"
+#include "../tbfile/tbfile.h"  /* index files from the smallest material on */
 #include "../util/util.h"
 
 #include <stdio.h>
@@ -396,7 +400,7 @@ static long ostle_mutants(const game *g, int w, int h, const state_set *S, const
                             "H2/1WB/BWB b c2L", "HB1/WW1/BWB b -", "W1W/1H1/B1B b -" };
     char *base[64];
     int nb = 0;
-    tb_set *tb = tb_open(g, dir);
+    tb_set *tb = tb_open_lazy(g, dir);
     for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++)
         for (int q = 0; q < 4; q++) {
             game_state s = test_parse(g, roots[r]);
@@ -543,12 +547,12 @@ static void check_board(int w, int h, int max_side)
     state_set S = { 0 };
     all_positions(w, h, max_side, &S);
     int *val = solve(w, h, &S);
-    tb_set *tb = tb_open(g, dir);
+    tb_set *tb = tb_open_lazy(g, dir);
     long agree = 0, draws = 0, ko = 0, exits_wrong = 0, removing = 0, line_wrong = 0, each_wrong = 0, absent = 0;
     long moves_wrong = 0;
     const game_tb_ops *ops = game_tables(g);
     int mats[16], nm = ops->materials(g, 2 * max_side, mats, 16);
-    tb_set *part = tb_open(g, dir);  /* the smallest table withheld: children with and without tables mixed */
+    tb_set *part = tb_open_lazy(g, dir);  /* the smallest table withheld: children with and without tables mixed */
     CU_ASSERT_EQUAL_FATAL(tb_withhold(part, mats[0]), 0);
     for (int i = 0; i < S.n; i++) {
         game_state s;

@@ -4,8 +4,8 @@
  * barrier) build the same files as one process, byte for byte, with their
  * stops and failures agreed (no rank left waiting). */
 #include "suites.h"
-#include "../tablebase/tb_testing.h"
-#include "../tablebase/exchange.h"
+#include "../tbbuild/tb_testing.h"
+#include "../tbbuild/exchange.h"
 
 #include <pthread.h>
 #include <stdlib.h>

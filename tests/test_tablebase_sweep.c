@@ -1,5 +1,5 @@
 /* tests/test_tablebase_sweep.c - compact sets of reachable states (util/efset.c,
- * the Othello layer ranks, tablebase/sweep.c): the Elias-Fano set against
+ * the Othello layer ranks, tblayers/sweep.c): the Elias-Fano set against
  * a plain sorted array; every rank of a layer against the states it
  * unranks to and the start's symmetries applied naively; the layers of
  * 4x4 and 4x5 against a naive enumeration of position texts by the

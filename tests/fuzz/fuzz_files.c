@@ -12,7 +12,8 @@
 #include "../../games/game.h"
 #include "../../pns/pns.h"
 #include "../../tablebase/tablebase.h"
-#include "../../tablebase/tb_internal.h"  /* tb_index_open_at */
+#include "../../tbbuild/tbbuild.h"
+#include "../../tbfile/tbfile.h"  /* tb_index_open_at */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static void fuzz_table(const uint8_t *data, size_t size)
     int mat = ops->material_parse(g, "2+2");
     snprintf(path, sizeof path, "%s/ostle-3x3-2+2.pntb", dir);
     put(path, data, size);
-    tb_set *tb = tb_open(g, dir);
+    tb_set *tb = tb_open_lazy(g, dir);
     const game_tb_index *ix = tb ? tb_index_need(tb_set_index(tb), mat) : NULL;
     for (uint64_t i = 0; ix && i < ops->size(g, ix, mat); i++) {
         game_state s;
