@@ -103,6 +103,66 @@ static void test_against_negamax(void)
     game_close(g);
 }
 
+/* The probe side (tablebase.h) over 4x4's scores: tb_open eager, each
+ * state's value and every move's, best first, against the naive negamax of
+ * the child; the best move the first of them. */
+static void test_probe_side_moves(void)
+{
+    ready();
+    game *g = test_open("othello:4x4", NULL);
+    char err[600];
+    tb_set *t = tb_open(g, dir, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT(tb_set_scored(t));
+    unsigned long long seed = 5;
+    int moves_checked = 0;
+    for (int game_no = 0; game_no < 60; game_no++) {
+        game_state s;
+        game_start(g, &s);
+        while (game_result_of(g, &s) == GAME_ONGOING) {
+            char text[128];
+            game_format(g, &s, text, sizeof text);
+            tb_value v;
+            CU_ASSERT_EQUAL_FATAL(tb_probe(t, &s, &v, err, sizeof err), 1);
+            CU_ASSERT(v.scored);
+            int mover = game_to_move(g, &s);
+            tb_move_value mv[GAME_MAX_MOVES];
+            int n = tb_probe_moves(t, &s, mv, err, sizeof err);
+            CU_ASSERT_FATAL(n > 0);
+            for (int k = 0; k < n; k++) {
+                game_state c = s;
+                game_play(g, &c, mv[k].move);
+                char ctext[128];
+                game_format(g, &c, ctext, sizeof ctext);
+                int want = ref_negamax(ctext, -1000, 1000);
+                if (game_to_move(g, &c) != mover)
+                    want = -want;
+                CU_ASSERT(mv[k].found && mv[k].value.scored);
+                CU_ASSERT_EQUAL(mv[k].value.score, want);
+                CU_ASSERT_EQUAL(mv[k].value.wdl, want > 0 ? TB_WIN : want < 0 ? TB_LOSS : TB_DRAW);
+                if (k > 0)
+                    CU_ASSERT(mv[k - 1].value.score >= mv[k].value.score);
+                moves_checked++;
+            }
+            CU_ASSERT_EQUAL(mv[0].value.score, v.score);  /* the best move keeps the value */
+            game_move best;
+            tb_value bv;
+            CU_ASSERT_EQUAL(tb_best_move(t, &s, &best, &bv, err, sizeof err), 1);
+            CU_ASSERT_EQUAL(bv.score, v.score);
+            game_move all[GAME_MAX_MOVES];
+            game_play(g, &s, all[ref_rand(&seed) % (unsigned)game_moves(g, &s, all)]);
+        }
+    }
+    CU_ASSERT(moves_checked > 1000);
+    char hex[TB_HASH_HEX];
+    CU_ASSERT_EQUAL(tb_hash(t, 0, hex, err, sizeof err), 0);
+    tb_close(t);
+    /* an empty directory: named at open */
+    CU_ASSERT_PTR_NULL(tb_open(g, "/nonexistent-pnsolve", err, sizeof err));
+    CU_ASSERT(strstr(err, "/nonexistent-pnsolve") != NULL);
+    game_close(g);
+}
+
 /* Scores of random reachable states of g's solution against the score
  * search (pns_score, no tables): how many were checked. */
 static int against_search(game *g, const tb_layers *t, int games, unsigned long long seed)
@@ -305,6 +365,8 @@ void suite_layers(void)
 {
     CU_pSuite s = CU_add_suite("layers", NULL, NULL);
     CU_add_test(s, "4x4 Othello strongly solved: the start -10, states against naive negamax, every score re-derived", test_against_negamax);
+    CU_add_test(s, "the probe side over 4x4's scores: every move's value against negamax of its child, best first",
+                test_probe_side_moves);
     CU_add_test(s, "random states against the score search; 4x5 (PNSOLVE_SLOW): the start +16, every score re-derived", test_4x5);
     CU_add_test(s, "a damaged, truncated, foreign or missing layer refused by name; the build mends it", test_damaged);
     CU_add_test(s, "re-checksummed forgeries: a layer's counts caught by verify, a set of all ones refused at open",
