@@ -22,7 +22,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
 SONAME     = libpnsolve.so.$(SOMAJOR)
 
-MODULES := util games ranking symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api
+MODULES := util games ranking symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api
 LIB_SRC := $(sort $(shell find $(MODULES) -name "*.c"))
 CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)

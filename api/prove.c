@@ -2,6 +2,7 @@
  * from a position, with the search's progress and its line. */
 #include "api.h"
 #include "../pns/pns.h"
+#include "../pwrite/pwrite.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -63,7 +64,7 @@ static pnsolve_status prove_question(const game *g, const game_state *s, const p
     char why[600];
     if (util_file_create(&f, o->proof_path, "w", why, sizeof why) != 0)
         return pnsolve_api_fail(PNSOLVE_EIO, err, errlen, "%s", why);
-    int rc = pns_write_proof(g, s, po, f.f, r);
+    int rc = pwrite_proof(g, s, po, f.f, r);
     if (util_file_commit(&f, rc == 0, why, sizeof why) != 0 && rc == 0)
         return pnsolve_api_fail(PNSOLVE_EIO, err, errlen, "%s", why);
     if (rc != 0 && r->status != PNS_UNKNOWN)
@@ -127,7 +128,7 @@ pnsolve_status pnsolve_prove(const pnsolve_game *h, const char *position, const 
     }
     case PNSOLVE_QUESTION_SCORE: {
         int score;
-        int found = pns_score(g, &s, &po, -g->score_bound, g->score_bound, &score, &r, NULL);
+        int found = pns_score(g, &s, &po, -g->score_bound, g->score_bound, &score, &r);
         out->answer = found >= 0 ? PNSOLVE_PROVEN : PNSOLVE_OPEN;
         out->value = found >= 0 ? score : 0;
         break;

@@ -432,7 +432,7 @@ static void bench_othello(void)
         pns_result r;
         int score = 0, bound = game_score_bound(g);
         double t = util_clock();
-        int rc = pns_score(g, &s, &o, -bound, bound, &score, &r, NULL);
+        int rc = pns_score(g, &s, &o, -bound, bound, &score, &r);
         t = util_clock() - t;
         printf("othello score %-11s %s: %+d in %.2f s; df-pn %llu nodes (%.0f k/s), solver %llu nodes (%.1f M/s)\n",
                runs[i][0], runs[i][1] ? "FFO #40" : "start", rc == 0 ? score : 999, t, (unsigned long long)r.nodes,
@@ -492,7 +492,7 @@ static void bench_ffo(void)
                 pns_result r;
                 int score = 0;
                 double t = util_clock();
-                int rc = pns_score(g, &s, &o, -64, 64, &score, &r, NULL);
+                int rc = pns_score(g, &s, &o, -64, 64, &score, &r);
                 sums[run] += util_clock() - t;
                 nodes += r.endgame_nodes;
                 wrong += rc != 0 || score != want[i];
@@ -532,7 +532,7 @@ static double run_on_threads(const threads_run *run, int threads, int *answer, u
     double t = util_clock();
     if (run->score) {
         int bound = game_score_bound(g);
-        *answer = pns_score(g, &s, &o, -bound, bound, answer, &r, NULL) == 0 ? *answer : 999;
+        *answer = pns_score(g, &s, &o, -bound, bound, answer, &r) == 0 ? *answer : 999;
     } else {
         pns_solve(g, &s, &o, &r);
         *answer = (int)r.status;

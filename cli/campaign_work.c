@@ -38,7 +38,7 @@ void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, camp
     }
     o.prover = game_to_move(pv->g, &s);  /* asked of the side to move, also where a graph's prover is player 0 */
     pns_result r;
-    int rc = pns_write_proof(pv->g, &s, &o, f.f, &r);
+    int rc = pwrite_proof(pv->g, &s, &o, f.f, &r);
     if (trace)
         fclose(trace);
     int kept = util_file_commit(&f, rc == 0, why, sizeof why) == 0 && rc == 0;

@@ -15,6 +15,7 @@
 #include "../tbfile/tbfile.h"
 #include "../symbolic/symbolic.h"
 #include "../pns/pns.h"
+#include "../pwrite/pwrite.h"
 
 enum { EXIT_USAGE = 2, EXIT_PAUSED = 3, EXIT_INTERRUPTED = 130 };  /* 3: a slice of a long run done, saved */
 

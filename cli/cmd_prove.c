@@ -251,7 +251,9 @@ static void run_score(const game *g, const game_state *s, cli_prove_opts *p, pro
     FILE *out = p->proof ? proof_open(p->proof, &pf) : NULL;
     if (p->proof && !out)
         x->ok = 0;
-    int src = p->proof && !out ? -1 : pns_score(g, s, &p->o, -bound, bound, &x->score, &x->w, out);
+    int src = p->proof && !out ? -1
+              : out ? pwrite_score(g, s, &p->o, -bound, bound, &x->score, &x->w, out)
+                    : pns_score(g, s, &p->o, -bound, bound, &x->score, &x->w);
     if (src >= 0)  /* found, even where its proof could not be written */
         x->value = x->score > 0 ? "win" : x->score < 0 ? "loss" : "draw", x->has_score = 1;
     else
@@ -268,7 +270,7 @@ static void run_proof(const game *g, const game_state *s, cli_prove_opts *p, pro
 {
     util_file pf;
     FILE *out = proof_open(p->proof, &pf);
-    int rc = out ? pns_write_proof(g, s, &p->o, out, &x->w) : -1;
+    int rc = out ? pwrite_proof(g, s, &p->o, out, &x->w) : -1;
     if (!out) {
         x->ok = 0;  /* said; nothing searched */
     } else if (proof_close(&pf, rc, &x->w) < 0) {

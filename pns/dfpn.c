@@ -122,9 +122,9 @@ int pns_dfpn_set_pinned(dfpn *D, int pinned)
     return was;
 }
 
-void pns_dfpn_lean_on(dfpn *D, dfpn_closed *set)
+void pns_dfpn_assume(dfpn *D, pns_assume *a)
 {
-    D->closed = set;
+    D->assume = a;
 }
 
 int pns_dfpn_init_shared(dfpn *D, const game *g, const game_state *root, const pns_options *o, tt_table *tt,
@@ -257,7 +257,7 @@ static void live_child(dfpn *D, const game_state *cs, child_t *c)
     int d = pns_path_find(S, c->key);
     if (d >= 0) {
         pns_search_repetition(S, &c->pn, &c->dn);
-        c->refs = D->closed && d < D->closed->base ? REFS_SET : refs_bit(S, d);
+        c->refs = D->assume && d < D->assume->base ? REFS_SET : refs_bit(S, d);
         return;
     }
     tt_entry copy;
@@ -268,7 +268,7 @@ static void live_child(dfpn *D, const game_state *cs, child_t *c)
         c->tag = e->tag;
         return;
     }
-    if (D->closed && e && (e->flags & TT_SET) && D->closed->holds(D->closed->ctx, c->key)) {
+    if (D->assume && e && (e->flags & TT_MARK) && D->assume->holds(D->assume->ctx, c->key)) {
         pns_search_repetition(S, &c->pn, &c->dn);  /* holds the claim as a repetition would */
         c->refs = REFS_SET;
         return;
@@ -505,7 +505,7 @@ static inline int mid_choose(dfpn *D, const child_t *c, int n, int or_node, uint
 }
 
 /* Stores the node's numbers (solved: with the earlier positions its value
- * needs, or in the closed set a proof writer is writing). */
+ * needs, or in the set the hook's owner has the search assume: pns_assume). */
 static inline void mid_store(dfpn *D, child_t *self, const child_t *c, int n, int or_node, uint32_t pn, uint32_t dn,
                              int best, const uint8_t *orig, uint64_t work)
 {
@@ -523,8 +523,8 @@ static inline void mid_store(dfpn *D, child_t *self, const child_t *c, int n, in
         if (refs && S->o->ghi == PNS_GHI_SAFE) {
             self->refs = refs;
             if (refs == REFS_SET) {
-                D->closed->keep(D->closed->ctx, self->key, best < 0 ? 0 : orig[best]);
-                pns_tt_flag(D->tt, self->key, TT_SET, -1);
+                D->assume->keep(D->assume->ctx, self->key, best < 0 ? 0 : orig[best]);
+                pns_tt_flag(D->tt, self->key, TT_MARK, -1);
             } else {
                 /* flagged either way: a proof writer reads it as "solved on some path" */
                 S->path_dependent += cond_store(D, self->key, pn == 0, refs) != 0;

@@ -1,6 +1,7 @@
 /* pns/dfpn.h - private to pns/: the df-pn searcher with its GHI-safe
- * tables, used by pns_solve, the score search and the proof writers (which
- * search again inside a proof). */
+ * tables, used by pns_solve and the score search, and held open for the
+ * o->solved hook (pns.h's pns_dfpn_* calls; pwrite/ searches again inside
+ * a proof through them). */
 #ifndef PNSOLVE_PNS_DFPN_H
 #define PNSOLVE_PNS_DFPN_H
 
@@ -9,13 +10,13 @@
 
 /* Which earlier positions of the path a solved value depends on: bit i is
  * the position i+1 plies above the node; REFS_FAR stands for any position
- * further up, REFS_SET for positions of the closed set a proof writer is
- * writing (dfpn_closed).  0: the value holds on every path. */
+ * further up, REFS_SET for positions the hook's owner asks the search to
+ * assume (pns_assume).  0: the value holds on every path. */
 typedef uint64_t refs_t;
-#define REFS_FAR ((refs_t)1 << 63)
+#define REFS_FAR PNS_REFS_FAR
 #define REFS_SET ((refs_t)1 << 62)
 #define REFS_NEAR_BITS 62
-#define REFS_KEYS 4   /* a path-dependent value is kept if it needs at most this many positions */
+#define REFS_KEYS PNS_REFS_KEYS
 
 /* A child's threshold for the summed number (dn at OR nodes, pn at AND
  * nodes): what its siblings leave of the node's threshold th.  An unbounded
@@ -74,13 +75,7 @@ static inline int refs_of_keys(const pns_search *S, const game_key *need, int n,
     return 0;
 }
 
-typedef struct {
-    game_key key;
-    uint32_t pn, dn;
-    refs_t refs;
-    game_move move;
-    int16_t tag;  /* solved: the furthest score target its value holds for */
-} child_t;
+typedef pns_child child_t;  /* pns.h */
 
 /* A path-dependent solved value: it holds wherever all of need[] are on the
  * path (more repetitions only help the side that a repetition helps). */
@@ -90,22 +85,8 @@ typedef struct {
     uint8_t n, proven, used, pad;
 } cond_entry;
 
-/* Proof writing where a draw supports the claim (proof_write.c): the positions the
- * writer has written or is writing form a set that will be closed (the claim
- * holds in each of them), so a search inside the writer treats them, and the
- * path above depth base, as holding the claim (refs REFS_SET), and the writer
- * keeps every result that holds given the set alone (refs == REFS_SET):
- * neither kind goes to the tables, which stay true on their own.  The
- * search asks holds() only where the table entry carries TT_SET (a hint:
- * a lost entry costs a search, never a wrong value). */
-typedef struct {
-    int (*holds)(void *ctx, game_key key);
-    void (*keep)(void *ctx, game_key key, int best);
-    void *ctx;
-    int base;
-} dfpn_closed;
 
-typedef struct {
+struct dfpn {
     pns_search S;
     tt_table *tt;     /* own_tt, or the table the threads of one search share */
     tt_table own_tt;
@@ -113,16 +94,17 @@ typedef struct {
      * threads have a position of it on their path (virtual loss); NULL alone */
     uint8_t *busy;
     uint32_t busy_mask;
-    dfpn_closed *closed; /* NULL but while a proof writer writes a closed set (pns_dfpn_lean_on) */
+    pns_assume *assume; /* NULL but while the hook's owner has the search assume a set (pns_dfpn_assume) */
     cond_entry *cond; /* path-dependent values, two ways per bucket */
     size_t cond_buckets;
     uint64_t cond_stored; /* values stored since the last pns_dfpn_cond_clear */
-    int tt_pinned;    /* a proof writer holds pointers into the table: it may not grow */
+    int tt_pinned;    /* the table keeps its size (pns_dfpn_pin) */
     const game_state *root_state; /* for checkpoints (NULL: none) */
     int tag;          /* score target of the current score question */
     child_t **frames; /* children of the node at each depth */
     int frames_cap;
-} dfpn;
+};
+typedef struct dfpn dfpn;
 
 int pns_dfpn_init(dfpn *D, const game *g, const game_state *root, const pns_options *o);
 /* As pns_dfpn_init, but D searches in the shared table tt (pns_tt_share
@@ -141,20 +123,6 @@ int pns_dfpn_checkpoint(dfpn *D, const game_state *s);
 /* The table's entry for key as an answer to D's current question (a score
  * question reads entries of other targets that imply its answer), or NULL. */
 const tt_entry *pns_dfpn_lookup(const dfpn *D, game_key key);
-/* Evaluates child state cs into c (leaf, repetition, table or fresh). */
-void pns_dfpn_child(dfpn *D, const game_state *cs, child_t *c);
-/* Searches s (whose key is self->key, at the current path depth) until it
- * is solved or the search stops; 1 when solved. */
-int pns_dfpn_run(dfpn *D, const game_state *s, child_t *self);
-/* Pins D's table for a proof writer, which holds pointers into it: it may
- * not grow from then on, so it first grows (within --memory) until at most
- * an eighth full, room for the writer's searches again. */
-void pns_dfpn_pin(dfpn *D);
-/* Pins (1) or unpins (0) D's table as it stands, without growing it; returns
- * whether it was pinned. */
-int pns_dfpn_set_pinned(dfpn *D, int pinned);
-/* From now on D's searches lean on the writer's closed set (NULL: on none). */
-void pns_dfpn_lean_on(dfpn *D, dfpn_closed *set);
 /* One MID call: searches st until pn >= thpn, dn >= thdn or solved. */
 void pns_dfpn_mid(dfpn *D, const game_state *st, int depth, uint32_t thpn, uint32_t thdn, child_t *self);
 /* Searches s from the root until solved or stopped (pns_solve's df-pn), on
@@ -175,8 +143,5 @@ int pns_dfpn_go(dfpn *D, dfpn_team *T, const game_state *s, child_t *root);
 void pns_dfpn_team_report(const dfpn_team *T, pns_result *r);
 /* Frees the helpers; the lead is the caller's again, alone. */
 void pns_dfpn_team_free(dfpn_team *T);
-/* The principal line of a solved root s into r->pv: the stored best moves
- * while they stay solved and off the path. */
-void pns_dfpn_line(dfpn *D, const game_state *root, pns_result *r);
 
 #endif

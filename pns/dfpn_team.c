@@ -1,5 +1,5 @@
 /* pns/dfpn_team.c - df-pn on one thread, or on several over one shared
- * table (pns_dfpn_solve, the score search and the proof writer run teams).
+ * table (pns_dfpn_solve and the score search run teams; a proof writer reads the lead's table).
  *
  * A team is a lead search (the caller's dfpn: it reports, saves checkpoints
  * and writes proofs) and helpers, each with a path, frames and a table of
@@ -187,8 +187,35 @@ int pns_dfpn_go(dfpn *D, dfpn_team *T, const game_state *s, child_t *root)
     return T ? pns_dfpn_team_run(T, s, root) : pns_dfpn_run(D, s, root);
 }
 
+/* The answer handed to o->solved, the lead alone searching the root again
+ * after the helpers (only what their own path-dependent tables held), and
+ * the helpers' counts added to what the hook reports; the checkpoint after
+ * it, as the hook's searches change the table. */
+static void hand_on(dfpn *D, dfpn_team *T, const game_state *s, child_t *root, pns_result *r)
+{
+    pns_result helpers;
+    memset(&helpers, 0, sizeof helpers);
+    if (T) {
+        pns_dfpn_team_report(T, &helpers);
+        pns_dfpn_team_free(T);
+        pns_dfpn_run(D, s, root);
+    }
+    const pns_options *o = D->S.o;
+    o->solved(D, s, root, r, o->solved_ctx);
+    r->nodes += helpers.nodes;
+    r->path_dependent += helpers.path_dependent;
+    r->peak_bytes += helpers.peak_bytes;
+    r->tt_accesses = helpers.tt_accesses;
+    r->tt_contended = helpers.tt_contended;
+    if (pns_dfpn_checkpoint(D, s) != 0)
+        snprintf(r->error, sizeof r->error, "%s", D->S.error);
+}
+
 void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
+    pns_options q = *o;
+    q.keep_solved |= o->solved != NULL;  /* what the search finds stays findable for the hook */
+    o = &q;
     dfpn D;
     if (pns_dfpn_init(&D, g, s, o) != 0) {
         r->status = PNS_UNKNOWN;
@@ -207,6 +234,11 @@ void pns_dfpn_solve(const game *g, const game_state *s, const pns_options *o, pn
     /* without the memory for more threads, one searches */
     dfpn_team *T = o->threads > 1 ? pns_dfpn_team_new(&D, s, o->threads) : NULL;
     pns_dfpn_go(&D, T, s, &root);
+    if (o->solved) {
+        hand_on(&D, T, s, &root, r);
+        pns_dfpn_free(&D);
+        return;
+    }
     pns_dfpn_checkpoint(&D, s);
     r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
     r->pn = root.pn;

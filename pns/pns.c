@@ -2,7 +2,6 @@
  * a search and runs it on a thread with a stack deep enough for it. */
 #include "bfpns.h"
 #include "dfpn.h"
-#include "proof.h"
 #include "score.h"
 
 #include <pthread.h>
@@ -34,12 +33,11 @@ typedef struct job {
     const game_state *s;
     const pns_options *o;
     pns_result *r;
-    FILE *out;
     int rc;
     int lo, hi, score;  /* pns_score */
 } job;
 
-/* df-pn and the proof writer recurse once per ply, and a path in a cyclic
+/* df-pn and the o->solved hook (a proof writer) recurse once per ply, and a path in a cyclic
  * game can be thousands of plies long: they run on a thread whose stack is
  * big enough for PATH_MAX_DEPTH plies (reserved, not committed). */
 #define SEARCH_STACK ((size_t)1 << 30)
@@ -75,7 +73,7 @@ static void solve_job(job *j)
 void pns_solve(const game *g, const game_state *s, const pns_options *o, pns_result *r)
 {
     memset(r, 0, sizeof *r);
-    job j = { solve_job, g, s, o, r, NULL, 0, 0, 0, 0 };
+    job j = { solve_job, g, s, o, r, 0, 0, 0, 0 };
     run_on_big_stack(&j);
 }
 
@@ -101,23 +99,13 @@ int pns_value(const game *g, const game_state *s, const pns_options *o, pns_resu
     return value;
 }
 
-static void score_job(job *j) { j->rc = pns_score_search(j->g, j->s, j->o, j->lo, j->hi, &j->score, j->r, j->out); }
+static void score_job(job *j) { j->rc = pns_score_search(j->g, j->s, j->o, j->lo, j->hi, &j->score, j->r); }
 
-int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
-              FILE *proof)
+int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r)
 {
     memset(r, 0, sizeof *r);
-    job j = { score_job, g, s, o, r, proof, -1, lo, hi, lo };
+    job j = { score_job, g, s, o, r, -1, lo, hi, lo };
     run_on_big_stack(&j);
     *score = j.score;
-    return j.rc;
-}
-
-static void proof_job(job *j) { j->rc = pns_proof_write(j->g, j->s, j->o, j->out, j->r); }
-
-int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
-{
-    job j = { proof_job, g, s, o, r, out, -1, 0, 0, 0 };
-    run_on_big_stack(&j);
     return j.rc;
 }

@@ -18,10 +18,10 @@
 
 #include "../games/game.h"
 #include "../tablebase/tablebase.h"
-#include "../proof/proof.h"
 
 #define PNS_INF 0x3fffffffu   /* proof or disproof number of a solved node */
 #define PNS_MAX_PV 256
+#define PNS_MAX_DEPTH 65536   /* plies of a search's path (and a proof writer's) */
 
 typedef enum { PNS_DFPN, PNS_BEST_FIRST } pns_algo;
 /* PNS_SCORE: "can the prover finish at least score_target ahead?" (the
@@ -53,7 +53,9 @@ typedef struct {
     int score_lo, score_hi;
 } pns_progress;
 
-struct pns_testing;  /* private: pns/pns_testing.h */
+typedef struct dfpn pns_dfpn;  /* a df-pn search held open (below) */
+typedef struct pns_child pns_child;
+struct pns_result_s;
 
 typedef struct {
     pns_algo algo;
@@ -92,7 +94,17 @@ typedef struct {
                                 * shared table (<= 1: one, with today's exact node counts) */
     void (*progress)(const pns_progress *p, void *ctx);
     void *ctx;
-    const struct pns_testing *testing;  /* NULL; the tests' hooks (pns/pns_testing.h) */
+    /* df-pn's one hook: NULL, or called by pns_solve (df-pn) and pns_score
+     * once the question is answered, the root just searched (*answer its
+     * numbers) and the table still open, to read what was solved and search
+     * again in it (a proof writer: pwrite/); pns_score calls it for each of
+     * the score's two bounds, that bound's question set.  0, or -1 (r->error
+     * says why).  Setting it keeps the solved entries the table evicts
+     * (keep_solved), so that what the search found stays findable. */
+    int (*solved)(pns_dfpn *D, const game_state *root, const pns_child *answer, struct pns_result_s *r, void *ctx);
+    void *solved_ctx;
+    const void *solved_testing;  /* NULL; passed through to the hook's owner untouched (the tests'
+                                  * knobs of pwrite/: pwrite/pwrite_testing.h) */
 } pns_options;
 
 /* How a proof writer wrote its proof: the search's result does not say. */
@@ -106,7 +118,7 @@ typedef struct {
     char why[256];       /* a closed set was tried and did not hold the root: why (else empty) */
 } pns_proof_report;
 
-typedef struct {
+typedef struct pns_result_s {
     pns_status status;
     const char *stopped_by;    /* "nodes", "time", "memory", "interrupt" or NULL */
     uint32_t pn, dn;           /* root proof and disproof numbers */
@@ -143,13 +155,11 @@ int pns_value(const game *g, const game_state *s, const pns_options *o, pns_resu
 /* Exact final score for the side to move under perfect play (Othello: disc
  * difference, empties to the winner), by df-pn PNS_SCORE questions between
  * lo and hi (the score's bounds) in one table; 0 with *score and r (with the
- * principal line), 1 with them when a proof could not be written (r->error
- * says why), or -1 when a search stayed open.  With
- * proof not NULL, the two bounds' solution trees ("at least the score"
- * proven, "at least the next possible score" disproven) are written to it
- * from the same table. */
-int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
-              FILE *proof);
+ * principal line), 1 with them when o->solved failed on a bound (r->error
+ * says why), or -1 when a search stayed open.  With o->solved set, it is
+ * called for the two bounds ("at least the score" proven, "at least the
+ * next possible score" disproven) from the same table, before the line. */
+int pns_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r);
 
 /* --- checking the search against the tables ---------------------------- */
 
@@ -208,13 +218,103 @@ const game *pns_mate_game(const pns_mate *m);
 /* Why the last call answered -1, or NULL. */
 const char *pns_mate_error(const pns_mate *m);
 
-/* --- proofs (the format and its checker: proof/proof.h) ----------------- */
+/* --- what df-pn solved, for a proof writer (pwrite/) ----------------------
+ * The o->solved hook receives the search held open.  Through the calls
+ * below a writer reads what the search solved (a copy of a table entry,
+ * never a pointer into it), follows a path of its own, and searches a
+ * position again in the same table where the table has lost its value.
+ * Nothing here writes a proof: the writers are pwrite/'s. */
 
-/* Searches o->question and, if it is solved, writes the solution tree to out
- * in the format of docs/puzzles.md (every defence of the losing side, one winning
- * move of the winner, the reason at each leaf); returns 0, or -1 with r set
- * when the question stayed open or the tree was not written (r->status is
- * the search's answer either way). */
-int pns_write_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r);
+/* A position met as a child: its numbers in the path context it was met
+ * in, and the earlier positions of the path its solved value needs. */
+struct pns_child {
+    game_key key;
+    uint32_t pn, dn;
+    uint64_t refs;       /* bit i: the position i+1 plies above; PNS_REFS_FAR: further up */
+    game_move move;
+    int16_t tag;         /* solved: the furthest score target its value holds for */
+};
+#define PNS_REFS_FAR ((uint64_t)1 << 63)
+#define PNS_REFS_KEYS 4  /* a path-dependent value is reused if it needs at most this many positions */
+
+/* A table entry as the search stored it. */
+typedef struct {
+    uint32_t pn, dn;     /* 0/PNS_INF: proven, PNS_INF/0: disproven */
+    int best;            /* index of the best move in the game's move order */
+    int path_dependent;  /* solved on some path only (its value may hold there alone) */
+} pns_entry;
+
+/* While a writer searches again, what the search may take as holding the
+ * claim: a position holds() says so, where the writer marked it
+ * (pns_dfpn_mark), and every position of the path above depth base.  A
+ * value that holds given those alone goes to keep() (with its best move),
+ * not to the table, which stays true on its own. */
+typedef struct {
+    int (*holds)(void *ctx, game_key key);
+    void (*keep)(void *ctx, game_key key, int best);
+    void *ctx;
+    int base;
+} pns_assume;
+
+/* The entry of key as an answer to D's current question: 1 with *e, 0 none. */
+int pns_dfpn_entry(const pns_dfpn *D, game_key key, pns_entry *e);
+/* Evaluates child state cs into c (leaf, repetition, table or fresh). */
+void pns_dfpn_child(pns_dfpn *D, const game_state *cs, pns_child *c);
+/* Searches s (whose key is self->key, at the path's depth) until it is
+ * solved or the search stops; 1 when solved. */
+int pns_dfpn_run(pns_dfpn *D, const game_state *s, pns_child *self);
+/* A leaf's numbers (the game over, a repetition, a table, the solver): 1
+ * with *pn and *dn, 0 when s is no leaf. */
+int pns_dfpn_leaf(pns_dfpn *D, const game_state *s, uint32_t *pn, uint32_t *dn);
+/* The path the writer follows: push and pop a position, its depth or -1. */
+int pns_dfpn_path_push(pns_dfpn *D, game_key key);
+void pns_dfpn_path_pop(pns_dfpn *D);
+int pns_dfpn_path_find(const pns_dfpn *D, game_key key);
+int pns_dfpn_depth(const pns_dfpn *D);
+/* The keys named by refs of a position one below the path's end into need
+ * (PNS_REFS_KEYS of room): their number, -1 when there are more or one is
+ * further up. */
+int pns_dfpn_refs_keys(const pns_dfpn *D, uint64_t refs, game_key *need);
+/* The references of a node one below the path's end to the position at
+ * path depth d; and to the positions need[0..n): 0, or -1 (refs untouched)
+ * when one of them is not on the path. */
+uint64_t pns_dfpn_refs_at(const pns_dfpn *D, int d);
+int pns_dfpn_refs_of_keys(const pns_dfpn *D, const game_key *need, int n, uint64_t *refs);
+/* A node's references seen from its parent (bit 0 was the parent). */
+uint64_t pns_refs_up(uint64_t child_refs);
+/* Counts a step of the writer's own work against the limits and the
+ * progress calls: 1 when the search is to stop. */
+int pns_dfpn_tick(pns_dfpn *D);
+/* Keeps the table at its size from now on (pinned), first growing it
+ * within the memory given until an eighth full; set_pinned pins or unpins
+ * it as it stands and returns whether it was pinned. */
+void pns_dfpn_pin(pns_dfpn *D);
+int pns_dfpn_set_pinned(pns_dfpn *D, int pinned);
+/* From now on D's searches take a (NULL: nothing) as holding. */
+void pns_dfpn_assume(pns_dfpn *D, pns_assume *a);
+/* Marks key's table entry for a's holds() to be asked (the mark goes with
+ * the entry: a lost entry is searched again, never read wrong). */
+void pns_dfpn_mark(pns_dfpn *D, game_key key);
+/* The principal line of a solved root s into r->pv. */
+void pns_dfpn_line(pns_dfpn *D, const game_state *root, pns_result *r);
+/* Searches stop at clock time t from now on (util_clock; 0: no limit of this kind). */
+void pns_dfpn_deadline(pns_dfpn *D, double t);
+/* The search's game, options, prover; whether it stopped and why; its
+ * error buffer (PNS_ERROR_MAX bytes), which a writer may fill. */
+const game *pns_dfpn_game(const pns_dfpn *D);
+const pns_options *pns_dfpn_options(const pns_dfpn *D);
+int pns_dfpn_prover(const pns_dfpn *D);
+int pns_dfpn_stopped(const pns_dfpn *D);
+const char *pns_dfpn_stopped_by(const pns_dfpn *D);
+void pns_dfpn_stop(pns_dfpn *D);
+#define PNS_ERROR_MAX 256
+char *pns_dfpn_error(pns_dfpn *D);
+/* Whether D probes tables (the game has them and o->tb is set). */
+int pns_dfpn_tables(const pns_dfpn *D);
+/* The search's counts into r (nodes, time, memory with the kept entries). */
+void pns_dfpn_report(const pns_dfpn *D, pns_result *r);
+/* Does a draw answer o's question with yes?  (The invariant the search and
+ * the checker both keep: a repetition is a draw, score 0.) */
+int pns_draw_proves(const pns_options *o);
 
 #endif

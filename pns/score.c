@@ -1,6 +1,6 @@
 /* pns/score.c - the score search: "at least K ahead?" questions to df-pn,
- * one table for all of them, until the score is pinned, then its proof. */
-#include "proof.h"
+ * one table for all of them, until the score is pinned, then (o->solved) the bounds handed to the hook. */
+#include "dfpn.h"
 #include "score.h"
 
 #include <limits.h>
@@ -250,15 +250,19 @@ static void bounds_search(score_bounds *B, dfpn *D, dfpn_team *T, pns_options *q
     }
 }
 
-/* The two bounds' proofs from the same table: at least the score proven, at
- * least the next possible score disproven.  1 written, 0 with r's error. */
-static int bounds_prove(const score_bounds *B, dfpn *D, pns_options *q, const game_state *s, FILE *out, pns_result *r)
+/* The two bounds handed to q->solved from the same table, each question set
+ * and its root searched: at least the score proven, at least the next
+ * possible score disproven.  1 done, 0 with r's error. */
+static int bounds_hand_on(const score_bounds *B, dfpn *D, pns_options *q, const game_state *s, pns_result *r)
 {
     pns_status want[2] = { PNS_PROVEN, PNS_DISPROVEN };
     for (int i = 0; i < (B->a + 1 < B->nc ? 2 : 1); i++) {
         pns_result pr;
+        memset(&pr, 0, sizeof pr);
         score_question(D, q, B->cand[B->a + i]);
-        if (pns_proof_write_dfpn(D, s, out, &pr) != 0 || pr.status != want[i]) {
+        child_t root;
+        pns_dfpn_run(D, s, &root);
+        if (q->solved(D, s, &root, &pr, q->solved_ctx) != 0 || pr.status != want[i]) {
             snprintf(r->error, sizeof r->error, "%s", pr.error[0] ? pr.error : "writing a proof failed");
             return 0;
         }
@@ -289,17 +293,17 @@ static void score_report(dfpn *D, const score_bounds *B, const pns_result *helpe
 }
 
 int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo_score, int hi_score, int *score,
-                     pns_result *r, FILE *out)
+                     pns_result *r)
 {
     pns_options q = *o;  /* the prover as asked: a graph's is its OR player */
     q.question = PNS_SCORE;
-    q.keep_solved = out != NULL;
+    q.keep_solved = o->solved != NULL;
     dfpn D;
     int solver_root = score_start(&D, g, s, &q, r);
     if (solver_root < 0)
         return -1;
     score_bounds B;
-    bounds_init(&B, &D, g, s, lo_score, hi_score, solver_root, out != NULL);
+    bounds_init(&B, &D, g, s, lo_score, hi_score, solver_root, o->solved != NULL);
     dfpn_team *T = q.threads > 1 && !solver_root ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
     bounds_search(&B, &D, T, &q, s);
     if (pns_dfpn_checkpoint(&D, s) != 0)
@@ -313,9 +317,9 @@ int pns_score_search(const game *g, const game_state *s, const pns_options *o, i
         r->score_hi = B.cand[B.b];
     }
     int found = B.have && B.a == B.b && !B.open;
-    int solved = found && (!out || bounds_prove(&B, &D, &q, s, out, r));
-    /* the line after the proofs: its questions would change the table the
-     * writer reads its closed sets from */
+    int solved = found && (!o->solved || bounds_hand_on(&B, &D, &q, s, r));
+    /* the line after the hook: its questions would change the table the
+     * hook reads (a writer's closed sets) */
     r->pv_len = B.best.pv_len;
     memcpy(r->pv, B.best.pv, sizeof r->pv);
     if (found && game_has_solver(g)) {

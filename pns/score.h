@@ -5,9 +5,9 @@
 #include "search.h"
 
 /* pns_score's contract, on the caller's stack: the exact score in [lo, hi]
- * by "at least K?" questions to one df-pn table, and its proof to out
- * (NULL: none).  0, 1 found but its proof not written, -1 open. */
+ * by "at least K?" questions to one df-pn table, each bound handed to
+ * o->solved where set.  0, 1 found but the hook failed, -1 open. */
 int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score,
-                     pns_result *r, FILE *out);
+                     pns_result *r);
 
 #endif

@@ -8,7 +8,7 @@
 #include "pns.h"
 
 #define DEP_NONE UINT32_MAX    /* a solved result that does not depend on the path */
-#define PATH_MAX_DEPTH 65536
+#define PATH_MAX_DEPTH PNS_MAX_DEPTH
 #define PATH_HASH_LOG2 12  /* 16 KB of chain heads stays in cache (2^16, 256 KB, missed on every child looked up) */
 
 /* What the threads of one search share beside their table (a df-pn team,
@@ -42,7 +42,7 @@ typedef struct {
     int32_t path_head[1 << PATH_HASH_LOG2]; /* per hash: the deepest depth with it, -1 none */
     uint64_t nodes;
     double t0, next_check, next_progress;
-    double write_until;         /* the proof writer stops here (0: no limit of its own) */
+    double write_until;         /* searches stop here (pns_dfpn_deadline; 0: no limit of this kind) */
     int stopped;
     const char *stopped_by;
     uint64_t path_dependent;
@@ -124,7 +124,7 @@ static inline void pns_search_initial(const pns_search *S, const game_state *s, 
  * repetition is a draw, score 0, so it proves "at least K" exactly when
  * K <= 0 and disproves it exactly when K > 0; it proves "avoid losing" and
  * disproves "force a win". */
-static inline int pns_draw_proves(const pns_options *o)
+static inline int pns_search_draw_proves(const pns_options *o)
 {
     return o->question == PNS_ADVANTAGE || (o->question == PNS_SCORE && o->score_target <= 0);
 }
@@ -132,7 +132,7 @@ static inline int pns_draw_proves(const pns_options *o)
 /* pn/dn of a repetition for the question asked (a draw). */
 static inline void pns_search_repetition(const pns_search *S, uint32_t *pn, uint32_t *dn)
 {
-    int draw_wins = pns_draw_proves(S->o);
+    int draw_wins = pns_search_draw_proves(S->o);
     *pn = draw_wins ? 0 : PNS_INF;
     *dn = draw_wins ? PNS_INF : 0;
 }

@@ -25,17 +25,18 @@ typedef struct {
     uint32_t work;       /* nodes searched below, saturating */
     uint8_t best;        /* index of the best move */
     uint8_t flags;       /* TT_COND: df-pn solved it on some path (the value may be in its second table);
-                          * TT_SET: a proof writer's closed set may hold it (dfpn_closed) */
+                          * TT_MARK: its user marked it (pns_dfpn_mark), a mark that goes with the entry */
     int16_t tag;         /* the score target of a score question (0 otherwise) */
 } tt_entry;
 
 #define TT_COND 1
-#define TT_SET 2
+#define TT_MARK 2
 
-/* Where a proof will be written: the solved entries the table evicts, and
- * those solved on some path (TT_COND), kept apart so that the writer finds
- * the proof the search found, and the search does not solve them again by
- * another way (open addressing, exact keys, never evicted; full at 70%). */
+/* keep_solved: the solved entries the table evicts, and those solved on
+ * some path (TT_COND), kept apart (open addressing, exact keys, never
+ * evicted; full at 70%), so that the search reads them where the table has
+ * lost them and does not solve them again by another way, and what it
+ * found stays findable by whoever reads the table after it. */
 typedef struct tt_kept tt_kept;
 
 typedef struct {

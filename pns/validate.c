@@ -46,7 +46,7 @@ static int check_score(const game *g, const game_state *s, const tb_value *tv, c
     q.tb = NULL;
     q.prover = -1;
     pns_result r;
-    int score, rc = pns_score(g, s, &q, -1, 1, &score, &r, NULL);
+    int score, rc = pns_score(g, s, &q, -1, 1, &score, &r);
     v->nodes += r.nodes;
     if (r.error[0]) {
         snprintf(err, errlen, "%s", r.error);

@@ -2,6 +2,7 @@
 #include "asker.h"
 #include "suites.h"
 #include "../pns/pns.h"
+#include "../pwrite/pwrite.h"
 #include "../util/util.h"
 
 #include <CUnit/CUnit.h>
@@ -33,7 +34,7 @@ void test_asker_answer(void *ctx, int worker, const campaign_question *q, campai
     if (util_file_create(&f, q->proof, "w", err, sizeof err) != 0)
         return;
     pns_result r;
-    int rc = pns_write_proof(t->g, &s, &o, f.f, &r);
+    int rc = pwrite_proof(t->g, &s, &o, f.f, &r);
     a->answered = util_file_commit(&f, rc == 0, err, sizeof err) == 0 && rc == 0;
     a->proven = r.status == PNS_PROVEN;
     a->nodes = r.nodes;

@@ -358,7 +358,7 @@ else
     done
     # a worker rank that cannot allocate its table says so in one line, and the campaign stops
     "${mpi[@]}" "$bin" campaign run "$tmp/coom" othello:4x4 --question win --depth 1 --memory 4000000 >"$tmp/out" 2>&1
-    [ $? != 0 ] && [ "$(grep -c "^pnsolve: campaign run: a worker could not search .*: out of memory$" "$tmp/out")" = 1 ] &&
+    [ $? != 0 ] && [ "$(grep -c "^pnsolve: campaign run: a worker could not search .*: out of memory for a [0-9]*-byte table$" "$tmp/out")" = 1 ] &&
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a rank out of memory"; tail -3 "$tmp/out"; }
     "${mpi[@]}" "$bin" campaign run "$tmp/cpmk" "${cargs[@]}" >/dev/null 2>&1 &
     cpid=$!

@@ -5,8 +5,10 @@
 #     file's undefined symbols are matched to the file defining them);
 #  2. calls between modules go down the order util, ranking, games,
 #     symbolic, tbfile, tablebase, tbbuild, tblayers, tbreach, proof, pns,
-#     puzzle, campaign, render, api, cli, never up (so proof/, the checker,
-#     calls no search: pns_dfpn_*, pns_tt_*, pns_search_* or any pns_);
+#     pwrite, puzzle, campaign, render, api, cli, never up (so proof/, the
+#     checker, calls no search: pns_dfpn_*, pns_tt_*, pns_search_* or any
+#     pns_; and pns/, the search, no proof writer: pwrite_* or proof_*
+#     beyond the checker's claim types);
 #  3. a module includes of another only its public header;
 #  4. the library exports only names with a module's prefix (the compiler's
 #     own __ names, such as the sanitizers', aside);
@@ -22,7 +24,7 @@
 B=${1:-build}
 fail=0
 
-edges=$(for o in $(find "$B/util" "$B/games" "$B/ranking" "$B/symbolic" "$B/tbfile" "$B/tablebase" "$B/tbbuild" "$B/tblayers" "$B/tbreach" "$B/proof" "$B/pns" "$B/puzzle" "$B/campaign" "$B/render" "$B/api" "$B/cli" -name '*.o' | sort); do
+edges=$(for o in $(find "$B/util" "$B/games" "$B/ranking" "$B/symbolic" "$B/tbfile" "$B/tablebase" "$B/tbbuild" "$B/tblayers" "$B/tbreach" "$B/proof" "$B/pns" "$B/pwrite" "$B/puzzle" "$B/campaign" "$B/render" "$B/api" "$B/cli" -name '*.o' | sort); do
     f=${o#"$B"/}
     nm "$o" | awk -v f="${f%.o}" '$2 ~ /^[TDRBV]$/ { print "D", f, $3 } $1 == "U" { print "U", f, $2 }'
 done | awk '
@@ -45,10 +47,10 @@ fi
 
 # 2: a module's rank in the order; an edge from a lower rank to a higher one goes up
 upward=$(printf '%s\n' "$edges" | awk '
-BEGIN { n = split("util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api cli", m, " "); for (i = 1; i <= n; i++) rank[m[i]] = i }
+BEGIN { n = split("util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api cli", m, " "); for (i = 1; i <= n; i++) rank[m[i]] = i }
 NF == 2 { split($1, a, "/"); split($2, b, "/"); if (rank[a[1]] < rank[b[1]]) print $1, "->", $2 }')
 if [ -n "$upward" ]; then
-    echo "FAIL: calls that go up the order of modules (util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api cli):"
+    echo "FAIL: calls that go up the order of modules (util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api cli):"
     printf '%s\n' "$upward"
     fail=1
 fi
@@ -56,11 +58,15 @@ search=$(for o in "$B"/proof/*.o; do nm "$o" | awk -v f="$o" '$1 == "U" && $2 ~ 
 if [ -n "$search" ]; then
     echo "FAIL: proof/ calls the search:"; printf '%s\n' "$search"; fail=1
 fi
+writer=$(for o in "$B"/pns/*.o; do nm "$o" | awk -v f="$o" '$1 == "U" && $2 ~ /^(pwrite_|proof_)/ { print f ": " $2 }'; done)
+if [ -n "$writer" ]; then
+    echo "FAIL: pns/ calls a proof writer or the proof format:"; printf '%s\n' "$writer"; fail=1
+fi
 
 # 3: an include of another module's file that is not its public header
 src=$(cd "$(dirname "$0")/.." && pwd)
-public="util/util.h ranking/ranking.h games/game.h symbolic/symbolic.h tbfile/tbfile.h tablebase/tablebase.h tbbuild/tbbuild.h tblayers/tblayers.h tbreach/tbreach.h proof/proof.h pns/pns.h puzzle/puzzle.h campaign/campaign.h render/render.h api/pnsolve.h"
-private=$(cd "$src" && grep -rnoE '#include "(\.\./)+[a-z]+/[a-z_/]+\.h"' util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api cli |
+public="util/util.h ranking/ranking.h games/game.h symbolic/symbolic.h tbfile/tbfile.h tablebase/tablebase.h tbbuild/tbbuild.h tblayers/tblayers.h tbreach/tbreach.h proof/proof.h pns/pns.h pwrite/pwrite.h puzzle/puzzle.h campaign/campaign.h render/render.h api/pnsolve.h"
+private=$(cd "$src" && grep -rnoE '#include "(\.\./)+[a-z]+/[a-z_/]+\.h"' util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api cli |
     awk -v pub="$public" 'BEGIN { n = split(pub, p, " "); for (i = 1; i <= n; i++) ok[p[i]] = 1 }
     { f = $0; sub(/:.*/, "", f); h = $0; sub(/.*#include "/, "", h); sub(/"$/, "", h); gsub(/\.\.\//, "", h)
       split(f, a, "/"); split(h, b, "/"); if (a[1] != b[1] && !(h in ok)) print f ": " h }')
@@ -69,20 +75,20 @@ if [ -n "$private" ]; then
 fi
 
 leaked=$(nm -g --defined-only "$B/libpnsolve.a" | awk 'NF == 3 { print $3 }' |
-    grep -v "^__" | grep -vE "^(util|game|jungle|ostle|othello|graph|tictactoe|rank|sym|tb|proof|pns|puzzle|campaign|render|pnsolve)_" | sort -u | tr '\n' ' ')
+    grep -v "^__" | grep -vE "^(util|game|jungle|ostle|othello|graph|tictactoe|rank|sym|tb|proof|pns|pwrite|puzzle|campaign|render|pnsolve)_" | sort -u | tr '\n' ' ')
 if [ -n "$leaked" ]; then
     echo "FAIL: libpnsolve.a exports names without a module prefix: $leaked"
     fail=1
 fi
 # 5: functions of at most 100 lines
-long=$(cd "$src" && find util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api cli bench tests -name '*.c' ! -name '*_weights.c' | sort |
+long=$(cd "$src" && find util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api cli bench tests -name '*.c' ! -name '*_weights.c' | sort |
     xargs awk '$0 == "{" { s = FNR; name = prev } $0 == "}" && s { if (FNR - s - 1 > 100) print FILENAME ": " name " (" FNR - s - 1 " lines)"; s = 0 } { prev = $0 }')
 if [ -n "$long" ]; then
     echo "FAIL: functions over 100 lines:"; printf '%s\n' "$long"; fail=1
 fi
 
 # 6: MPI kept to cli/*_mpi.c
-mpi=$(cd "$src" && grep -l '#include <mpi.h>' $(find util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api cli bench tests -name '*.[ch]') |
+mpi=$(cd "$src" && grep -l '#include <mpi.h>' $(find util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api cli bench tests -name '*.[ch]') |
     grep -v '^cli/[a-z]*_mpi\.c$'; nm "$B/libpnsolve.a" 2>/dev/null | grep -c ' MPI_' | grep -v '^0$')
 if [ -n "$mpi" ]; then
     echo "FAIL: MPI outside cli/*_mpi.c: $mpi"; fail=1
@@ -99,7 +105,7 @@ tmp=$(mktemp -d)
 mkdir "$tmp/pnsolve" && cp "$src/api/pnsolve.h" "$tmp/pnsolve/"
 if ${CC:-cc} -I"$tmp" "$src/examples/probe_table.c" "$B/libpnsolve.a" -lJudy -lsodium -lzstd -lbdd -lm -pthread \
      -o "$tmp/probe_table" 2>"$tmp/err"; then
-    builder=$(for o in $(find "$B/tbbuild" "$B/tblayers" "$B/tbreach" "$B/pns" "$B/proof" -name '*.o'); do
+    builder=$(for o in $(find "$B/tbbuild" "$B/tblayers" "$B/tbreach" "$B/pns" "$B/pwrite" "$B/proof" -name '*.o'); do
         nm --defined-only "$o" | awk '$2 ~ /^[TDRB]$/ { print $3 }'; done; printf '%s\n' tb_file_write tb_blocks_make tb_blocks_write)
     pulled=$(nm --defined-only "$tmp/probe_table" | awk '{ print $3 }' | sort -u | comm -12 - "$(printf '%s\n' "$builder" | sort -u > "$tmp/b"; echo "$tmp/b")" | tr '\n' ' ')
     if [ -n "$pulled" ]; then

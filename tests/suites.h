@@ -6,6 +6,7 @@
 
 #include "../games/game.h"
 #include "../pns/pns.h"
+#include "../pwrite/pwrite.h"
 #include "../tablebase/tablebase.h"
 #include "../tbbuild/tbbuild.h"
 #include "../tblayers/tblayers.h"
@@ -79,7 +80,7 @@ const char *test_proof_head(const game *g);
 /* proof_verify of a proof held in a string, with the tables in tb_dir
  * (NULL: none): 0 sound, else -1 with the reason in err. */
 int test_check_proof(const char *text, const char *tb_dir, char *err, size_t errlen);
-/* pns_write_proof into a string (the caller frees it), NULL when no proof
+/* pwrite_proof into a string (the caller frees it), NULL when no proof
  * was written (r says why). */
 char *test_proof_text(const game *g, const game_state *s, const pns_options *o, pns_result *r);
 

@@ -2,6 +2,7 @@
 #include "ref.h"
 #include "suites.h"
 #include "../pns/pns.h"
+#include "../pwrite/pwrite.h"
 #include "../tablebase/tablebase.h"
 #include "../tbbuild/tbbuild.h"
 #include "../tblayers/tblayers.h"
@@ -184,7 +185,7 @@ char *test_proof_text(const game *g, const game_state *s, const pns_options *o, 
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    int rc = pns_write_proof(g, s, o, f, r);
+    int rc = pwrite_proof(g, s, o, f, r);
     fclose(f);
     if (rc == 0)
         return text;

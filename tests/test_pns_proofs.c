@@ -1,7 +1,7 @@
 /* tests/test_pns_proofs.c - proofs written by the search and checked by proof/:
  * graphs, joins, closed sets, Jungle, exact leaves. */
 #include "suites.h"
-#include "../pns/pns_testing.h"  /* the closed-set writer's sets, checked naively */
+#include "../pwrite/pwrite_testing.h"  /* the closed-set writer's sets, checked naively */
 #include "../proof/exact.h"  /* the checker's own search, against the naive one */
 #include "ref.h"
 #include "graphs.h"
@@ -16,8 +16,8 @@
  * of memory bytes; 0 if solved. */
 /* The result of the last proof_text_in: how its proof was written. */
 static pns_result last_proof;
-/* The hooks every search of these tests is given (pns_options.testing). */
-static struct pns_testing hooks;
+/* The proof writers' hooks every search of these tests is given (pns_options.solved_testing). */
+static struct pwrite_testing hooks;
 
 static int proof_text_in(const game *g, const game_state *s, pns_question q, tb_set *tb, size_t memory, char **text,
                          size_t *len)
@@ -29,7 +29,7 @@ static int proof_text_in(const game *g, const game_state *s, pns_question q, tb_
     o.prover = strcmp(g->ops->name, "graph") == 0 ? 0 : -1;
     o.tb = tb;
     o.max_nodes = 2000000;
-    o.testing = &hooks;
+    o.solved_testing = &hooks;
     pns_result r;
     *text = test_proof_text(g, s, &o, &r);
     last_proof = r;
@@ -394,7 +394,7 @@ static int observed_sets, observed_wrong;
 
 /* The greatest closed subset of g found the naive way, pass after pass
  * until one drops nothing, against the writer's. */
-static void check_closed_set(const pns_closed_graph *g)
+static void check_closed_set(const pwrite_closed_graph *g)
 {
     uint8_t *in = malloc(g->n ? g->n : 1);
     memset(in, 1, g->n);

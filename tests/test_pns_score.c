@@ -22,19 +22,19 @@ static void test_othello_scores(void)
         o.memory = 16 << 20;
         pns_result r;
         int score = 99, with_endgame = -99;
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r, NULL), 0);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
         if (i == 0) {
             CU_ASSERT_EQUAL(score, ref_negamax(starts[i], -1000, 1000));
         }
         /* the exact endgame search below 7 empties changes nothing */
         o.exact_empties = 7;
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r, NULL), 0);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r), 0);
         CU_ASSERT_EQUAL(with_endgame, score);
         /* both bounds' proofs from the search's own table verify */
         o.proof_exact_empties = 6;
         FILE *proof = tmpfile();
         CU_ASSERT_PTR_NOT_NULL_FATAL(proof);
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r, proof), 0);
+        CU_ASSERT_EQUAL(pwrite_score(g, &s, &o, -g->width * g->height, g->width * g->height, &with_endgame, &r, proof), 0);
         CU_ASSERT_EQUAL(with_endgame, score);
         rewind(proof);
         char summary[2048], err[512];
@@ -47,7 +47,7 @@ static void test_othello_scores(void)
         fclose(proof);
         o.proof_exact_empties = 0;
         o.exact_empties = 0;
-        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r, NULL), 0);
+        CU_ASSERT_EQUAL(pns_score(g, &s, &o, -g->width * g->height, g->width * g->height, &score, &r), 0);
         /* the line is a principal one: it ends the game at exactly the
          * score, and (4x4) every position on it has the score for the
          * root's mover by the naive negamax */
@@ -108,7 +108,7 @@ static void test_othello_score_reuse(void)
             o.init = (pns_init)(k % 3);  /* the estimate's numbers order the search, never decide it */
             pns_result r;
             FILE *proof = k % 4 == 0 ? tmpfile() : NULL;
-            CU_ASSERT_EQUAL(pns_score(g, &s, &o, -area, area, &score, &r, proof), 0);
+            CU_ASSERT_EQUAL(pwrite_score(g, &s, &o, -area, area, &score, &r, proof), 0);
             CU_ASSERT_EQUAL(score, want);
             asked++;
             if (proof) {

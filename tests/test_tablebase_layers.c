@@ -46,7 +46,7 @@ static void test_against_negamax(void)
     pns_defaults(&o);
     pns_score_defaults(&o);
     pns_result r;
-    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r, NULL), 0);
+    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r), 0);
     CU_ASSERT_EQUAL(v, score);
     CU_ASSERT_EQUAL(v, -10);
     /* the score search reading every leaf from the tables (the solver only
@@ -54,11 +54,11 @@ static void test_against_negamax(void)
      * fewer nodes */
     pns_result rt;
     o.exact_empties = 4;
-    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r, NULL), 0);
+    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &r), 0);
     o.scores = tb_open(g, dir, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(o.scores);
     CU_ASSERT(tb_set_scored(o.scores));
-    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &rt, NULL), 0);
+    CU_ASSERT_EQUAL(pns_score(g, &s, &o, -16, 16, &score, &rt), 0);
     CU_ASSERT_EQUAL(score, -10);
     CU_ASSERT(rt.nodes * 5 < r.nodes);
     tb_close(o.scores);
@@ -184,7 +184,7 @@ static int against_search(game *g, const tb_layers *t, int games, unsigned long 
         o.memory = (size_t)32 << 20;
         pns_result r;
         CU_ASSERT_EQUAL_FATAL(tb_layers_probe(t, &s, &stored), 1);
-        CU_ASSERT_EQUAL_FATAL(pns_score(g, &s, &o, -g->score_bound, g->score_bound, &score, &r, NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(pns_score(g, &s, &o, -g->score_bound, g->score_bound, &score, &r), 0);
         CU_ASSERT_EQUAL(stored, score);
         checked++;
     }

@@ -4,6 +4,7 @@
  * claim something true of the graph, by every path (tests/graphs.c), or the
  * target aborts. */
 #include "../../pns/pns.h"
+#include "../../pwrite/pwrite.h"
 #include "../graphs.h"
 #include "../mutate.h"
 
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len = 0;
     FILE *f = open_memstream(&proof, &len);
     pns_result r;
-    int rc = pns_write_proof(g, &s, &o, f, &r);
+    int rc = pwrite_proof(g, &s, &o, f, &r);
     fclose(f);
     if (rc == 0) {
         proof_lines L = { 0 };

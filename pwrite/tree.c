@@ -1,4 +1,4 @@
-/* pns/proof_write.c - writes the solution tree of a solved question.
+/* pwrite/tree.c - writes the solution tree of a solved question.
  *
  * The tree is drawn from df-pn's tables: where the table no longer holds a
  * child's value (replaced, or path-dependent and never stored), the child is
@@ -7,7 +7,7 @@
  * path), so where one move suffices the writer tries the candidates in turn
  * and takes back a subtree that fails.  A position met again is written as a
  * reference to its first subtree when every earlier position that subtree's
- * repetitions need (at most REFS_KEYS) is on the current path: extra
+ * repetitions need (at most PNS_REFS_KEYS) is on the current path: extra
  * positions on the path only add repetitions, which help the side the claim
  * favours.  Where a draw supports the claim (an advantage proven, a win
  * disproven) every position already written is referred to, wherever it
@@ -20,8 +20,7 @@
  * where the table still holds it (proof_closed.c); this tree writer is for
  * the other claims and the fallback.  The format is in
  * docs/proof-format.md. */
-#include "proof.h"
-#include "../proof/proof.h"
+#include "pwrite_int.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -42,10 +41,10 @@ typedef struct {
 #define NOT_WRITTEN UINT64_MAX
 
 typedef struct {
-    dfpn *D;
+    pns_dfpn *D;
     int claim_proven;
     int closed;               /* a draw supports the claim: refer to any written position */
-    dfpn_closed set;          /* closed: what the searches inside the writer may lean on */
+    pns_assume set;           /* closed: what the searches inside the writer may lean on */
     char *buf;                /* the tree so far; a failed subtree is cut off */
     size_t len, cap;
     int oom;
@@ -64,7 +63,7 @@ enum { OK = 0, FAILS = 1 };  /* FAILS: this subtree does not hold on this path *
 static void out_of_memory(writer *W)
 {
     W->oom = 1;
-    W->D->S.stopped = 1;
+    pns_dfpn_stop(W->D);
 }
 
 static void emit(writer *W, const char *fmt, ...)
@@ -133,13 +132,13 @@ static void rollback(writer *W, size_t len, uint64_t id)
     W->held = 0;
 }
 
-static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
+static void remember(writer *W, game_key key, uint64_t id, uint64_t refs)
 {
     written *w = find(W, key);
     if (w && w->id != NOT_WRITTEN)
         return;
-    game_key need[REFS_KEYS];
-    int n = W->closed ? 0 : refs_keys(&W->D->S, refs, need);  /* the node is at S.depth (popped already) */
+    game_key need[PNS_REFS_KEYS];
+    int n = W->closed ? 0 : pns_dfpn_refs_keys(W->D, refs, need);  /* the node is at S.depth (popped already) */
     if (n < 0)
         return;
     if (W->nlog == W->caplog) {
@@ -159,7 +158,7 @@ static void remember(writer *W, game_key key, uint64_t id, refs_t refs)
         return;
     }
     if (W->closed)
-        pns_tt_flag(W->D->tt, key, TT_SET, -1);
+        pns_dfpn_mark(W->D, key);
     memcpy(w->need, need, sizeof need[0] * (size_t)n);
     W->log[W->nlog++] = w;
 }
@@ -178,21 +177,21 @@ static void set_keep(void *ctx, game_key key, int best)
     W->held++;
 }
 
-static int shows(const writer *W, const child_t *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
+static int shows(const writer *W, const pns_child *c) { return W->claim_proven ? c->pn == 0 : c->dn == 0; }
 
 /* Is cs written already, on the path or shown to hold given those?  (Closed
  * files refer to the first two and write the third without a search.) */
 static int known(writer *W, const game_state *cs)
 {
-    game_key key = game_key_of(W->D->S.g, cs);
-    return find(W, key) || pns_path_find(&W->D->S, key) >= 0;
+    game_key key = game_key_of(pns_dfpn_game(W->D), cs);
+    return find(W, key) || pns_dfpn_path_find(W->D, key) >= 0;
 }
 
 /* The value of child cs in the current path context, searched if need be;
  * 0 when the search stopped first. */
-static int child_value(writer *W, const game_state *cs, child_t *c)
+static int child_value(writer *W, const game_state *cs, pns_child *c)
 {
-    W->set.base = W->D->S.depth;
+    W->set.base = pns_dfpn_depth(W->D);
     pns_dfpn_child(W->D, cs, c);
     if (c->pn != 0 && c->dn != 0) {
         W->searched++;
@@ -202,45 +201,47 @@ static int child_value(writer *W, const game_state *cs, child_t *c)
 }
 
 /* Does this proof end in 'exact' leaves? */
-static int exact_leaves(const pns_search *S)
+static int exact_leaves(const pns_dfpn *D)
 {
-    return S->o->question == PNS_SCORE && S->o->proof_exact_empties > 0 && game_has_solver(S->g);
+    const pns_options *o = pns_dfpn_options(D);
+    return o->question == PNS_SCORE && o->proof_exact_empties > 0 && game_has_solver(pns_dfpn_game(D));
 }
 
 /* Writes the subtree of s (reached by move text mv) at path depth depth;
  * OK or FAILS, with the earlier positions its repetitions need in *refs. */
 /* Writes s's line when it is a leaf (end, exact, tb, rep, ref) and
  * answers 1; else 0, with s's key and its entry of W->done (or NULL). */
-static int leaf_line(writer *W, const game_state *s, int depth, game_key *key, written **w, refs_t *refs_out)
+static int leaf_line(writer *W, const game_state *s, int depth, game_key *key, written **w, uint64_t *refs_out)
 {
-    pns_search *S = &W->D->S;
-    const game *g = S->g;
+    pns_dfpn *D = W->D;
+    const game *g = pns_dfpn_game(D);
+    const pns_options *o = pns_dfpn_options(D);
     if (game_result_of(g, s) != GAME_ONGOING) {
         emit(W, "end\n");
         return 1;
     }
-    if (depth > 0 && exact_leaves(S) && game_empties(g, s) <= S->o->proof_exact_empties) {
+    if (depth > 0 && exact_leaves(D) && game_empties(g, s) <= o->proof_exact_empties) {
         emit(W, "exact\n");  /* the checker searches it; it shows the claim, or we were not called */
         return 1;
     }
     tb_value tv;
-    if (S->tb_ok && tb_probe(S->o->tb, s, &tv, S->error, sizeof S->error) == 1) {
+    if (pns_dfpn_tables(D) && tb_probe(o->tb, s, &tv, pns_dfpn_error(D), PNS_ERROR_MAX) == 1) {
         emit(W, "tb %s %d\n", proof_tb_word(tv.wdl), tv.distance);
         proof_tables_add(&W->tables, g, s);
         return 1;
     }
     *key = game_key_of(g, s);
-    int d = pns_path_find(S, *key);
+    int d = pns_dfpn_path_find(D, *key);
     if (d >= 0) {
         emit(W, "rep %llu\n", (unsigned long long)W->id_at[d]);
-        *refs_out = refs_bit(S, d);
+        *refs_out = pns_dfpn_refs_at(D, d);
         return 1;
     }
     *w = find(W, *key);
-    if (*w && (*w)->id != NOT_WRITTEN && (W->closed || refs_of_keys(S, (*w)->need, (*w)->n, refs_out) == 0)) {
+    if (*w && (*w)->id != NOT_WRITTEN && (W->closed || pns_dfpn_refs_of_keys(D, (*w)->need, (*w)->n, refs_out) == 0)) {
         emit(W, "ref %llu\n", (unsigned long long)(*w)->id);
         if (W->closed)
-            *refs_out = REFS_FAR;  /* leans on a line outside: no symmetric image of it */
+            *refs_out = PNS_REFS_FAR;  /* leans on a line outside: no symmetric image of it */
         return 1;
     }
     return 0;
@@ -253,10 +254,11 @@ static int leaf_line(writer *W, const game_state *s, int depth, game_key *key, w
 static void move_order(writer *W, const game_state *s, game_key key, const written *w, const game_move *mv_list, int n,
                        int need_all, int *order)
 {
-    const game *g = W->D->S.g;
+    const game *g = pns_dfpn_game(W->D);
     int held = w && w->id == NOT_WRITTEN;  /* its best move is the one the writer's search found */
-    const tt_entry *e = need_all || held ? NULL : pns_dfpn_lookup(W->D, key);
-    int first = need_all ? 0 : held ? w->best : e ? e->best : 0;
+    pns_entry e;
+    int stored = !need_all && !held && pns_dfpn_entry(W->D, key, &e);
+    int first = need_all ? 0 : held ? w->best : stored ? e.best : 0;
     /* a move into a leaf that shows the claim (the game's end, a table's
      * value) before the search's choice: df-pn's proofs wander (a line of
      * 2,315 plies in a seven-piece Jungle win whose captures all reach
@@ -265,8 +267,8 @@ static void move_order(writer *W, const game_state *s, game_key key, const writt
     for (int i = 0; !need_all && !held && i < n; i++) {
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
-        child_t c;
-        if (pns_search_leaf(&W->D->S, &cs, &c.pn, &c.dn) && shows(W, &c)) {
+        pns_child c;
+        if (pns_dfpn_leaf(W->D, &cs, &c.pn, &c.dn) && shows(W, &c)) {
             first = i;
             break;
         }
@@ -297,10 +299,10 @@ static void move_order(writer *W, const game_state *s, game_key key, const writt
  * writer's path 435 plies deep).  1 when they do, with their values in
  * *val where (*have)[i] (arrays the caller frees; on the heap, as the
  * writer's recursion is as deep as its longest line); 0 when one does not. */
-static int children_show(writer *W, const game_state *s, const game_move *mv_list, int n, child_t **val,
+static int children_show(writer *W, const game_state *s, const game_move *mv_list, int n, pns_child **val,
                          uint8_t **have)
 {
-    const game *g = W->D->S.g;
+    const game *g = pns_dfpn_game(W->D);
     *val = malloc(sizeof **val * ((size_t)n + 1));
     *have = calloc((size_t)n + 1, 1);
     if (!*val || !*have) {
@@ -324,12 +326,12 @@ static int children_show(writer *W, const game_state *s, const game_move *mv_lis
     return 1;
 }
 
-static int write_node(writer *W, const game_state *s, const char *mv, int depth, refs_t *refs_out)
+static int write_node(writer *W, const game_state *s, const char *mv, int depth, uint64_t *refs_out)
 {
-    pns_search *S = &W->D->S;
-    const game *g = S->g;
+    pns_dfpn *D = W->D;
+    const game *g = pns_dfpn_game(D);
     *refs_out = 0;
-    if (S->stopped)
+    if (pns_dfpn_stopped(D))
         return FAILS;
     uint64_t id = W->next_id++;
     emit(W, "%d %s ", depth, mv);
@@ -340,24 +342,24 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     emit(W, "node\n");
     game_move mv_list[GAME_MAX_MOVES];
     int n = game_moves(g, s, mv_list);
-    int need_all = (game_to_move(g, s) == S->prover) != W->claim_proven;
+    int need_all = (game_to_move(g, s) == pns_dfpn_prover(D)) != W->claim_proven;
     int order[GAME_MAX_MOVES], m = n;
     move_order(W, s, key, w, mv_list, n, need_all, order);
     W->id_at[depth] = id;
-    pns_path_push(S, key);
-    child_t *val = NULL;
+    pns_dfpn_path_push(D, key);
+    pns_child *val = NULL;
     uint8_t *have = NULL;
     if (need_all && !children_show(W, s, mv_list, n, &val, &have)) {
-        pns_path_pop(S);
+        pns_dfpn_path_pop(D);
         return FAILS;
     }
-    refs_t refs = 0;
+    uint64_t refs = 0;
     /* children written in full, by symmetric key: a later image is a 'sym' line */
     game_key *sym_key = need_all && game_has_symmetry(g) ? malloc(sizeof *sym_key * (size_t)n) : NULL;
     uint64_t *sym_id = sym_key ? malloc(sizeof *sym_id * (size_t)n) : NULL;
     int nsym = 0;
     int status = need_all ? OK : FAILS;
-    for (int k = 0; k < m && !S->stopped; k++) {
+    for (int k = 0; k < m && !pns_dfpn_stopped(D); k++) {
         int i = order[k];
         game_state cs = *s;
         game_play(g, &cs, mv_list[i]);
@@ -375,7 +377,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
                 continue;
             }
         }
-        child_t c;
+        pns_child c;
         if (W->closed && known(W, &cs)) {
             /* written already or on the path: a ref or a rep, no search */
         } else if (have && have[i]) {
@@ -393,7 +395,7 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
         game_format_move(g, s, mv_list[i], text, sizeof text);
         size_t len0 = W->len;
         uint64_t id0 = W->next_id;
-        refs_t r;
+        uint64_t r;
         if (write_node(W, &cs, text, depth + 1, &r) == OK) {
             refs |= r;
             if (sym_id && r == 0) {
@@ -417,38 +419,37 @@ static int write_node(writer *W, const game_state *s, const char *mv, int depth,
     free(sym_id);
     free(val);
     free(have);
-    pns_path_pop(S);
-    if (S->stopped)
+    pns_dfpn_path_pop(D);
+    if (pns_dfpn_stopped(D))
         status = FAILS;
-    refs = refs_up(refs);
+    refs = pns_refs_up(refs);
     if (status == OK)
         remember(W, key, id, refs);
     *refs_out = refs;
     return status;
 }
 
-int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
+int pwrite_tree(pns_dfpn *D, const game_state *s, const pns_child *answer, pns_result *r, void *ctx)
 {
-    pns_search *S = &D->S;
-    const game *g = S->g;
-    const pns_options *o = S->o;
+    FILE *out = ctx;
+    const game *g = pns_dfpn_game(D);
+    const pns_options *o = pns_dfpn_options(D);
+    char *error = pns_dfpn_error(D);
     memset(r, 0, sizeof *r);
     writer W;
     memset(&W, 0, sizeof W);
     W.D = D;
-    if (!(W.id_at = malloc(sizeof *W.id_at * PATH_MAX_DEPTH))) {
+    if (!(W.id_at = malloc(sizeof *W.id_at * PNS_MAX_DEPTH))) {
         r->stopped_by = "memory";
         snprintf(r->error, sizeof r->error, "out of memory");
         return -1;
     }
-    child_t root;
-    pns_dfpn_run(D, s, &root);
     if (o->proof_seconds > 0)  /* a writer that will not finish is cut short: the split goes a move deeper */
-        S->write_until = util_clock() + o->proof_seconds;
-    pns_dfpn_pin(D);  /* the writer reads entries by pointer while it searches */
-    r->status = root.pn == 0 ? PNS_PROVEN : root.dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
-    r->pn = root.pn;
-    r->dn = root.dn;
+        pns_dfpn_deadline(D, util_clock() + o->proof_seconds);
+    pns_dfpn_pin(D);  /* the table keeps its size while the writer searches in it */
+    r->status = answer->pn == 0 ? PNS_PROVEN : answer->dn == 0 ? PNS_DISPROVEN : PNS_UNKNOWN;
+    r->pn = answer->pn;
+    r->dn = answer->dn;
     if (r->status != PNS_UNKNOWN)
         pns_dfpn_line(D, s, r);  /* before the writer: its best move helps a split where the proof fails */
     int rc = -1;
@@ -464,40 +465,37 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
             snprintf(question, sizeof question, "score %d", o->score_target);
         else
             snprintf(question, sizeof question, "%s", o->question == PNS_WIN ? "win" : "advantage");
-        proof_claim claim = { g, text, S->prover, question, W.claim_proven };
+        proof_claim claim = { g, text, pns_dfpn_prover(D), question, W.claim_proven };
         /* a closed set from the table first; searching again where it does not hold the root */
-        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pns_proof_write_closed(D, s, &claim, out, &rep) : 1;
+        int from_table = W.closed && o->ghi == PNS_GHI_SAFE ? pwrite_closed(D, s, &claim, out, &rep) : 1;
         rep.closed = from_table == 0;
         if (from_table <= 0) {
             rc = from_table;
         } else {
             if (W.closed && o->ghi == PNS_GHI_SAFE) {
-                W.set = (dfpn_closed){ set_holds, set_keep, &W, 0 };
-                pns_dfpn_lean_on(D, &W.set);
+                W.set = (pns_assume){ set_holds, set_keep, &W, 0 };
+                pns_dfpn_assume(D, &W.set);
             }
-            refs_t refs;
+            uint64_t refs;
             if (write_node(&W, s, "-", 0, &refs) == OK && !W.oom &&
-                proof_header_write(out, &claim, o->tb, &W.tables, NULL, S->error, sizeof S->error) == 0)
+                proof_header_write(out, &claim, o->tb, &W.tables, NULL, error, PNS_ERROR_MAX) == 0)
                 rc = fwrite(W.buf, 1, W.len, out) == W.len && !ferror(out) ? 0 : -1;
         }
-        if (rc != 0 && ferror(out) && !S->error[0])
-            snprintf(S->error, sizeof S->error, "cannot write the proof: %s", strerror(errno));
-        if (rc != 0 && !S->error[0] && S->stopped && S->stopped_by)
-            snprintf(S->error, sizeof S->error, "the proof could not be completed: the search stopped (%s)",
-                     S->stopped_by);
-        if (rc != 0 && !S->error[0])
-            snprintf(S->error, sizeof S->error, "%s",
+        const char *stopped_by = pns_dfpn_stopped_by(D);
+        if (rc != 0 && ferror(out) && !error[0])
+            snprintf(error, PNS_ERROR_MAX, "cannot write the proof: %s", strerror(errno));
+        if (rc != 0 && !error[0] && pns_dfpn_stopped(D) && stopped_by)
+            snprintf(error, PNS_ERROR_MAX, "the proof could not be completed: the search stopped (%s)", stopped_by);
+        if (rc != 0 && !error[0])
+            snprintf(error, PNS_ERROR_MAX, "%s",
                      W.oom ? "out of memory for the proof"
-                     : S->stopped ? "the proof tree could not be completed within the limits"
-                                  : "the proof could not be completed or written");
+                     : pns_dfpn_stopped(D) ? "the proof tree could not be completed within the limits"
+                                           : "the proof could not be completed or written");
     }
-    pns_dfpn_lean_on(D, NULL);
+    pns_dfpn_assume(D, NULL);
     pns_dfpn_set_pinned(D, 0);
-    S->write_until = 0;  /* the writer's limit is not the next search's (a score search writes two) */
-    pns_search_report(S, r);
-    size_t kept_bytes;
-    pns_tt_kept_counts(D->tt, &r->kept, &r->kept_dropped, &kept_bytes);
-    r->peak_bytes += kept_bytes;
+    pns_dfpn_deadline(D, 0);  /* the writer's limit is not the next search's (a score search writes two) */
+    pns_dfpn_report(D, r);
     rep.searched = W.searched;
     rep.taken_back = W.taken_back;
     r->proof = rep;
@@ -508,45 +506,39 @@ int pns_proof_write_dfpn(dfpn *D, const game_state *s, FILE *out, pns_result *r)
     return rc;
 }
 
-int pns_proof_write(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
+/* pwrite_proof's hook, with where its answer goes. */
+typedef struct {
+    FILE *out;
+    int rc;
+} tree_job;
+
+static int tree_hook(pns_dfpn *D, const game_state *s, const pns_child *answer, pns_result *r, void *ctx)
+{
+    tree_job *j = ctx;
+    return j->rc = pwrite_tree(D, s, answer, r, j->out);
+}
+
+int pwrite_proof(const game *g, const game_state *s, const pns_options *o, FILE *out, pns_result *r)
 {
     pns_options q = *o;
     q.algo = PNS_DFPN;
-    q.keep_solved = 1;  /* the proof the search finds stays findable */
-    dfpn D;
-    if (pns_dfpn_init(&D, g, s, &q) != 0) {
-        memset(r, 0, sizeof *r);
-        r->stopped_by = "memory";
-        snprintf(r->error, sizeof r->error, "out of memory");
-        return -1;
-    }
-    int rc = -1;
-    if (pns_dfpn_start(&D, s) == 0) {
-        /* threads solve it together; the lead alone writes the proof from
-         * the shared table (it searches again only what the helpers' own
-         * path-dependent tables held) */
-        dfpn_team *T = q.threads > 1 ? pns_dfpn_team_new(&D, s, q.threads) : NULL;
-        pns_result helpers;
-        memset(&helpers, 0, sizeof helpers);
-        if (T) {
-            child_t root;
-            pns_dfpn_team_run(T, s, &root);
-            pns_dfpn_team_report(T, &helpers);
-            pns_dfpn_team_free(T);
-        }
-        rc = pns_proof_write_dfpn(&D, s, out, r);
-        r->nodes += helpers.nodes;
-        r->path_dependent += helpers.path_dependent;
-        r->peak_bytes += helpers.peak_bytes;
-        r->tt_accesses = helpers.tt_accesses;
-        r->tt_contended = helpers.tt_contended;
-        if (pns_dfpn_checkpoint(&D, s) != 0)
-            snprintf(r->error, sizeof r->error, "%s", D.S.error);
-    } else {
-        memset(r, 0, sizeof *r);
-        r->stopped_by = "resume";
-        pns_search_report(&D.S, r);
-    }
-    pns_dfpn_free(&D);
-    return rc;
+    tree_job j = { out, -1 };
+    q.solved = tree_hook;  /* threads solve it together; the lead alone writes the proof from the shared table */
+    q.solved_ctx = &j;
+    pns_solve(g, s, &q, r);
+    return j.rc;
+}
+
+static int bound_hook(pns_dfpn *D, const game_state *s, const pns_child *answer, pns_result *r, void *ctx)
+{
+    return pwrite_tree(D, s, answer, r, ctx);
+}
+
+int pwrite_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
+                 FILE *out)
+{
+    pns_options q = *o;
+    q.solved = out ? bound_hook : NULL;  /* NULL: no proof, pns_score's search alone */
+    q.solved_ctx = out;
+    return pns_score(g, s, &q, lo, hi, score, r);
 }

@@ -1,4 +1,4 @@
-/* pns/proof_closed.c - a proof where a draw supports the claim, read off the
+/* pwrite/closed.c - a proof where a draw supports the claim, read off the
  * search's table without searching again.
  *
  * Such a proof is a closed set of positions (proof_write.c): the claim's side has
@@ -25,9 +25,8 @@
  * moves, each expanded once, where breadth-first order first reaches it (so
  * the tree is as shallow as the strategy allows); every other line of it is
  * a 'ref' to that expansion, earlier or later in the file. */
-#include "proof.h"
-#include "pns_testing.h"
-#include "../proof/proof.h"
+#include "pwrite_int.h"
+#include "pwrite_testing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +40,7 @@ enum { UNREAD_NONE = 0xff };  /* every move of the position read */
 enum { REACH_MAX = 255 };     /* the most levels of open children read at once below a widened one */
 
 typedef struct {
-    dfpn *D;
+    pns_dfpn *D;
     int claim_proven;
     uint32_t n, cap;          /* positions */
     game_state *state;        /* NULL where the game gives the state of a key (state_of) */
@@ -76,7 +75,7 @@ static game_state state_of(const closed_proof *P, uint32_t v)
     if (!P->keys_only)
         return P->state[v];
     game_state s;
-    game_unkey(P->D->S.g, P->key[v], &s);
+    game_unkey(pns_dfpn_game(P->D), P->key[v], &s);
     return s;
 }
 
@@ -182,20 +181,29 @@ static uint32_t add(closed_proof *P, const game_state *cs, game_key k)
 /* Does the node of v need all its moves (the other side to move)? */
 static int needs_all(const closed_proof *P, uint32_t v)
 {
-    const pns_search *S = &P->D->S;
     game_state s = state_of(P, v);
-    return (game_to_move(S->g, &s) == S->prover) != P->claim_proven;
+    return (game_to_move(pns_dfpn_game(P->D), &s) == pns_dfpn_prover(P->D)) != P->claim_proven;
 }
 
 /* Does the table entry e (NULL: none) show the claim, on every path or on
  * some? */
-static int shows(const closed_proof *P, const tt_entry *e)
+static int shows(const closed_proof *P, const pns_entry *e)
 {
-    return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || (e->flags & TT_COND));
+    return e && ((P->claim_proven ? e->pn == 0 : e->dn == 0) || e->path_dependent);
+}
+
+/* The search's entry of key into *buf: buf, or NULL when it has none. */
+static const pns_entry *entry(const closed_proof *P, game_key key, pns_entry *buf)
+{
+    return pns_dfpn_entry(P->D, key, buf) ? buf : NULL;
 }
 
 /* Did the search show the claim at key? */
-static int shown(const closed_proof *P, game_key key) { return shows(P, pns_dfpn_lookup(P->D, key)); }
+static int shown(const closed_proof *P, game_key key)
+{
+    pns_entry buf;
+    return shows(P, entry(P, key, &buf));
+}
 
 /* Did the search show the claim at key by move i (its best move)?  Where
  * the table lost that child, the claim's side lost the move the search
@@ -204,7 +212,8 @@ static int shown(const closed_proof *P, game_key key) { return shows(P, pns_dfpn
  * only those the strategy lists.) */
 static int shown_by(const closed_proof *P, game_key key, int i)
 {
-    const tt_entry *e = pns_dfpn_lookup(P->D, key);
+    pns_entry buf;
+    const pns_entry *e = entry(P, key, &buf);
     return e && e->best == i && shows(P, e);
 }
 
@@ -253,18 +262,19 @@ static uint32_t edge_at(const closed_proof *P, uint32_t v, int i)
 static int read_edge(closed_proof *P, uint32_t v, const game_state *s, game_move m, int i, int all, int read_open,
                      uint8_t reach, uint32_t *to)
 {
-    pns_search *S = &P->D->S;
-    const game *g = S->g;
+    pns_dfpn *D = P->D;
+    const game *g = pns_dfpn_game(D);
     game_state cs = *s;
     game_play(g, &cs, m);
     uint32_t pn, dn;
-    if (pns_search_leaf(S, &cs, &pn, &dn)) {
+    if (pns_dfpn_leaf(D, &cs, &pn, &dn)) {
         *to = (P->claim_proven ? pn == 0 : dn == 0) ? EDGE_GOOD : EDGE_BAD;
         return 0;
     }
     game_key k = game_key_of(g, &cs);
     *to = find(P, k);
-    const tt_entry *e = *to == EDGE_BAD ? pns_dfpn_lookup(P->D, k) : NULL;
+    pns_entry e_buf;
+    const pns_entry *e = *to == EDGE_BAD ? entry(P, k, &e_buf) : NULL;
     int fails = e && (P->claim_proven ? e->dn == 0 : e->pn == 0);
     if (e && !fails && !read_open && !shows(P, e)) {
         *to = EDGE_OPEN;
@@ -299,7 +309,7 @@ static int edge_room(closed_proof *P, uint64_t more)
  * memory or over the budget. */
 static int unfold(closed_proof *P)
 {
-    const game *g = P->D->S.g;
+    const game *g = pns_dfpn_game(P->D);
     uint32_t n = P->explored;
     uint64_t more = 0;
     for (uint32_t v = 0; v < n; v++)
@@ -339,15 +349,16 @@ static int unfold(closed_proof *P)
  * -1 when out of memory or the search stopped. */
 static int explore(closed_proof *P)
 {
-    pns_search *S = &P->D->S;
-    const game *g = S->g;
+    pns_dfpn *D = P->D;
+    const game *g = pns_dfpn_game(D);
     for (uint32_t v = P->explored; v < P->n; v++) {
         P->first[v] = P->nedge;
         game_move mv[GAME_MAX_MOVES];
         game_state s = state_of(P, v);
         int n = game_moves(g, &s, mv);
         int all = needs_all(P, v), lost = 0;
-        const tt_entry *e = all ? NULL : pns_dfpn_lookup(P->D, P->key[v]);
+        pns_entry e_buf;
+    const pns_entry *e = all ? NULL : entry(P, P->key[v], &e_buf);
         P->only[v] = shows(P, e) && e->best < n && n > 1 ? e->best : UNREAD_NONE;
         int kept = P->only[v] == UNREAD_NONE ? n : 1;
         if (edge_room(P, (uint64_t)kept) != 0)
@@ -364,7 +375,7 @@ static int explore(closed_proof *P)
         }
         P->first[v + 1] = P->nedge;
         P->explored = v + 1;
-        if (pns_search_tick(S))
+        if (pns_dfpn_tick(D))
             return -1;
     }
     return 0;
@@ -382,8 +393,8 @@ static int explore(closed_proof *P)
  * widened, or -1 when out of memory or stopped. */
 static int64_t widen(closed_proof *P, int open_too)
 {
-    pns_search *S = &P->D->S;
-    const game *g = S->g;
+    pns_dfpn *D = P->D;
+    const game *g = pns_dfpn_game(D);
     int64_t widened = 0;
     if (unfold(P) != 0)
         return -1;
@@ -410,7 +421,7 @@ static int64_t widen(closed_proof *P, int open_too)
         }
         P->only[v] = UNREAD_NONE;
         widened++;
-        if (pns_search_tick(S))
+        if (pns_dfpn_tick(D))
             return -1;
     }
     return widened;
@@ -477,14 +488,14 @@ static int close_set(closed_proof *P)
         }
     }
     free(pred);
-    const struct pns_testing *t = P->D->S.o->testing;
+    const struct pwrite_testing *t = pns_dfpn_options(P->D)->solved_testing;
     if (t && t->closed_observe) {
         uint8_t *all = malloc(n ? n : 1);
         if (!all)
             return -1;
         for (uint32_t v = 0; v < n; v++)
             all[v] = (uint8_t)needs_all(P, v);
-        pns_closed_graph g = { n, P->first, P->edge, all, P->in, P->optimistic };
+        pwrite_closed_graph g = { n, P->first, P->edge, all, P->in, P->optimistic };
         t->closed_observe(&g);
         free(all);
     }
@@ -506,7 +517,8 @@ static int choose(const closed_proof *P, uint32_t v)
     for (uint64_t e = f; e < end; e++)
         if (P->edge[e] == EDGE_GOOD)
             return move_of(P, v, e);
-    const tt_entry *t = pns_dfpn_lookup(P->D, P->key[v]);
+    pns_entry t_buf;
+    const pns_entry *t = entry(P, P->key[v], &t_buf);
     if (t && keeps_shown(P, edge_at(P, v, t->best)))
         return t->best;
     for (uint64_t e = f; e < end; e++)
@@ -587,12 +599,11 @@ typedef struct {
 /* The leaf line of a supporting leaf (a game end or a table value). */
 static int leaf_line(const closed_proof *P, const game_state *cs, FILE *out)
 {
-    const pns_search *S = &P->D->S;
-    if (game_result_of(S->g, cs) != GAME_ONGOING)
+    if (game_result_of(pns_dfpn_game(P->D), cs) != GAME_ONGOING)
         return fputs("end\n", out) < 0 ? -1 : 0;
     tb_value tv;
     char err[256];
-    if (tb_probe(S->o->tb, cs, &tv, err, sizeof err) != 1)
+    if (tb_probe(pns_dfpn_options(P->D)->tb, cs, &tv, err, sizeof err) != 1)
         return -1;
     return fprintf(out, "tb %s %d\n", proof_tb_word(tv.wdl), tv.distance) < 0 ? -1 : 0;
 }
@@ -600,7 +611,7 @@ static int leaf_line(const closed_proof *P, const game_state *cs, FILE *out)
 /* Writes the lines, depth first along the breadth-first tree. */
 static int emit(const closed_proof *P, FILE *out)
 {
-    const game *g = P->D->S.g;
+    const game *g = pns_dfpn_game(P->D);
     frame *stack = malloc(sizeof *stack * 64);
     int cap = 64, top = 0, rc = 0;
     if (!stack || fputs("0 - node\n", out) < 0) {
@@ -697,8 +708,8 @@ static void choose_all(closed_proof *P)
  * that hold.  The count searched, or -1 when out of memory or stopped. */
 static int64_t repair(closed_proof *P)
 {
-    pns_search *S = &P->D->S;
-    const game *g = S->g;
+    pns_dfpn *D = P->D;
+    const game *g = pns_dfpn_game(D);
     int64_t searched = 0;
     uint32_t reached = P->n;  /* not the positions added here */
     /* a position whose listed child failed, or below one, needs no more
@@ -724,7 +735,7 @@ static int64_t repair(closed_proof *P)
             game_state cs = vs;
             game_play(g, &cs, mv[i]);
             game_key k = game_key_of(g, &cs);
-            child_t c;
+            pns_child c;
             /* this writer holds keys, never pointers into the table, so its
              * searches may grow it: pinned at the writer's start, a table the
              * search had left small filled up under them (an Ostle split
@@ -732,7 +743,7 @@ static int64_t repair(closed_proof *P)
             int pinned = pns_dfpn_set_pinned(P->D, 0);
             pns_dfpn_run(P->D, &cs, &c);
             pns_dfpn_set_pinned(P->D, pinned);
-            if (S->stopped) {
+            if (pns_dfpn_stopped(D)) {
                 searched = -1;
                 goto out;
             }
@@ -757,7 +768,7 @@ out:
 /* The tables the listed leaves read. */
 static void leaf_tables(const closed_proof *P, proof_tables *t)
 {
-    const game *g = P->D->S.g;
+    const game *g = pns_dfpn_game(P->D);
     memset(t, 0, sizeof *t);
     for (uint32_t v = 0; v < P->n; v++) {
         if (P->parent[v] == EDGE_BAD)
@@ -785,15 +796,17 @@ static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
         return "a position the table lost, searched again without success";
     if (to == EDGE_OPEN)
         return "a position the search left open";
-    pns_search *S = &P->D->S;
+    pns_dfpn *D = P->D;
+    const game *g = pns_dfpn_game(D);
     game_move mv[GAME_MAX_MOVES];
     game_state cs = state_of(P, v);
-    game_moves(S->g, &cs, mv);
-    game_play(S->g, &cs, mv[i]);
+    game_moves(g, &cs, mv);
+    game_play(g, &cs, mv[i]);
     uint32_t pn, dn;
-    if (pns_search_leaf(S, &cs, &pn, &dn))
+    if (pns_dfpn_leaf(D, &cs, &pn, &dn))
         return "a game end or table value against the claim";
-    const tt_entry *e = pns_dfpn_lookup(P->D, game_key_of(S->g, &cs));
+    pns_entry e_buf;
+    const pns_entry *e = entry(P, game_key_of(g, &cs), &e_buf);
     if (!e)
         return "a position the table lost, below one the search had not shown";
     return (P->claim_proven ? e->dn == 0 : e->pn == 0) ? "a position the table says fails" : "a position not read";
@@ -804,7 +817,7 @@ static const char *edge_fault(const closed_proof *P, uint32_t v, int i)
  * down to the edge that is not a position: why the set lost the root. */
 static void explain(const closed_proof *P, char *why, size_t size)
 {
-    const game *g = P->D->S.g;
+    const game *g = pns_dfpn_game(P->D);
     uint32_t v = 0;
     int depth = 0, i = 0, kept = 0;
     for (uint32_t k = 0; k < P->n; k++)
@@ -816,7 +829,8 @@ static void explain(const closed_proof *P, char *why, size_t size)
             for (i = 0; i < n && keeps(P, edge_at(P, v, i)); i++)
                 ;
         } else {
-            const tt_entry *e = pns_dfpn_lookup(P->D, P->key[v]);
+            pns_entry e_buf;
+    const pns_entry *e = entry(P, P->key[v], &e_buf);
             i = e && e->best < n ? e->best : 0;
         }
         if (i >= n)
@@ -848,25 +862,28 @@ static int64_t search_lost(closed_proof *P, int optimistic)
     return repair(P);
 }
 
-int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c, FILE *out, pns_proof_report *rep)
+int pwrite_closed(pns_dfpn *D, const game_state *root, const proof_claim *c, FILE *out, pns_proof_report *rep)
 {
     closed_proof P;
     memset(&P, 0, sizeof P);
     P.D = D;
     P.claim_proven = c->proven;
-    P.keys_only = game_has_unkey(D->S.g) && !(D->S.o->testing && D->S.o->testing->closed_keep_states);
+    const pns_options *o = pns_dfpn_options(D);
+    const struct pwrite_testing *testing = o->solved_testing;
+    const game *g = pns_dfpn_game(D);
+    P.keys_only = game_has_unkey(g) && !(testing && testing->closed_keep_states);
     P.slot_mask = (1 << 13) - 1;
     /* by default as much as the table, but never so little that a small
      * table (tests use a few entries) starves the writer */
     size_t floor = (size_t)256 << 20;
-    P.budget = D->S.o->proof_memory ? D->S.o->proof_memory : D->S.o->memory > floor ? D->S.o->memory : floor;
+    P.budget = o->proof_memory ? o->proof_memory : o->memory > floor ? o->memory : floor;
     uint32_t pn, dn;
-    if (pns_search_leaf(&D->S, root, &pn, &dn)) {
+    if (pns_dfpn_leaf(D, root, &pn, &dn)) {
         snprintf(rep->why, sizeof rep->why, "the root is a leaf: one line, the tree writer's");
         return 1;
     }
     int rc = -1;
-    if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(D->S.g, root)) == EDGE_BAD)
+    if (!(P.slot = calloc(P.slot_mask + 1, sizeof *P.slot)) || add(&P, root, game_key_of(g, root)) == EDGE_BAD)
         goto out;
     for (;;) {
         if (explore(&P) != 0 || size_arrays(&P) != 0)
@@ -929,14 +946,14 @@ int pns_proof_write_closed(dfpn *D, const game_state *root, const proof_claim *c
     proof_tables *t = malloc(sizeof *t);
     if (t)
         leaf_tables(&P, t);
-    rc = !t || proof_header_write(out, c, D->S.o->tb, t, NULL, D->S.error, sizeof D->S.error) != 0 || emit(&P, out) != 0
+    rc = !t || proof_header_write(out, c, o->tb, t, NULL, pns_dfpn_error(D), PNS_ERROR_MAX) != 0 || emit(&P, out) != 0
              ? -1 : 0;
     free(t);
     rep->read = P.n;
     rep->widened = P.widened;
 out:
     if (P.over)
-        snprintf(D->S.error, sizeof D->S.error,
+        snprintf(pns_dfpn_error(D), PNS_ERROR_MAX,
                  "the closed-set writer read %u positions of the table's graph, over --proof-memory (%zu MB): "
                  "split the position a move deeper (pnsolve campaign) or give it more", P.n, P.budget >> 20);
     release(&P);
