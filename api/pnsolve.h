@@ -121,8 +121,10 @@ PNSOLVE_API pnsolve_status pnsolve_prove(const pnsolve_game *g, const char *posi
 
 typedef struct pnsolve_tables pnsolve_tables;
 
-/* Opens the tables of g in dir (files are mapped when first probed); NULL
- * with err when dir is no directory, out of memory or g has none. */
+/* Opens the tables of g in dir, every one checked now (headers, block
+ * offsets, state indices): NULL with err when dir is no directory or
+ * holds no table of g, a table is damaged or another game's, out of
+ * memory, or g has none. */
 PNSOLVE_API pnsolve_tables *pnsolve_tables_open(const pnsolve_game *g, const char *dir, char *err, size_t errlen);
 /* Frees t (NULL allowed). */
 PNSOLVE_API void pnsolve_tables_close(pnsolve_tables *t);

@@ -3,7 +3,7 @@
 # built objects (as tests/layering.sh reads them), as Graphviz DOT on
 # standard output: `docs/modules.sh build | dot -Tsvg > docs/figures/modules.svg`.
 B=${1:-build}
-order="util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns puzzle campaign render api cli"
+order="util ranking games symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api cli"
 for m in $order; do
     for o in $(find "$B/$m" -name '*.o' 2>/dev/null | sort); do
         nm "$o" | awk -v m="$m" '$2 ~ /^[TDRBV]$/ { print "D", m, $3 } $1 == "U" { print "U", m, $2 }'

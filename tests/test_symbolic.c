@@ -355,7 +355,7 @@ static void test_algorithms(void)
 }
 
 /* Algorithms 3 and 5 on 4x4 against the explicit strong solution
- * (tblayers/layers.c, itself checked against negamax in test_tablebase_layers.c):
+ * (tblayers/layers.c, itself checked against negamax in test_tblayers.c):
  * the same outcome for every reachable state. */
 
 typedef struct {

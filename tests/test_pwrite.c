@@ -1,4 +1,4 @@
-/* tests/test_pns_proofs.c - proofs written by the search and checked by proof/:
+/* tests/test_pwrite.c - proofs written by the search and checked by proof/:
  * graphs, joins, closed sets, Jungle, exact leaves. */
 #include "suites.h"
 #include "../pwrite/pwrite_testing.h"  /* the closed-set writer's sets, checked naively */

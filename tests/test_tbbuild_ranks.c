@@ -1,4 +1,4 @@
-/* tests/test_tablebase_ranks.c - table builds shared by ranks, with no MPI: the
+/* tests/test_tbbuild_ranks.c - table builds shared by ranks, with no MPI: the
  * partition of an index into owned blocks checked whole, and threads that
  * play ranks through a transport written here (shared buffers and a
  * barrier) build the same files as one process, byte for byte, with their

@@ -1,4 +1,4 @@
-/* tests/test_tablebase_sweep.c - compact sets of reachable states (util/efset.c,
+/* tests/test_tblayers_sweep.c - compact sets of reachable states (util/efset.c,
  * the Othello layer ranks, tblayers/sweep.c): the Elias-Fano set against
  * a plain sorted array; every rank of a layer against the states it
  * unranks to and the start's symmetries applied naively; the layers of

@@ -1,4 +1,4 @@
-/* tests/test_tablebase_layers.c - strong solutions by layers of empty squares
+/* tests/test_tblayers.c - strong solutions by layers of empty squares
  * (tblayers/layers.c) on 4x4 Othello: the start's score that the score
  * search gives, every reachable state with at most 8 empty squares and a
  * sample of the rest against the naive negamax written in the tests, every
