@@ -147,3 +147,72 @@ pnsolve_status pnsolve_prove(const pnsolve_game *h, const char *position, const 
     write_line(g, &s, &r, out);
     return rc;
 }
+
+/* The value of the child a move leads to, for the side that made it,
+ * proved by search under q: out->known 0 when the limits stopped it. */
+static pnsolve_status search_child(const pnsolve_game *h, const game_state *s, pnsolve_move_value *out,
+                                   const pnsolve_options *q, char *err, size_t errlen)
+{
+    const game *g = h->g;
+    game_state c;
+    pnsolve_status rc = pnsolve_api_position(g, out->position, &c, err, errlen);
+    if (rc != PNSOLVE_OK)
+        return rc;
+    int flip = game_to_move(g, &c) != game_to_move(g, s), scores = g->score_bound > 0;
+    out->distance = -1;
+    out->has_score = scores;
+    game_result end = game_result_of(g, &c);
+    if (end != GAME_ONGOING) {  /* the move ends the game: its result, one ply */
+        int v = game_outcome_for(end, game_to_move(g, s)), sc = game_score(g, &c);
+        out->known = 1;
+        out->wdl = v;
+        out->distance = 1;
+        out->score = scores ? (game_to_move(g, s) == 0 ? sc : -sc) : 0;
+        return PNSOLVE_OK;
+    }
+    pnsolve_options o = *q;
+    o.question = scores ? PNSOLVE_QUESTION_SCORE : PNSOLVE_QUESTION_VALUE;
+    o.proof_path = NULL;
+    pnsolve_result r;
+    if ((rc = pnsolve_prove(h, out->position, &o, &r, err, errlen)) != PNSOLVE_OK)
+        return rc;
+    out->known = r.answer == PNSOLVE_PROVEN;
+    if (out->known) {
+        int v = flip ? -r.value : r.value;  /* the child's side to move, turned to the mover's */
+        out->score = scores ? v : 0;
+        out->wdl = v > 0 ? 1 : v < 0 ? -1 : 0;
+    }
+    return PNSOLVE_OK;
+}
+
+pnsolve_status pnsolve_search_moves(const pnsolve_game *h, const char *position, const pnsolve_options *o,
+                                    pnsolve_move_value *out, int cap, int *count, char *err, size_t errlen)
+{
+    if (!h || !out || !count)
+        return pnsolve_api_fail(PNSOLVE_EINVAL, err, errlen, "no %s (NULL)", !h ? "game" : "output");
+    pnsolve_options q;
+    if (o) {
+        q = *o;
+    } else {  /* the documented defaults: 2 s and 256 MB a move, one thread */
+        pnsolve_options_default(&q);
+        q.max_seconds = 2;
+    }
+    game_state s;
+    pnsolve_status rc = pnsolve_api_position(h->g, position, &s, err, errlen);
+    if (rc != PNSOLVE_OK)
+        return rc;
+    *count = 0;
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_result_of(h->g, &s) == GAME_ONGOING ? game_moves(h->g, &s, mv) : 0;
+    if (n > cap)
+        return pnsolve_api_fail(PNSOLVE_ESPACE, err, errlen, "%d moves, room for %d", n, cap);
+    for (int i = 0; i < n; i++)  /* every move named, each open until searched */
+        if ((rc = pnsolve_api_move_value(h->g, &s, mv[i], &out[i], err, errlen)) != PNSOLVE_OK)
+            return rc;
+    for (int i = 0; i < n && !(q.cancel && __atomic_load_n(q.cancel, __ATOMIC_RELAXED)); i++)
+        if ((rc = search_child(h, &s, &out[i], &q, err, errlen)) != PNSOLVE_OK)
+            return rc;
+    pnsolve_api_sort_moves(out, n);
+    *count = n;
+    return PNSOLVE_OK;
+}

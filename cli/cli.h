@@ -66,10 +66,15 @@ int cli_mpi_size(void);
 int tb_mpi_build(const game *g, const char *dir, int pieces, tb_build_options *bo, char *err, size_t errlen,
                  int *rank);
 
-/* tb_layers_cmd.c: tb build, probe (position or '-'), stats and verify of a
- * game solved whole by layers of empty squares; an exit code. */
-int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
-                  uint64_t memory);
+/* tb_layers_cmd.c: tb build, stats, verify and reach of a game solved whole
+ * by layers of empty squares; an exit code. */
+int cli_tb_layers(const game *g, const char *action, const char *dir, int json, int threads, uint64_t memory);
+/* tb_probe.c: tb probe of position (or '-': one a line from stdin) in the
+ * tables of g in dir, any kind, with every move's value (moves), as text
+ * or JSON; tb line: the mainline of perfect play from position, at most
+ * max_plies plies.  An exit code. */
+int cli_tb_probe(const game *g, const char *dir, const char *position, int json, int moves);
+int cli_tb_line(const game *g, const char *dir, const char *position, int max_plies, int json);
 
 /* A file a command reads or writes, named by its option. */
 typedef struct {

@@ -17,7 +17,8 @@
 static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
     "                        [--compress large|all|none] [--only MATERIAL] [--save-every S] [--whole-below N]\n"
-    "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--json]\n"
+    "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--moves] [--json]\n"
+    "       pnsolve tb line GAME POSITION [--dir D] [--variant V] [--max-plies N] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
     "       pnsolve tb stats GAME [--dir D] [--variant V] [--json | --tsv] [--census [--threads T]] [--only MATERIAL]\n"
     "       pnsolve tb compress GAME [--dir D] [--variant V]\n"
@@ -27,8 +28,12 @@ static const char help[] =
     "build: every missing table with at most N pieces, smaller first; progress\n"
     "  on stderr; Ctrl-C keeps finished tables and saves the one in its plies\n"
     "  at the end of the ply under way. probe: 'win K', 'loss K' or\n"
-    "  'draw' (K plies to the end under best play); '-' reads one position per\n"
-    "  line from stdin. verify: re-derives every value from its children and\n"
+    "  'draw' (K plies to the end under best play; Othello: 'score S' and the\n"
+    "  best moves); '-' reads one position per line from stdin; --moves: then\n"
+    "  every legal move, its value for the side making it and the position it\n"
+    "  leads to, best first. line: perfect play from POSITION by the tables to\n"
+    "  the game's end, each position shown; a drawn line stops at its first\n"
+    "  repetition, any line at --max-plies (default 1000). verify: re-derives every value from its children and\n"
     "  checks checksums; Ctrl-C saves how far a table got, verify goes on\n"
     "  from there. stats: positions (Ostle: states), win/draw/loss shares,\n"
     "  longest distance, entries per distance (= per retrograde ply). compress:\n"
@@ -56,13 +61,13 @@ static const char help[] =
 
 typedef struct {
     unsigned given;  /* bit OPT_X - OPT_PIECES: --x was on the command line */
-    int pieces, threads, json, tsv, compress, census, save_every, memory;
+    int pieces, threads, json, tsv, compress, census, save_every, memory, moves, max_plies;
     int64_t whole_below;
     const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
 
 enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
-       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY, OPT_TSV };
+       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY, OPT_TSV, OPT_MOVES, OPT_MAX_PLIES };
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -79,13 +84,15 @@ static const struct option tb_long[] = {
     { "unreached", required_argument, NULL, OPT_UNREACHED },
     { "whole-below", required_argument, NULL, OPT_WHOLE_BELOW },
     { "memory", required_argument, NULL, OPT_MEMORY },
+    { "moves", no_argument, NULL, OPT_MOVES },
+    { "max-plies", required_argument, NULL, OPT_MAX_PLIES },
     { NULL, 0, NULL, 0 },
 };
 
 static int on_option(int opt, const char *arg, void *ctx)
 {
     tb_opts *o = ctx;
-    if (opt >= OPT_PIECES && opt <= OPT_TSV)
+    if (opt >= OPT_PIECES && opt <= OPT_MAX_PLIES)
         o->given |= 1u << (opt - OPT_PIECES);
     switch (opt) {
     case OPT_PIECES: return cli_int(arg, 2, CLI_MAX_PIECES, &o->pieces);
@@ -93,6 +100,8 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
     case OPT_TSV: o->tsv = 1; return 0;
+    case OPT_MOVES: o->moves = 1; return 0;
+    case OPT_MAX_PLIES: return cli_int(arg, 1, 100000, &o->max_plies);
     case OPT_ONLY: o->only = arg; return *arg ? 0 : -1;
     case OPT_CENSUS: o->census = 1; return 0;
     case OPT_FROM: o->from = arg; return *arg ? 0 : -1;
@@ -181,80 +190,6 @@ static void show_verify_progress(const char *material, uint64_t done, uint64_t e
     fprintf(stderr, "\rverifying %-8s %12llu/%llu (%5.1f%%)   ", material, (unsigned long long)done,
             (unsigned long long)entries, entries ? 100.0 * (double)done / (double)entries : 100.0);
     fflush(stderr);
-}
-
-/* Prints one answer; returns 0, 1 (table problem) or 2 (bad position). */
-static int probe_one(game *g, tb_set *t, const char *text, int json, int lenient)
-{
-    game_state s;
-    tb_value v;
-    char err[600];
-    int rc = game_parse(g, text, &s, err, sizeof err) == 0 ? 2 : -2;
-    if (rc == 2) {
-        if (game_result_of(g, &s) != GAME_ONGOING && game_tables(g)->material_of(g, &s) < 0) {
-            game_result r = game_result_of(g, &s);
-            v.wdl = (tb_wdl)game_outcome_for(r, game_to_move(g, &s));
-            v.distance = 0;
-            rc = 1;
-        } else {
-            rc = tb_probe(t, &s, &v, err, sizeof err);
-            if (rc == 0) {
-                char name[32];
-                game_tables(g)->material_name(g, game_tables(g)->material_of(g, &s), name, sizeof name);
-                snprintf(err, sizeof err, "no table for material %s (build it with 'pnsolve tb build')", name);
-            }
-        }
-    }
-    if (rc != 1) {
-        int code = rc == -2 ? EXIT_USAGE : 1;
-        if (!lenient)
-            return cli_fail(code, "tb probe: %s%s", rc == -2 ? "bad position: " : "", err);
-        if (json) {
-            printf("{\"position\": ");
-            cli_json_string(stdout, text);
-            printf(", \"error\": ");
-            cli_json_string(stdout, err);
-            printf("}\n");
-        } else
-            printf("error %s\n", err);
-        return code;
-    }
-    const char *word = v.wdl == TB_WIN ? "win" : v.wdl == TB_LOSS ? "loss" : "draw";
-    if (json) {
-        printf("{\"position\": ");
-        cli_json_string(stdout, text);
-        printf(", \"result\": \"%s\", \"distance\": %d}\n", word, v.distance);
-    } else if (v.wdl == TB_DRAW)
-        printf("draw\n");
-    else
-        printf("%s %d\n", word, v.distance);
-    return 0;
-}
-
-static int tb_probe_cmd(game *g, const tb_opts *o, const char *position)
-{
-    char err[4600];
-    tb_set *t = tb_open(g, o->dir, err, sizeof err);
-    if (!t)
-        return cli_fail(1, "tb probe: %s", err);
-    int rc = 0;
-    if (strcmp(position, "-") != 0) {
-        rc = probe_one(g, t, position, o->json, 0);
-    } else {
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t len;
-        while ((len = getline(&line, &cap, stdin)) != -1) {
-            while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-                line[--len] = 0;
-            int r = probe_one(g, t, line, o->json, 1);
-            if (r > rc)
-                rc = r;
-        }
-        free(line);
-    }
-    tb_close(t);
-    return rc;
 }
 
 /* State s in the game's notation (a static buffer: one at a time). */
@@ -559,7 +494,8 @@ static const struct {
 } reads[] = {
     { "build", GIVEN(PIECES) | GIVEN(THREADS) | GIVEN(COMPRESS) | GIVEN(ONLY) | GIVEN(SAVE_EVERY) | GIVEN(WHOLE_BELOW),
       GIVEN(THREADS) | GIVEN(MEMORY) },
-    { "probe", GIVEN(JSON), GIVEN(JSON) },
+    { "probe", GIVEN(JSON) | GIVEN(MOVES), GIVEN(JSON) | GIVEN(MOVES) },
+    { "line", GIVEN(JSON) | GIVEN(MAX_PLIES), GIVEN(JSON) | GIVEN(MAX_PLIES) },
     { "verify", GIVEN(THREADS) | GIVEN(ONLY), GIVEN(THREADS) },
     { "stats", GIVEN(JSON) | GIVEN(TSV) | GIVEN(CENSUS) | GIVEN(THREADS) | GIVEN(ONLY), GIVEN(JSON) },
     { "compress", 0, 0 },
@@ -593,21 +529,22 @@ static int refuse_other_options(const tb_opts *o, const char *action, const game
 int cmd_tb(int argc, char **argv)
 {
     cli_game_opts go;
-    tb_opts o = { .dir = "tables", .save_every = 1800, .memory = 8192 };
+    tb_opts o = { .dir = "tables", .save_every = 1800, .memory = 8192, .max_plies = 1000 };
     int first;
     if (cli_parse(argc, argv, &go, tb_long, on_option, &o, &first) != 0)
         return EXIT_USAGE;
     if (go.help)
         return fputs(help, stdout), 0;
     if (go.position)
-        return cli_fail(EXIT_USAGE, "tb: no --position (tb probe takes POSITION as an argument, tb reach --from)");
+        return cli_fail(EXIT_USAGE, "tb: no --position (tb probe and tb line take POSITION as an argument, tb reach --from)");
     if (argc - first < 2)
         return cli_fail(EXIT_USAGE, "tb: expected ACTION GAME (see 'pnsolve tb --help')");
     const char *action = argv[first];
-    int want_args = strcmp(action, "probe") == 0 ? 3 : 2;
-    if (strcmp(action, "build") && strcmp(action, "probe") && strcmp(action, "verify") && strcmp(action, "stats") &&
-        strcmp(action, "compress") && strcmp(action, "reach"))
-        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, verify, stats, compress, reach)", action);
+    int want_args = strcmp(action, "probe") == 0 || strcmp(action, "line") == 0 ? 3 : 2;
+    if (strcmp(action, "build") && strcmp(action, "probe") && strcmp(action, "line") && strcmp(action, "verify") &&
+        strcmp(action, "stats") && strcmp(action, "compress") && strcmp(action, "reach"))
+        return cli_fail(EXIT_USAGE, "tb: unknown action '%s' (build, probe, line, verify, stats, compress, reach)",
+                        action);
     if (argc - first != want_args)
         return cli_fail(EXIT_USAGE, "tb %s: expected %s", action, want_args == 3 ? "GAME POSITION" : "GAME");
     struct stat dst;
@@ -623,20 +560,23 @@ int cmd_tb(int argc, char **argv)
         game_close(g);
         return rc;
     }
-    if (layers) {
-        rc = cli_tb_layers(g, action, o.dir, want_args == 3 ? argv[first + 2] : NULL, o.json, o.threads,
-                           (uint64_t)o.memory << 20);
-        game_close(g);
-        return rc;
-    }
-    if (!game_has_tables(g)) {
+    if (!layers && !game_has_tables(g)) {
         game_close(g);
         return cli_fail(EXIT_USAGE, "tb: %s has no endgame tables", argv[first + 1]);
     }
+    if (strcmp(action, "probe") == 0 || strcmp(action, "line") == 0) {  /* the probe side: every kind of table */
+        rc = strcmp(action, "probe") == 0 ? cli_tb_probe(g, o.dir, argv[first + 2], o.json, o.moves)
+                                          : cli_tb_line(g, o.dir, argv[first + 2], o.max_plies, o.json);
+        game_close(g);
+        return rc;
+    }
+    if (layers) {
+        rc = cli_tb_layers(g, action, o.dir, o.json, o.threads, (uint64_t)o.memory << 20);
+        game_close(g);
+        return rc;
+    }
     if (strcmp(action, "build") == 0) {
         rc = tb_build_cmd(g, &o);
-    } else if (strcmp(action, "probe") == 0) {
-        rc = tb_probe_cmd(g, &o, argv[first + 2]);
     } else if (strcmp(action, "verify") == 0) {
         char err[600];
         int mat = o.only ? game_tables(g)->material_parse(g, o.only) : 0;

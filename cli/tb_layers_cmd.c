@@ -1,6 +1,6 @@
-/* cli/tb_layers_cmd.c - `pnsolve tb build|probe|stats|verify|reach` for
- * games solved by layers (Othello to 40 squares): every reachable state
- * and its exact score (tablebase/sweep.c, layers.c). */
+/* cli/tb_layers_cmd.c - `pnsolve tb build|stats|verify|reach` for games
+ * solved by layers (Othello to 40 squares): every reachable state and its
+ * exact score (tblayers/); probing them is tb_probe.c's, as for any table. */
 #include "cli.h"
 #include "../util/util.h"
 
@@ -10,53 +10,6 @@
 /* A build refuses to score layers whose sets and scores would pass this
  * (the machines have 24 GB; 5x5 takes about 2). */
 #define LAYERS_MEMORY ((uint64_t)20 << 30)
-
-/* Prints "score S" and the best moves of s; 0, or 1 after an error line
- * (batch: "error ..." on stdout; else one line on stderr, 2 for a bad
- * position). */
-static int probe_one(const game *g, const tb_layers *t, const char *text, int batch)
-{
-    game_state s;
-    char err[300];
-    if (game_parse(g, text, &s, err, sizeof err) != 0)
-        return batch ? (printf("error %s\n", err), 1) : cli_fail(EXIT_USAGE, "tb probe: %s", err);
-    int v;
-    if (!tb_layers_probe(t, &s, &v))
-        return batch ? (printf("error not reachable from the start\n"), 1)
-                     : cli_fail(1, "tb probe: %s is not reachable from %s's start", text, g->name);
-    printf("score %d\nbest", v);
-    game_move mv[GAME_MAX_MOVES];
-    int nm = game_result_of(g, &s) == GAME_ONGOING ? game_moves(g, &s, mv) : 0;
-    for (int k = 0; k < nm; k++) {
-        game_state c = s;
-        game_play(g, &c, mv[k]);
-        int cv;
-        if (tb_layers_probe(t, &c, &cv) && -cv == v) {
-            char name[32];
-            game_format_move(g, &s, mv[k], name, sizeof name);
-            printf(" %s", name);
-        }
-    }
-    printf("%s\n", nm ? "" : " (the game is over)");
-    return 0;
-}
-
-static int probe_cmd(const game *g, const tb_layers *t, const char *position)
-{
-    if (strcmp(position, "-") != 0)
-        return probe_one(g, t, position, 0);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int rc = 0;
-    while ((n = getline(&line, &cap, stdin)) > 0) {
-        line[strcspn(line, "\r\n")] = 0;
-        if (*line && probe_one(g, t, line, 1) != 0)
-            rc = 1;
-    }
-    free(line);
-    return rc;
-}
 
 static int stats_cmd(const game *g, const tb_layers *t, int json)
 {
@@ -147,8 +100,7 @@ static int reach_cmd(const game *g, const char *dir, int json, int threads, uint
     return rc ? EXIT_INTERRUPTED : 0;
 }
 
-int cli_tb_layers(const game *g, const char *action, const char *dir, const char *position, int json, int threads,
-                  uint64_t memory)
+int cli_tb_layers(const game *g, const char *action, const char *dir, int json, int threads, uint64_t memory)
 {
     char err[4600];
     if (strcmp(action, "reach") == 0)
@@ -167,15 +119,13 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, const char
         fprintf(stderr, "every reachable state of %s solved in %.1f s, in %s\n", g->name, util_clock() - t0, dir);
         return 0;
     }
-    if (strcmp(action, "probe") && strcmp(action, "stats") && strcmp(action, "verify"))
-        return cli_fail(EXIT_USAGE, "tb %s: not for %s (build, probe, stats, verify, reach)", action, g->name);
+    if (strcmp(action, "stats") && strcmp(action, "verify"))
+        return cli_fail(EXIT_USAGE, "tb %s: not for %s (build, probe, line, stats, verify, reach)", action, g->name);
     tb_layers *t = tb_layers_open(g, dir, err, sizeof err);
     if (!t)
         return cli_fail(1, "tb %s: %s", action, err);
     int rc;
-    if (strcmp(action, "probe") == 0) {
-        rc = probe_cmd(g, t, position);
-    } else if (strcmp(action, "stats") == 0) {
+    if (strcmp(action, "stats") == 0) {
         rc = stats_cmd(g, t, json);
     } else {
         uint64_t wrong = tb_layers_verify(t, threads);

@@ -21,6 +21,38 @@ check() {  # check NAME EXPECTED_STATUS [grep pattern for stdout] -- ARGS...
         fail=$((fail + 1)); echo "FAIL: $name (status $got, want $want)"; head -3 "$tmp/out" "$tmp/err"; fi
 }
 
+# moves_agree NAME GAME DIR POSITION: tb probe --moves against each child
+# probed by itself: a move into a child lost in d plies a win in d + 1,
+# won in d a loss in d + 1, a draw a draw, a score the child's negated
+# (every move here passes the turn); the moves best first.
+moves_agree() {
+    local name=$1 game=$2 dir=$3 pos=$4 bad=0 prev="" n=0
+    "$bin" tb probe "$game" "$pos" --dir "$dir" --moves >"$tmp/mv" 2>&1 || bad=1
+    while read -r move word rest; do
+        local num child want got rank
+        case $word in
+        win|loss|score) num=${rest%% *}; child=${rest#* } ;;
+        *) num=""; child=$rest ;;
+        esac
+        got=$("$bin" tb probe "$game" "$child" --dir "$dir" --json)
+        case $got in
+        *'"score": '*) want="score $((-$(sed 's/.*"score": \(-*[0-9]*\).*/\1/' <<<"$got")))" ;;
+        *'"result": "loss", "distance": '*) want="win $(($(sed 's/.*"distance": \([0-9]*\).*/\1/' <<<"$got") + 1))" ;;
+        *'"result": "win", "distance": '*) want="loss $(($(sed 's/.*"distance": \([0-9]*\).*/\1/' <<<"$got") + 1))" ;;
+        *'"result": "draw"'*) want="draw" ;;
+        *) want="?" ;;
+        esac
+        [ "$word${num:+ $num}" = "$want" ] || { bad=1; echo "  $move: $word $num, the child says $want"; }
+        case $word in  # the rank of the move's value: lower is better
+        win) rank=$num ;; draw) rank=100000 ;; loss) rank=$((200000 - num)) ;; score) rank=$((1000 - num)) ;; *) rank=300000 ;;
+        esac
+        [ -z "$prev" ] || [ "$prev" -le "$rank" ] || { bad=1; echo "  $move out of order"; }
+        prev=$rank n=$((n + 1))
+    done < <(tail -n +2 "$tmp/mv")
+    [ "$n" -gt 0 ] || bad=1
+    if [ $bad = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; head -5 "$tmp/mv"; fi
+}
+
 check "help" 0 "^usage: pnsolve" -- --help
 check "perft help" 0 "usage: pnsolve perft" -- perft --help
 check "show help" 0 "usage: pnsolve show" -- show --help
@@ -218,6 +250,9 @@ check "table line to the end" 0 "^pv: [a-c][1-3][UDLR]( [a-c][1-3][UDLR]){4}$" -
 check "tb verify ostle" 0 "all tables correct" -- tb verify ostle:3x3 --dir "$ot"
 check "tb stats ostle" 0 "^3\+3 " -- tb stats ostle:3x3 --dir "$ot"
 check "tb probe ostle json" 0 '"result": "draw"' -- tb probe ostle:3x3 "WW1/2H/1BB w c2L" --dir "$ot" --json
+for p in "WW1/2H/1BB w c2L" "W1W/1H1/B1B b -"; do
+    moves_agree "tb probe --moves ostle:3x3 $p" ostle:3x3 "$ot" "$p"
+done
 check "tb reach ostle" 0 "^farthest, 13 plies from the start: " -- tb reach ostle:3x3 --dir "$ot"
 # every unreached state listed, and none of them a move away from a reached one
 "$bin" tb reach ostle:3x3 --dir "$ot" --unreached "$tmp/un33" >"$tmp/out" 2>/dev/null &&
@@ -400,6 +435,11 @@ fi
 check "tb build othello:4x4" 0 "every reachable state of othello:4x4 solved" -- tb build othello:4x4 --dir "$tmp/ol"
 check "tb probe othello:4x4 start" 0 "^best b1 a2 d3 c4$" -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/ol"
 grep -q "^score -10$" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: 4x4's start is not -10"; }
+check "tb probe othello:4x4 --json" 0 '^\{"position": "4x4:----/-OX-/-XO-/---- X", "result": "loss", "score": -10\}$' -- tb probe othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/ol" --json
+for p in "4x4:----/-OX-/-XO-/---- X" "4x4:-X--/-XX-/-XO-/---- O" "4x4:OX--/-OX-/-XO-/---- X"; do
+    moves_agree "tb probe --moves othello:4x4 $p" othello:4x4 "$tmp/ol" "$p"
+done
+check "tb line othello:4x4" 0 "^end: the game is over$" -- tb line othello:4x4 "4x4:----/-OX-/-XO-/---- X" --dir "$tmp/ol"
 check "tb stats othello:4x4" 0 "^total +62789 " -- tb stats othello:4x4 --dir "$tmp/ol"
 check "tb stats othello:4x4 --json" 0 '"reachable_total":62789,' -- tb stats othello:4x4 --dir "$tmp/ol" --json
 check "tb verify othello:4x4" 0 "^verify: every state agrees with its children$" -- tb verify othello:4x4 --dir "$tmp/ol"
@@ -549,6 +589,20 @@ for game in jungle ostle; do
     done <"$(dirname "$0")/../positions/puzzles/$game.jsonl"
 done
 check "tb probe json" 0 '"result": "loss", "distance": 2' -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --json
+for p in "7/7/7/7/7/3r3/R6 w" "7/3R3/7/7/7/7/6r w" "7/7/2r4/7/7/4R2/7 b" "7/7/7/3E3/7/2r4/7 w"; do
+    moves_agree "tb probe --moves jungle $p" jungle "$tb" "$p"
+done
+check "tb probe --moves --json" 0 '"moves": \[\{"move": "a1b1", "position": "7/7/7/7/7/3r3/1R5 b", "result": "loss", "distance": 2\}' -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --moves --json
+check "tb probe --moves, a finished game" 0 '"moves": \[\]' -- tb probe jungle "3R3/7/7/7/7/7/6r b" --dir "$tb" --moves --json
+# tb line: a win's mainline is as long as its distance and ends the game
+"$bin" tb line jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" >"$tmp/line" 2>&1
+if [ "$(grep -c '^ *[0-9]*\. ' "$tmp/line")" = 3 ] && grep -q "^end: the game is over$" "$tmp/line"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: tb line of a loss in 2"; cat "$tmp/line"; fi
+check "tb line --json" 0 '"line": \[\{"ply": 1, "move": "a1b1", .*\], "end": "over"\}$' -- tb line jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --json
+check "tb line, a ply limit" 0 "^end: the ply limit$" -- tb line jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --max-plies 1
+check "tb line, a bad --max-plies" 2 "max-plies" -- tb line jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --max-plies 0
+check "tb line, a missing table" 1 "no table for material RrD" -- tb line jungle "7/7/7/7/7/3r3/RD5 w" --dir "$tb"
+check "tb probe, an empty directory" 1 "no table of jungle in" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tmp"
 check "tb probe bad position" 2 "bad position" -- tb probe jungle "7/7/7 w" --dir "$tb"
 check "tb probe missing table" 1 "no table for material RrD" -- tb probe jungle "7/7/7/7/7/3r3/RD5 w" --dir "$tb"
 printf '7/3R3/7/7/7/7/6r w\nnonsense\n7/7/7/7/7/3r3/R6 w\n' >"$tmp/positions"
