@@ -13,7 +13,7 @@ MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
 
 # make install: the paths (DESTDIR prefixes them all, for packaging)
-VERSION    = 1.0.0
+VERSION    = 1.1.0
 SOMAJOR    = 1
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin

@@ -19,16 +19,19 @@ cd "$(dirname "$0")/.."
 p=$tmp/prefix
 make --no-print-directory install BUILD="$B" PREFIX="$p" >"$tmp/out" 2>&1
 ok $? "make install"
-for f in bin/pnsolve lib/libpnsolve.a lib/libpnsolve.so.1.0.0 include/pnsolve/pnsolve.h lib/pkgconfig/pnsolve.pc \
+for f in bin/pnsolve lib/libpnsolve.a lib/libpnsolve.so.1.1.0 include/pnsolve/pnsolve.h lib/pkgconfig/pnsolve.pc \
          share/man/man1/pnsolve.1; do
     [ -f "$p/$f" ] || { fail=$((fail + 1)); echo "FAIL: $f not installed"; }
 done
-[ "$(readlink "$p/lib/libpnsolve.so.1")" = libpnsolve.so.1.0.0 ] && [ "$(readlink "$p/lib/libpnsolve.so")" = libpnsolve.so.1 ] &&
-    objdump -p "$p/lib/libpnsolve.so.1.0.0" | grep -q "SONAME *libpnsolve.so.1$"
+[ "$(readlink "$p/lib/libpnsolve.so.1")" = libpnsolve.so.1.1.0 ] && [ "$(readlink "$p/lib/libpnsolve.so")" = libpnsolve.so.1 ] &&
+    objdump -p "$p/lib/libpnsolve.so.1.1.0" | grep -q "SONAME *libpnsolve.so.1$"
 ok $? "the shared library's soname and links"
-others=$(nm -D --defined-only "$p/lib/libpnsolve.so.1.0.0" | awk '$2 ~ /^[TDBR]$/ { print $3 }' | grep -v '^pnsolve_')
-[ -z "$others" ] && [ "$(nm -D --defined-only "$p/lib/libpnsolve.so.1.0.0" | grep -c ' T pnsolve_')" -ge 10 ]
+others=$(nm -D --defined-only "$p/lib/libpnsolve.so.1.1.0" | awk '$2 ~ /^[TDBR]$/ { print $3 }' | grep -v '^pnsolve_')
+[ -z "$others" ] && [ "$(nm -D --defined-only "$p/lib/libpnsolve.so.1.1.0" | grep -c ' T pnsolve_')" -ge 10 ]
 ok $? "the shared library exports the API alone (others: ${others:-none})"
+versions=$(objdump -T "$p/lib/libpnsolve.so.1.1.0" | awk '$NF == "pnsolve_prove" || $NF == "pnsolve_tables_probe_moves" { print $NF, $(NF - 1) }' | sort | tr '\n' ' ')
+[ "$versions" = "pnsolve_prove PNSOLVE_1 pnsolve_tables_probe_moves PNSOLVE_1.1 " ]
+ok $? "1.0's names keep their version, 1.1's are PNSOLVE_1.1 (got: $versions)"
 export PKG_CONFIG_PATH=$p/lib/pkgconfig
 [ "$(pkg-config --modversion pnsolve)" = "$("$p/bin/pnsolve" --version | cut -d' ' -f2)" ]
 ok $? "pkg-config's version is the program's"

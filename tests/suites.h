@@ -30,6 +30,7 @@ void suite_campaign(void);
 void suite_campaign_trust(void);
 void suite_tb_ranks(void);
 void suite_api(void);
+void suite_api_moves(void);
 void suite_layers(void);
 void suite_symbolic(void);
 void suite_sweep(void);

@@ -239,6 +239,7 @@ int main(int argc, char **argv)
     suite_campaign_trust();
     suite_tb_ranks();
     suite_api();
+    suite_api_moves();
     suite_layers();
     suite_symbolic();
     suite_sweep();
