@@ -43,7 +43,8 @@ BUILD_MISSING = missing=""; \
 	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	[ -f /usr/include/bdd.h ] || missing="$$missing libbdd-dev"; \
-	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"
+	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"; \
+	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"
 MISSING = $(BUILD_MISSING); \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"
@@ -97,7 +98,7 @@ $(BUILD)/cli/%_mpi.o: cli/%_mpi.c
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
 $(BUILD)/pnsolve: $(call obj,$(CLI_SRC)) $(BUILD)/libpnsolve.a
-	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS) -ljansson
 
 $(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ -lcunit $(LDLIBS)
@@ -125,6 +126,7 @@ test: deps
 	./$(BUILD)/run-tests
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/trust.sh ./$(BUILD)/pnsolve
+	tests/engine.sh ./$(BUILD)/pnsolve
 	tests/threads.sh ./$(BUILD)/pnsolve
 	tests/install.sh $(BUILD) "$(SAN)"
 

@@ -101,6 +101,7 @@ void cli_json_string(FILE *out, const char *s);
 
 
 int cmd_perft(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
 int cmd_bdd(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);

@@ -17,6 +17,7 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
     { "solve-puzzle", cmd_solve_puzzle, "check a mate-in-N problem: the claim, cooks, duals, tries" },
     { "bdd", cmd_bdd, "van Dijk's symbolic method on Othello: immediate wins counted with BDDs" },
     { "plot", cmd_plot, "draw a search trace (root pn/dn over nodes) as a PNG with gnuplot" },
+    { "engine", cmd_engine, "a JSON line protocol on stdin and stdout for GUIs and scripts" },
 };
 
 static void usage(FILE *out)
