@@ -47,6 +47,7 @@ BUILD_MISSING = missing=""; \
 	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"
 MISSING = $(BUILD_MISSING); \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
+	/usr/bin/python3 -c "import cffi, pytest, venv" 2>/dev/null || missing="$$missing python3-cffi python3-pytest python3-venv python3-dev"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"
 
 # Before any compiling: one line naming what is missing.
@@ -127,8 +128,26 @@ test: deps
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/trust.sh ./$(BUILD)/pnsolve
 	tests/engine.sh ./$(BUILD)/pnsolve
+	@if [ -n "$(SAN)" ]; then echo "python: skipped under a sanitizer (the interpreter is not instrumented)"; \
+	  else $(MAKE) --no-print-directory check-python; fi
 	tests/threads.sh ./$(BUILD)/pnsolve
 	tests/install.sh $(BUILD) "$(SAN)"
+
+# The Python package's tests (pytest) and docs/python.md's examples (doctest,
+# from a directory holding Jungle's three-piece tables).
+check-python: python $(BUILD)/pnsolve
+	$(BUILD)/venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+	rm -rf $(BUILD)/pydoc && mkdir -p $(BUILD)/pydoc && cd $(BUILD)/pydoc && \
+	  ../pnsolve tb build jungle --pieces 3 --dir tables >/dev/null 2>&1 && \
+	  PATH="$$PWD/..:$$PATH" ../venv/bin/python -m doctest -o ELLIPSIS $(CURDIR)/docs/python.md && \
+	  echo "python: docs/python.md's examples pass"
+
+# The Python package (python/, cffi over libpnsolve.so) in a venv that sees
+# Debian's cffi and pytest; installed with no network (docs/python.md).
+python: $(BUILD)/libpnsolve.so.$(VERSION)
+	@[ -x $(BUILD)/venv/bin/python ] || /usr/bin/python3 -m venv --system-site-packages $(BUILD)/venv
+	BUILD=$(BUILD) $(BUILD)/venv/bin/pip install -q --no-index --no-build-isolation --force-reinstall --no-deps ./python
+	@rm -rf python/build python/pnsolve.egg-info
 
 # Cross-checks too long for `make test` (CI runs both): the tests that
 # test_slow() widens (every state of 3x4 Ostle and its forbidden-move
@@ -187,7 +206,7 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps depcheck install uninstall test check-slow check-asan check-tsan check-html demo bench clean fuzz
+.PHONY: all deps depcheck install uninstall python check-python test check-slow check-asan check-tsan check-html demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
