@@ -20,6 +20,7 @@ BINDIR    ?= $(PREFIX)/bin
 LIBDIR    ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
+DOCDIR    ?= $(PREFIX)/share/doc/pnsolve
 SONAME     = libpnsolve.so.$(SOMAJOR)
 
 MODULES := util games ranking symbolic tbfile tablebase tbbuild tblayers tbreach proof pns pwrite puzzle campaign render api
@@ -83,11 +84,19 @@ install: all
 	install -m 644 api/pnsolve.h $(DESTDIR)$(INCLUDEDIR)/pnsolve/pnsolve.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION)|' api/pnsolve.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve.pc
-	install -m 644 $(BUILD)/pnsolve.1 $(DESTDIR)$(MANDIR)/man1/pnsolve.1
+	sed -e 's|@DOCDIR@|$(DOCDIR)|g' $(BUILD)/pnsolve.1 > $(BUILD)/pnsolve.1.installed
+	install -m 644 $(BUILD)/pnsolve.1.installed $(DESTDIR)$(MANDIR)/man1/pnsolve.1
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' api/pnsolve-static.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve-static.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pnsolve $(DESTDIR)$(LIBDIR)/libpnsolve.a $(DESTDIR)$(LIBDIR)/libpnsolve.so* \
-	  $(DESTDIR)$(INCLUDEDIR)/pnsolve/pnsolve.h $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve.pc $(DESTDIR)$(MANDIR)/man1/pnsolve.1
+	  $(DESTDIR)$(INCLUDEDIR)/pnsolve/pnsolve.h $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve.pc \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/pnsolve-static.pc $(DESTDIR)$(MANDIR)/man1/pnsolve.1
+	rm -rf $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/pnsolve 2>/dev/null
 
 $(BUILD)/libpnsolve.a: $(call obj,$(LIB_SRC))

@@ -98,6 +98,12 @@ int cli_make_dir(const char *dir);
 
 /* Prints s as a JSON string (quoted, escaped). */
 void cli_json_string(FILE *out, const char *s);
+/* For an output named "-" (a picture to standard output): sends what the
+ * command prints meanwhile to standard error, and returns the descriptor
+ * to give back with cli_stdout_back just before the picture is written
+ * (-1, nothing done, for any other name). */
+int cli_stdout_aside(const char *name);
+void cli_stdout_back(int saved);
 
 
 int cmd_perft(int argc, char **argv);

@@ -43,7 +43,9 @@ static const char help[] =
     "                            out among the search's threads (default 256)\n"
     "  --proof FILE              write the solution tree (check: pnsolve verify-proof);\n"
     "                            with --score, the trees of both bounds\n"
-    "  --dot FILE                with --proof: the proof's tree as a Graphviz graph\n"
+    "  --dot FILE                with --proof: the proof's tree as a Graphviz graph ('-': on\n"
+    "                            standard output, the report then on standard error; a\n"
+    "                            score's two bounds as two clusters)\n"
     "                            (the prover's moves bold, repetitions dashed)\n"
     "  --proof-memory MB         what the proof writer may read the table's graph\n"
     "                            into where a draw supports the claim (default: as\n"
@@ -342,6 +344,7 @@ int cmd_prove(int argc, char **argv)
                          { "--checkpoint", p.o.checkpoint, 1 } };
     if (cli_distinct_files("prove", files, (int)(sizeof files / sizeof files[0])))
         return EXIT_USAGE;
+    int aside = cli_stdout_aside(p.dot);  /* --dot -: the picture alone on standard output */
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], go.variant, go.position, &g, &s);
@@ -405,6 +408,7 @@ int cmd_prove(int argc, char **argv)
     if (!x.ok || x.proof_failed)
         return 1;
     char err[4600];
+    cli_stdout_back(aside);
     if (p.dot && (x.w.status != PNS_UNKNOWN || x.has_score) && render_dot_proof(p.proof, p.dot, err, sizeof err) != 0)
         return cli_fail(1, "prove: the proof's picture: %s", err);
     return cli_stop ? EXIT_INTERRUPTED : 0;

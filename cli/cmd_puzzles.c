@@ -143,7 +143,9 @@ static int on_option(int opt, const char *arg, void *ctx)
 
 static void stipulation(const game *g, const game_state *s, const puzzle_problem *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s to move wins in %d", g->ops->player[game_to_move(g, s)], p->n);
+    /* plies, as the search counts; composers count the attacker's moves */
+    snprintf(buf, len, "%s to move wins in %d plies (%d moves)", g->ops->player[game_to_move(g, s)], p->n,
+             (p->n + 1) / 2);
 }
 
 /* "1. c2c3 d6d5 2. e2e3 ..." with the attacker's moves numbered. */
@@ -366,8 +368,9 @@ static int write_booklet(const game *g, const found_list *found, const puzzle_op
         stipulation(g, &found->v[i].s, &found->v[i].p, stip[i], sizeof stip[i]);
         items[i] = (render_booklet_item){ &found->v[i].s, stip[i], analysis[i] ? analysis[i] : "" };
     }
-    char title[GAME_NAME_MAX + 64];
-    snprintf(title, sizeof title, "%s: %zu problems, mate in %d", g->name, found->n, p->n);
+    char title[GAME_NAME_MAX + 128];
+    snprintf(title, sizeof title, "%s: %zu problems, mate in %d plies (%d moves)", g->name, found->n, p->n,
+             (p->n + 1) / 2);
     char err[4600];
     if (rc == 0) {
         int w = render_booklet_write(p->html, title, g, items, (int)found->n, err, sizeof err);

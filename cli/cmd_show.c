@@ -3,9 +3,10 @@
 #include "../render/render.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char help[] =
-    "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V] [--dot FILE]\n"
+    "usage: pnsolve show GAME [MOVE...] [--position P] [--variant V] [--dot FILE|-]\n"
     "Prints the position's diagram, its notation, the side to move, its\n"
     "symmetry class (where the game has symmetries: the same for a position's\n"
     "images), the solver's estimate of the final score for the side to move\n"
@@ -33,6 +34,7 @@ int cmd_show(int argc, char **argv)
     cli_file files[] = { { "the game file", cli_game_file(argv[first]), 0 }, { "--dot", dot, 1 } };
     if (cli_distinct_files("show", files, 2))
         return EXIT_USAGE;
+    int aside = cli_stdout_aside(dot);  /* --dot -: the picture alone on standard output */
     game *g;
     game_state s;
     int rc = cli_open_game(argv[first], o.variant, o.position, &g, &s);
@@ -86,9 +88,10 @@ int cmd_show(int argc, char **argv)
         putchar('\n');
     }
     char err[4600];
+    cli_stdout_back(aside);
     if (dot && render_dot_positions(g, &s, dot, err, sizeof err) != 0)
         rc = cli_fail(1, "show: %s", err);
-    if (rc == 0 && dot)
+    if (rc == 0 && dot && strcmp(dot, "-") != 0)
         printf("wrote %s\n", dot);
     game_close(g);
     return rc;

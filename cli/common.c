@@ -210,3 +210,23 @@ int cli_input_status(const char *path)
     struct stat st;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) ? EXIT_USAGE : 1;
 }
+
+int cli_stdout_aside(const char *name)
+{
+    if (!name || strcmp(name, "-") != 0)
+        return -1;
+    fflush(stdout);
+    int saved = dup(1);
+    if (saved >= 0)
+        dup2(2, 1);
+    return saved;
+}
+
+void cli_stdout_back(int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+}

@@ -31,7 +31,10 @@ for cmd in $("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/
 done
 cat <<'TAIL'
 .SH EXIT STATUS
-0 success; 1 a failure named on standard error in one line; 2 a usage error; 130 interrupted (work done is kept).
+0 success; 1 a failure named on standard error in one line; 2 a usage error; 3 a slice of a long run done
+and saved (a campaign or a build that stopped at its limit; run it again to go on); 130 interrupted (work
+done is kept).
 .SH SEE ALSO
-The manual pages of the project: README.md and docs/ in its source.
+@DOCDIR@/README.md and @DOCDIR@/docs/: every command and option (usage.md), the library (api.md), the
+engine (engine.md), Python (python.md), the file formats and how each result was checked.
 TAIL

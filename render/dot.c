@@ -94,6 +94,24 @@ static int walk_positions(const game *g, dot_node *nodes, int *count, FILE *out)
     return 0;
 }
 
+/* The picture's output: path's temporary file, renamed when complete, or
+ * standard output for "-" (as '-' is standard input elsewhere). */
+static int out_create(util_file *f, const char *path, char *err, size_t errlen)
+{
+    if (strcmp(path, "-") != 0)
+        return util_file_create(f, path, "w", err, errlen);
+    memset(f, 0, sizeof *f);
+    f->f = stdout;
+    return 0;
+}
+
+static int out_commit(util_file *f, int ok, char *err, size_t errlen)
+{
+    if (f->f != stdout)
+        return util_file_commit(f, ok, err, errlen);
+    return fflush(stdout) == 0 || !ok ? 0 : util_error(err, errlen, "standard output: cannot write it");
+}
+
 int render_dot_positions(const game *g, const game_state *s, const char *path, char *err, size_t errlen)
 {
     char why[4400];
@@ -101,7 +119,7 @@ int render_dot_positions(const game *g, const game_state *s, const char *path, c
     dot_node *nodes = malloc(DOT_MAX * sizeof *nodes);
     if (!nodes)
         return util_error(err, errlen, "out of memory");
-    if (util_file_create(&f, path, "w", why, sizeof why) != 0) {
+    if (out_create(&f, path, why, sizeof why) != 0) {
         free(nodes);
         return util_error(err, errlen, "cannot write the picture: %s", why);
     }
@@ -119,10 +137,10 @@ int render_dot_positions(const game *g, const game_state *s, const char *path, c
     fputs("}\n", f.f);
     free(nodes);
     if (rc != 0) {
-        util_file_commit(&f, 0, NULL, 0);
+        out_commit(&f, 0, NULL, 0);
         return util_error(err, errlen, "more than %d positions: too many to draw, nothing written", DOT_MAX);
     }
-    if (util_file_commit(&f, 1, why, sizeof why) != 0)
+    if (out_commit(&f, 1, why, sizeof why) != 0)
         return util_error(err, errlen, "cannot write the picture: %s", why);
     return 0;
 }
@@ -135,6 +153,7 @@ typedef struct {
     int prover, lines;
     game_state at[DOT_DEPTH + 1];
     int line_at[DOT_DEPTH + 1];
+    char prefix[16];  /* of the node names: "" for a file's first proof, "p1" for its second (a score's bounds) */
 } proof_walk;
 
 static int draw_line(proof_walk *w, FILE *out, int no, const char *text, char *err, size_t errlen)
@@ -172,14 +191,14 @@ static int draw_line(proof_walk *w, FILE *out, int no, const char *text, char *e
         w->line_at[depth] = no;
         for (int d = depth + 1; d <= DOT_DEPTH && w->line_at[d] >= 0; d++)
             w->line_at[d] = -1;
-        fprintf(out, "  l%d [label=", no);
+        fprintf(out, "  %sl%d [label=", w->prefix, no);
         dot_string(out, label);
         node_style(out, w->g, &s);
         fprintf(out, "];\n");
     }
     if (depth > 0) {
         int mover = game_to_move(w->g, &w->at[depth - 1]);
-        fprintf(out, "  l%d -> l%ld [label=", w->line_at[depth - 1], names ? target : (long)no);
+        fprintf(out, "  %sl%d -> %sl%ld [label=", w->prefix, w->line_at[depth - 1], w->prefix, names ? target : (long)no);
         dot_string(out, move);
         fprintf(out, "%s%s];\n", mover == w->prover ? ", style=bold, penwidth=2" : "",
                 strcmp(kind, "rep") == 0   ? ", style=dashed, color=red, xlabel=\"repetition\""
@@ -189,60 +208,90 @@ static int draw_line(proof_walk *w, FILE *out, int no, const char *text, char *e
     return 0;
 }
 
+/* Reads a proof's header from in (its first line already in line) up to
+ * its tree's first line, left in line: 0, or -1 with err. */
+static int read_header(FILE *in, proof_header *h, char *line, size_t len, char *err, size_t errlen)
+{
+    proof_header_clear(h);
+    int head = *line == '#' ? 1 : proof_header_read(h, line, err, errlen);
+    while (head == 1 && fgets(line, (int)len, in)) {
+        line[strcspn(line, "\n")] = 0;
+        head = *line == '#' ? 1 : proof_header_read(h, line, err, errlen);  /* a comment */
+    }
+    if (head == 1)
+        snprintf(err, errlen, "no tree");
+    return head == 0 ? 0 : -1;
+}
+
+/* Starts walking the tree of header h (the n-th proof of its file, from 0):
+ * the root's state, the prover, the node names' prefix. */
+static int walk_start(proof_walk *w, const proof_header *h, int n, char *err, size_t errlen)
+{
+    if (game_parse(w->g, h->pos, &w->at[0], err, errlen) != 0)
+        return -1;
+    w->prover = (int)h->prover;
+    w->lines = 0;
+    for (int d = 0; d <= DOT_DEPTH; d++)
+        w->line_at[d] = -1;
+    snprintf(w->prefix, sizeof w->prefix, n ? "p%d" : "", n);
+    return 0;
+}
+
+/* The title of a proof: its game, position, question and result. */
+static void proof_title(FILE *out, const proof_header *h)
+{
+    char title[GAME_NAME_MAX + GAME_TEXT_MAX + 80];
+    snprintf(title, sizeof title, "%s %s: %s %s", h->spec, h->pos, h->question, h->result);
+    dot_string(out, title);
+}
+
 int render_dot_proof(const char *proof_path, const char *path, char *error, size_t errorlen)
 {
-    char err[4400], line[8192];
+    char err[4400], line[8192] = "";
     FILE *in = util_fopen_regular(proof_path);
     proof_header *h = calloc(1, sizeof *h);
     proof_walk *w = calloc(1, sizeof *w);
     game *g = NULL;
     util_file f;
-    int rc = -1, have_root = 0;
-    if (!in || !h || !w) {
+    int rc = -1, proofs = 1, total = 0;
+    if (!in || !h || !w || !fgets(line, sizeof line, in)) {
         snprintf(err, sizeof err, "%s: cannot read it", proof_path);
         goto out;
     }
-    proof_header_clear(h);
-    int head = 1;
-    while (head == 1 && fgets(line, sizeof line, in)) {
-        line[strcspn(line, "\n")] = 0;
-        head = *line == '#' ? 1 : proof_header_read(h, line, err, sizeof err);  /* a comment */
-    }
-    if (head != 0) {
-        if (head == 1)
-            snprintf(err, sizeof err, "no tree");
-        goto out;
-    }
-    if (proof_header_game(h, &g, err, sizeof err) != 0 || game_parse(g, h->pos, &w->at[0], err, sizeof err) != 0)
-        goto out;
-    if (util_file_create(&f, path, "w", err, sizeof err) != 0)
+    line[strcspn(line, "\n")] = 0;
+    if (read_header(in, h, line, sizeof line, err, sizeof err) != 0 || proof_header_game(h, &g, err, sizeof err) != 0)
         goto out;
     w->g = g;
-    w->prover = (int)h->prover;
-    for (int d = 0; d <= DOT_DEPTH; d++)
-        w->line_at[d] = -1;
+    if (walk_start(w, h, 0, err, sizeof err) != 0 || out_create(&f, path, err, sizeof err) != 0)
+        goto out;
     fprintf(f.f, "digraph proof {\n  node [fontname=\"Helvetica\"];\n  label=");
-    char title[GAME_NAME_MAX + GAME_TEXT_MAX + 80];
-    snprintf(title, sizeof title, "%s %s: %s %s", h->spec, h->pos, h->question, h->result);
-    dot_string(f.f, title);
+    proof_title(f.f, h);
     fputs(";\n", f.f);
     rc = 0;
     for (int first = 1; rc == 0 && (first || fgets(line, sizeof line, in)); first = 0) {
         if (!first)
             line[strcspn(line, "\n")] = 0;
+        if (strncmp(line, "pnsolve-proof ", 14) == 0) {  /* a file of two proofs (a score's bounds): a cluster each */
+            if ((rc = read_header(in, h, line, sizeof line, err, sizeof err)) != 0 ||
+                (rc = walk_start(w, h, proofs, err, sizeof err)) != 0)
+                break;
+            fprintf(f.f, "%s  subgraph cluster_%d {\n  label=", proofs > 1 ? "  }\n" : "", proofs);
+            proof_title(f.f, h);
+            fputs(";\n", f.f);
+            proofs++;
+        }
         if (!*line || *line == '#')
             continue;
-        if (++w->lines > DOT_MAX) {
+        if (++total > DOT_MAX) {
             rc = util_error(err, sizeof err, "more than %d lines: too big to draw, nothing written", DOT_MAX);
             break;
         }
-        have_root = 1;
-        rc = draw_line(w, f.f, w->lines - 1, line, err, sizeof err);
+        rc = draw_line(w, f.f, w->lines++, line, err, sizeof err);
     }
-    fputs("}\n", f.f);
-    if (rc == 0 && !have_root)
+    fputs(proofs > 1 ? "  }\n}\n" : "}\n", f.f);
+    if (rc == 0 && total == 0)
         rc = util_error(err, sizeof err, "no tree");
-    if (util_file_commit(&f, rc == 0, rc ? NULL : err, sizeof err) != 0 && rc == 0)
+    if (out_commit(&f, rc == 0, rc ? NULL : err, sizeof err) != 0 && rc == 0)
         rc = -1;
 out:
     if (in)

@@ -516,6 +516,18 @@ if command -v dot >/dev/null 2>&1; then
     dot -Tsvg "$tmp/ghi.dot" -o "$tmp/ghi.svg" && dot -Tsvg "$tmp/ghip.dot" -o "$tmp/ghip.svg" && grep -q "<svg" "$tmp/ghip.svg" &&
         pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: dot cannot draw our pictures"; }
 fi
+# '-' is standard output: the picture alone there, the report on standard error, no file named '-'
+abs=$(realpath "$bin")
+(cd "$tmp" && "$abs" show "graph:$OLDPWD/$ghi" --dot - >"$tmp/dash.dot" 2>"$tmp/dash.err") &&
+    head -1 "$tmp/dash.dot" | grep -q "^digraph positions {$" && grep -q "^moves (" "$tmp/dash.err" && [ ! -e "$tmp/-" ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: show --dot -"; head -3 "$tmp/dash.dot" "$tmp/dash.err"; }
+(cd "$tmp" && "$abs" prove "graph:$OLDPWD/$ghi" --question win --proof "$tmp/ghi2.proof" --dot - >"$tmp/dash.dot" 2>"$tmp/dash.err") &&
+    head -1 "$tmp/dash.dot" | grep -q "^digraph proof {$" && grep -q "^value: proven$" "$tmp/dash.err" && [ ! -e "$tmp/-" ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: prove --dot -"; head -3 "$tmp/dash.dot" "$tmp/dash.err"; }
+# a score's proof holds both bounds: a cluster for the second
+check "prove --score --dot" 0 "^score: -10$" -- prove othello:4x4 --score --proof "$tmp/s.proof" --dot "$tmp/s.dot"
+[ "$(grep -c "^  subgraph cluster_1 {$" "$tmp/s.dot")" = 1 ] && grep -q 'label=".*: score disproven";' "$tmp/s.dot" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a score proof's picture"; head -5 "$tmp/s.dot"; }
 check "show --dot, too big" 1 "more than 2000 positions: too many to draw, nothing written" -- show jungle --dot "$tmp/j.dot"
 [ ! -e "$tmp/j.dot" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a picture too big left a file"; }
 check "show --dot, unwritable" 1 "cannot write the picture" -- show "graph:$ghi" --dot "$tmp/none/x.dot"

@@ -20,7 +20,8 @@ p=$tmp/prefix
 make --no-print-directory install BUILD="$B" PREFIX="$p" >"$tmp/out" 2>&1
 ok $? "make install"
 for f in bin/pnsolve lib/libpnsolve.a lib/libpnsolve.so.1.1.0 include/pnsolve/pnsolve.h lib/pkgconfig/pnsolve.pc \
-         share/man/man1/pnsolve.1; do
+         lib/pkgconfig/pnsolve-static.pc share/man/man1/pnsolve.1 share/doc/pnsolve/README.md \
+         share/doc/pnsolve/docs/usage.md; do
     [ -f "$p/$f" ] || { fail=$((fail + 1)); echo "FAIL: $f not installed"; }
 done
 [ "$(readlink "$p/lib/libpnsolve.so.1")" = libpnsolve.so.1.1.0 ] && [ "$(readlink "$p/lib/libpnsolve.so")" = libpnsolve.so.1 ] &&
@@ -35,6 +36,11 @@ ok $? "1.0's names keep their version, 1.1's are PNSOLVE_1.1 (got: $versions)"
 export PKG_CONFIG_PATH=$p/lib/pkgconfig
 [ "$(pkg-config --modversion pnsolve)" = "$("$p/bin/pnsolve" --version | cut -d' ' -f2)" ]
 ok $? "pkg-config's version is the program's"
+grep -q "3 a slice of a long run done" "$p/share/man/man1/pnsolve.1" && grep -q "^$p/share/doc/pnsolve/README.md and" "$p/share/man/man1/pnsolve.1"
+ok $? "the manual page names exit status 3 and the installed documentation"
+${CC:-cc} -std=c11 examples/probe_table.c $(pkg-config --cflags --libs pnsolve-static) -o "$tmp/probe_static" >"$tmp/out" 2>&1 &&
+    ! ldd "$tmp/probe_static" | grep -q libpnsolve
+ok $? "pnsolve-static links libpnsolve.a, no .so"
 for ex in ghi_proof probe_table; do
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror "examples/$ex.c" $(pkg-config --cflags --libs pnsolve) -o "$tmp/$ex" >"$tmp/out" 2>&1
     ok $? "examples/$ex.c built with pkg-config"
