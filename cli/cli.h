@@ -98,6 +98,33 @@ int cli_make_dir(const char *dir);
 
 /* Prints s as a JSON string (quoted, escaped). */
 void cli_json_string(FILE *out, const char *s);
+/* progress.c: a long command's progress: a line redrawn on a terminal (the
+ * default), or every `every` seconds a timestamped line (--progress
+ * SECONDS) or JSON object (--progress-json) on stderr, whatever it is. */
+typedef struct {
+    double every;         /* 0: the terminal's redrawn line alone */
+    int json, tty;
+    double last;
+    const char *command;
+} cli_progress;
+enum { CLI_OPT_PROGRESS = 900, CLI_OPT_PROGRESS_JSON };
+#define CLI_PROGRESS_OPTIONS { "progress", required_argument, NULL, CLI_OPT_PROGRESS }, \
+                             { "progress-json", no_argument, NULL, CLI_OPT_PROGRESS_JSON }
+#define CLI_PROGRESS_HELP "  --progress SECONDS        a timestamped progress line every SECONDS on stderr,\n" \
+                          "                            whatever stderr is (default: on a terminal alone)\n" \
+                          "  --progress-json           the same lines as JSON objects (every 10 s unless given)\n"
+/* After the options: whether stderr is a terminal decides the default. */
+void cli_progress_setup(cli_progress *p, const char *command);
+/* An option of CLI_PROGRESS_OPTIONS into p: 0, -1 a bad value, 1 not one. */
+int cli_progress_option(cli_progress *p, int opt, const char *arg);
+/* Whether any progress is to be shown. */
+int cli_progress_wanted(const cli_progress *p);
+/* Shows text (one line, no newline) and, as JSON, the members given
+ * (e.g. "\"nodes\": 12"); lines after a --progress one wait `every`. */
+void cli_progress_say(cli_progress *p, const char *text, const char *json_members);
+/* Clears the terminal's redrawn line. */
+void cli_progress_end(cli_progress *p);
+
 /* For an output named "-" (a picture to standard output): sends what the
  * command prints meanwhile to standard error, and returns the descriptor
  * to give back with cli_stdout_back just before the picture is written

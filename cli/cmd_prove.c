@@ -71,6 +71,7 @@ static const char help[] =
     "                            with --score from a root within --exact-empties,\n"
     "                            the endgame solver's threads instead\n"
     "  --json                    one JSON object on stdout\n"
+    CLI_PROGRESS_HELP
     "  --checkpoint FILE [--checkpoint-every S]\n"
     "                            df-pn: save the tables every S seconds (600) and at\n"
     "                            the end; --resume FILE continues from them (same\n"
@@ -92,12 +93,16 @@ static void on_progress(const pns_progress *pr, void *ctx)
                  pr->target);
     else if (p->score || p->o.question == PNS_SCORE)
         snprintf(target, sizeof target, "  at least %+d?", pr->target);
-    if (p->tty) {  /* a line redrawn in place; nothing when stderr is a file or a pipe */
-        fprintf(stderr, "\r%11llu nodes %6.0f k/s  root pn %u dn %u, its child pn %u dn %u  table %4.1f%%  %6.0f MB  "
-                        "%6.0f s%s   ",
-                (unsigned long long)pr->nodes, pr->seconds > 0 ? pr->nodes / pr->seconds / 1e3 : 0.0, pr->pn, pr->dn,
-                pr->sub_pn, pr->sub_dn, pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds, target);
-        fflush(stderr);
+    if (cli_progress_wanted(&p->progress)) {  /* redrawn on a terminal; with --progress, a line every S s */
+        char text[512], json[512];
+        double rate = pr->seconds > 0 ? pr->nodes / pr->seconds : 0.0;
+        snprintf(text, sizeof text, "%11llu nodes %6.0f k/s  root pn %u dn %u, its child pn %u dn %u  table %4.1f%%  "
+                 "%6.0f MB  %6.0f s%s", (unsigned long long)pr->nodes, rate / 1e3, pr->pn, pr->dn, pr->sub_pn,
+                 pr->sub_dn, pr->table_fill * 100, pr->bytes / 1048576.0, pr->seconds, target);
+        snprintf(json, sizeof json, "\"nodes\": %llu, \"nodes_per_second\": %.0f, \"pn\": %u, \"dn\": %u, "
+                 "\"table_fill\": %.4f, \"bytes\": %zu, \"seconds\": %.1f", (unsigned long long)pr->nodes, rate,
+                 pr->pn, pr->dn, pr->table_fill, pr->bytes, pr->seconds);
+        cli_progress_say(&p->progress, text, json);
     }
     if (p->trace_file)
         cli_trace_line(p->trace_file, pr);
@@ -382,10 +387,13 @@ int cmd_prove(int argc, char **argv)
         cli_trace_header(p.trace_file);
     cli_catch_interrupt();
     p.o.stop = &cli_stop;
-    p.tty = isatty(2);
-    p.o.progress = p.tty || p.trace_file ? on_progress : NULL;
+    cli_progress_setup(&p.progress, "prove");
+    p.tty = p.progress.tty;
+    p.o.progress = cli_progress_wanted(&p.progress) || p.trace_file ? on_progress : NULL;
     p.o.ctx = &p;
     p.o.progress_every = p.trace_file ? 1.0 : 2.0;
+    if (p.progress.every > 0 && p.progress.every < p.o.progress_every)
+        p.o.progress_every = p.progress.every;
     prove_outcome x;
     run(g, &s, &p, &x);
     const pns_result *w = &x.w, *a = &x.a, *shown = x.shown;

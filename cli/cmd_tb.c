@@ -57,11 +57,14 @@ static const char help[] =
     "  Othello (to 40 squares): every state reachable from the start, a layer\n"
     "  (disc count) at a time, each saved in D as a compact set as it completes\n"
     "  (a later run resumes); the next layer's bitmap takes up to --memory MB\n"
-    "  (default 8192), in more passes when smaller (docs/othello.md).\n";
+    "  (default 8192), in more passes when smaller (docs/othello.md).\n"
+    "build, verify, reach:\n"
+    CLI_PROGRESS_HELP;
 
 typedef struct {
     unsigned given;  /* bit OPT_X - OPT_PIECES: --x was on the command line */
     int pieces, threads, json, tsv, compress, census, save_every, memory, moves, max_plies;
+    cli_progress progress;  /* --progress, --progress-json: build, verify, reach */
     int64_t whole_below;
     const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
@@ -86,6 +89,7 @@ static const struct option tb_long[] = {
     { "memory", required_argument, NULL, OPT_MEMORY },
     { "moves", no_argument, NULL, OPT_MOVES },
     { "max-plies", required_argument, NULL, OPT_MAX_PLIES },
+    CLI_PROGRESS_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -119,7 +123,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_COMPRESS:
         o->compress = strcmp(arg, "all") == 0 ? 1 : strcmp(arg, "none") == 0 ? -1 : strcmp(arg, "large") == 0 ? 0 : 2;
         return o->compress == 2 ? -1 : 0;
-    default: return -1;
+    default: return cli_progress_option(&o->progress, opt, arg) == 0 ? 0 : -1;
     }
 }
 
@@ -127,7 +131,7 @@ static int on_option(int opt, const char *arg, void *ctx)
  * and the saves). */
 static void show_progress(const tb_progress *p, void *ctx)
 {
-    (void)ctx;
+    cli_progress *out = ctx;
     static double last_t;
     static uint64_t last_done;
     static const char *last_table;
@@ -140,10 +144,14 @@ static void show_progress(const tb_progress *p, void *ctx)
     char eta[32] = "?";
     if (p->eta >= 0)
         snprintf(eta, sizeof eta, "%d:%02d", (int)p->eta / 60, (int)p->eta % 60);
-    fprintf(stderr, "\r[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s   ", p->table_no, p->tables,
-            p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, rate / 1e6,
-            p->seconds, eta);
-    fflush(stderr);
+    char text[256], json[512];
+    snprintf(text, sizeof text, "[%d/%d] %-6s %-5s ply %3d  %11llu/%llu  %6.2f M/s  %6.0f s  eta %s", p->table_no,
+             p->tables, p->material, p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size,
+             rate / 1e6, p->seconds, eta);
+    snprintf(json, sizeof json, "\"table\": \"%s\", \"table_no\": %d, \"tables\": %d, \"phase\": \"%s\", \"ply\": %d, "
+             "\"done\": %llu, \"size\": %llu, \"seconds\": %.1f, \"eta\": %.0f", p->material, p->table_no, p->tables,
+             p->phase, p->ply, (unsigned long long)p->done, (unsigned long long)p->size, p->seconds, p->eta);
+    cli_progress_say(out, text, json);
 }
 
 static int tb_build_cmd(game *g, const tb_opts *o)
@@ -153,8 +161,11 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     cli_catch_interrupt();
     tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
                             .only = o->only, .save_every = o->save_every, .whole_below = o->whole_below };
-    int tty = isatty(2);
-    bo.progress = tty ? show_progress : NULL;
+    cli_progress progress = o->progress;
+    cli_progress_setup(&progress, "tb build");
+    int tty = progress.tty;
+    bo.progress = cli_progress_wanted(&progress) ? show_progress : NULL;
+    bo.ctx = &progress;
     char err[600];
     int rank = 0, rc;
     if (cli_mpi_size() > 1) {
@@ -186,10 +197,12 @@ static int tb_build_cmd(game *g, const tb_opts *o)
 /* On a terminal: the table being verified and its share checked. */
 static void show_verify_progress(const char *material, uint64_t done, uint64_t entries, void *ctx)
 {
-    (void)ctx;
-    fprintf(stderr, "\rverifying %-8s %12llu/%llu (%5.1f%%)   ", material, (unsigned long long)done,
-            (unsigned long long)entries, entries ? 100.0 * (double)done / (double)entries : 100.0);
-    fflush(stderr);
+    char text[256], json[256];
+    snprintf(text, sizeof text, "verifying %-8s %12llu/%llu (%5.1f%%)", material, (unsigned long long)done,
+             (unsigned long long)entries, entries ? 100.0 * (double)done / (double)entries : 100.0);
+    snprintf(json, sizeof json, "\"table\": \"%s\", \"done\": %llu, \"entries\": %llu", material,
+             (unsigned long long)done, (unsigned long long)entries);
+    cli_progress_say(ctx, text, json);
 }
 
 /* State s in the game's notation (a static buffer: one at a time). */
@@ -385,11 +398,14 @@ static int tb_stats_cmd(game *g, const tb_opts *o)
 
 static void show_reach_progress(const tb_reach_progress *p, void *ctx)
 {
-    (void)ctx;
-    fprintf(stderr, "\rlevel %3d  %13llu/%llu expanded  %14llu reached  %7.0f s   ", p->level,
-            (unsigned long long)p->expanded, (unsigned long long)p->frontier, (unsigned long long)p->reached,
-            p->seconds);
-    fflush(stderr);
+    char text[256], json[256];
+    snprintf(text, sizeof text, "level %3d  %13llu/%llu expanded  %14llu reached  %7.0f s", p->level,
+             (unsigned long long)p->expanded, (unsigned long long)p->frontier, (unsigned long long)p->reached,
+             p->seconds);
+    snprintf(json, sizeof json, "\"level\": %d, \"expanded\": %llu, \"frontier\": %llu, \"reached\": %llu, "
+             "\"seconds\": %.1f", p->level, (unsigned long long)p->expanded, (unsigned long long)p->frontier,
+             (unsigned long long)p->reached, p->seconds);
+    cli_progress_say(ctx, text, json);
 }
 
 static int tb_reach_cmd(game *g, const tb_opts *o)
@@ -408,9 +424,12 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     cli_catch_interrupt();
     tb_reach_options ro = { .threads = o->threads, .stop = &cli_stop, .checkpoint = o->checkpoint,
                             .checkpoint_seconds = 600, .log = stderr };
-    if (isatty(2)) {
+    cli_progress progress = o->progress;
+    cli_progress_setup(&progress, "tb reach");
+    if (cli_progress_wanted(&progress)) {
         ro.progress = show_reach_progress;
-        ro.log = NULL;
+        ro.ctx = &progress;
+        ro.log = progress.tty ? NULL : stderr;  /* a log keeps the line per level beside the progress lines */
     }
     static tb_reach_result r;
     char err[600];
@@ -419,8 +438,7 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
         return cli_fail(1, "tb reach: cannot write the unreached states: %s", err);
     ro.unreached = o->unreached ? list.f : NULL;
     int rc = tb_reach(g, o->dir, &start, &ro, &r, err, sizeof err);
-    if (ro.progress)
-        fputs("\r\033[K", stderr);
+    cli_progress_end(&progress);
     if (o->unreached && util_file_commit(&list, rc == 0, err, sizeof err) != 0 && rc == 0)
         return cli_fail(1, "tb reach: cannot write the unreached states: %s", err);
     if (rc < 0)
@@ -560,6 +578,11 @@ int cmd_tb(int argc, char **argv)
         game_close(g);
         return rc;
     }
+    if ((o.progress.every > 0 || o.progress.json) && strcmp(action, "build") && strcmp(action, "verify") &&
+        strcmp(action, "reach")) {
+        game_close(g);
+        return cli_fail(EXIT_USAGE, "tb %s: --progress is an option of tb build, verify and reach", action);
+    }
     if (!layers && !game_has_tables(g)) {
         game_close(g);
         return cli_fail(EXIT_USAGE, "tb: %s has no endgame tables", argv[first + 1]);
@@ -584,8 +607,10 @@ int cmd_tb(int argc, char **argv)
             game_close(g);
             return cli_fail(EXIT_USAGE, "tb verify: no material '%s' in %s", o.only, argv[first + 1]);
         }
-        int tty = isatty(2);
-        tb_verify_watch w = { tty ? show_verify_progress : NULL, NULL, &cli_stop, 0 };
+        cli_progress progress = o.progress;
+        cli_progress_setup(&progress, "tb verify");
+        int tty = progress.tty;
+        tb_verify_watch w = { cli_progress_wanted(&progress) ? show_verify_progress : NULL, &progress, &cli_stop, 0 };
         cli_catch_interrupt();
         long wrong = o.only ? tb_verify_table(g, o.dir, mat, o.threads, stdout, &w, err, sizeof err)
                             : tb_verify_watched(g, o.dir, o.threads, stdout, &w, err, sizeof err);

@@ -39,6 +39,7 @@ const struct option cli_prove_long[] = {
     { "exact-empties", required_argument, NULL, OPT_EXACT },
     { "proof-exact", required_argument, NULL, OPT_PROOF_EXACT },
     { "threads", required_argument, NULL, OPT_THREADS },
+    CLI_PROGRESS_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -128,7 +129,7 @@ int cli_prove_option(int opt, const char *arg, void *ctx)
     case OPT_COUNT:
     case OPT_SEED:
         return cli_u64(arg, opt == OPT_COUNT, UINT64_MAX, opt == OPT_COUNT ? &p->count : &p->seed);
-    default: return -1;
+    default: return cli_progress_option(&p->progress, opt, arg) == 0 ? 0 : -1;
     }
 }
 

@@ -3,6 +3,7 @@
 #ifndef PNSOLVE_CLI_PROVE_OPTIONS_H
 #define PNSOLVE_CLI_PROVE_OPTIONS_H
 
+#include "cli.h"
 #include "../pns/pns.h"
 
 typedef struct {
@@ -12,6 +13,7 @@ typedef struct {
     double tb_cache_mb;        /* 0: the default */
     const char *tb_dir, *proof, *trace, *dot;
     FILE *trace_file;
+    cli_progress progress;     /* --progress, --progress-json (prove) */
 } cli_prove_opts;
 
 enum { OPT_QUESTION = 256, OPT_ALGO, OPT_GHI, OPT_MEMORY, OPT_PROOF_MEMORY, OPT_EPSILON, OPT_INIT, OPT_NODES, OPT_TIME,

@@ -167,6 +167,20 @@ check "tb build bad pieces" 2 "bad value '99' for option '--pieces'" -- tb build
 check "tb unknown action" 2 "unknown action 'frob'" -- tb frob jungle
 check "tb no tables for tic-tac-toe" 2 "has no endgame tables" -- tb build tictactoe --pieces 3
 check "tb build" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb" --threads 2
+# progress where stderr is no terminal: nothing by default, a timestamped line with --progress, JSON with --progress-json
+"$bin" prove jungle --time 1.5 --memory 64 >/dev/null 2>"$tmp/perr"
+[ ! -s "$tmp/perr" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: progress in a pipe by default"; head -2 "$tmp/perr"; }
+"$bin" prove jungle --time 1.5 --memory 64 --progress 0.5 >/dev/null 2>"$tmp/perr"
+[ "$(grep -cE '^20[0-9-]+T[0-9:]+Z prove: +[0-9]+ nodes ' "$tmp/perr")" -ge 2 ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: prove --progress"; head -2 "$tmp/perr"; }
+"$bin" prove jungle --time 1.5 --memory 64 --progress 0.5 --progress-json >/dev/null 2>"$tmp/perr"
+[ "$(grep -cE '^\{"time": "20[0-9-]+T[0-9:]+Z", "command": "prove", "nodes": [0-9]+, ' "$tmp/perr")" -ge 2 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: prove --progress-json"; head -2 "$tmp/perr"; }
+"$bin" tb build jungle --pieces 3 --dir "$tmp/tbp" --progress 0.001 >/dev/null 2>"$tmp/perr"
+grep -qE '^20[0-9-]+T[0-9:]+Z tb build: \[[0-9]+/[0-9]+\] ' "$tmp/perr" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: tb build --progress"; head -2 "$tmp/perr"; }
+check "tb probe --progress refused" 2 "--progress is an option of tb build, verify and reach" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --progress 1
+check "prove --progress 0" 2 "bad value '0' for option '--progress'" -- prove jungle --progress 0
 check "tb build again skips" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb"
 # what a killed build or compression left is removed by the next one (it holds the lock); nothing else is
 printf x >"$tb/jungle-Rr.pntb.save.tmp.4242"; printf x >"$tb/jungle-RrD.pntb.tmp.77"; printf x >"$tb/jungle-Rr.pntb.packed"
