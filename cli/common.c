@@ -19,9 +19,10 @@ volatile int cli_stop;
  * index, have no such point for minutes, so a second signal ends the process
  * at once.  Finished files are safe: every file is written under a temporary
  * name and renamed only when complete. */
+static int interrupt_said_on_tty;  /* set before the handler: isatty is not safe inside it */
+
 static void on_interrupt(int sig)
 {
-    (void)sig;
     if (cli_stop) {
         static const char msg[] = "\npnsolve: interrupted again: quitting now (finished files are kept)\n";
         ssize_t unused = write(2, msg, sizeof msg - 1);
@@ -29,10 +30,17 @@ static void on_interrupt(int sig)
         _exit(EXIT_INTERRUPTED);
     }
     __atomic_store_n(&cli_stop, 1, __ATOMIC_RELAXED);  /* lock-free: safe in a handler, and the threads read it atomically */
+    if (sig == SIGINT && interrupt_said_on_tty) {  /* said at once: a pass may run minutes before it can stop */
+        static const char msg[] = "\npnsolve: stopping where the work done can be kept (the end of a ply or a table, "
+                                  "saved); Ctrl-C again quits at once\n";
+        ssize_t unused = write(2, msg, sizeof msg - 1);
+        (void)unused;
+    }
 }
 
 void cli_catch_interrupt(void)
 {
+    interrupt_said_on_tty = isatty(2);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
