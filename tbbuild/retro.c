@@ -134,8 +134,17 @@ static void report(tb_builder *b, uint64_t add)
 {
     uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
     if (b->finish_ply && stop_asked(b) && b->opt->log && !__atomic_exchange_n(&b->stop_said, 1, __ATOMIC_RELAXED)) {
-        fprintf(b->opt->log, "%s: stopping at the end of ply %d, to save it (a second Ctrl-C quits at once)\n",
-                b->prog.material, b->ply);
+        /* how long, roughly: the ply before's length less this one's so far */
+        double ran = util_clock() - b->ply_t0, left = b->last_ply - ran;
+        char when[160];
+        if (b->last_ply > 0 && left >= 1)
+            snprintf(when, sizeof when, "about %.0f s more, if it takes as long as ply %d (%.0f s)", left, b->ply - 1,
+                     b->last_ply);
+        else
+            snprintf(when, sizeof when, "ply %d has run %.0f s, longer than the ply before (%.0f s): how much longer "
+                     "cannot be told", b->ply, ran, b->last_ply);
+        fprintf(b->opt->log, "%s: stopping at the end of ply %d, to save it: %s (a second Ctrl-C quits at once, "
+                "and the table goes on from its last save)\n", b->prog.material, b->ply, when);
         fflush(b->opt->log);
     }
     if (!b->opt->progress)
@@ -902,7 +911,9 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
     b->prog.phase = "plies";
     b->finish_ply = b->save_path && !b->ranks && b->opt->save_every > 0 && !stopped(b);
     int halt = halt_agreed(b);
+    b->last_ply = 0;
     for (b->ply++; !halt; b->ply++) {
+        b->ply_t0 = util_clock();
         if (b->ply > TB_MAX_DISTANCE - 2) {
             fail(b, "distance out of range");
             break;
@@ -914,6 +925,7 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         wins = new_wins;
         new_wins = last;  /* cleared by the pass that read it */
         b->t_plies = util_clock() - t;
+        b->last_ply = util_clock() - b->ply_t0;
         if (b->finish_ply && stop_asked(b) && !b->failed && !b->halted) {
             /* the ply is whole (even the table's last: going on from it finds nothing more) */
             save_if_due(b, wins, losses, 1);

@@ -43,6 +43,7 @@ typedef struct tb_builder {
     uint64_t done;
     double t0, last_report;
     double t_init, t_plies;        /* seconds in each phase of the last table */
+    double ply_t0, last_ply;       /* when the ply under way began; how long the one before took (0: none) */
     double run_total, run_before;  /* positions in the whole run, before this table */
     /* saving between plies (retro_save.c) */
     const char *save_path;         /* NULL: never saved */
