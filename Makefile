@@ -129,8 +129,13 @@ deps:
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
 
+# The build step of the tests on every core (the shared library too: the
+# Python package's tests load it).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
-	$(MAKE) --no-print-directory $(BUILD)/run-tests $(BUILD)/pnsolve
+	$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/run-tests $(BUILD)/pnsolve \
+	  $(if $(SAN),,$(BUILD)/libpnsolve.so.$(VERSION))
 	tests/layering.sh $(BUILD)
 	tests/results.sh
 	./$(BUILD)/run-tests

@@ -37,7 +37,8 @@ static const char puzzles_help[] =
     "  --svg DIR                 also one SVG diagram per puzzle in DIR\n"
     "  --html FILE               also a booklet: one page, a numbered diagram per\n"
     "                            problem, the solutions folded; two to an A4 page\n"
-    "                            when printed\n";
+    "                            when printed\n"
+    CLI_PROGRESS_HELP;
 
 static const char solve_help[] =
     "usage: pnsolve solve-puzzle GAME --position P --mate-in N [options]\n"
@@ -57,6 +58,7 @@ typedef struct {
     int plies;
     size_t memory;
     const char *tb_dir, *svg, *pieces, *side, *html;
+    cli_progress progress;  /* puzzles: a line as each is found */
 } puzzle_opts;
 
 enum { OPT_MATE = 256, OPT_UNIQUE, OPT_MOTIF, OPT_COUNT, OPT_SEED, OPT_PIECES, OPT_SIDE, OPT_SAMPLES, OPT_PLIES,
@@ -78,6 +80,7 @@ static const struct option puzzle_long[] = {
     { "json", no_argument, NULL, OPT_JSON },
     { "svg", required_argument, NULL, OPT_SVG },
     { "html", required_argument, NULL, OPT_HTML },
+    CLI_PROGRESS_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -135,7 +138,7 @@ static int on_option(int opt, const char *arg, void *ctx)
         p->memory = (size_t)v << 20;
         return 0;
     }
-    default: return -1;
+    default: return cli_progress_option(&p->progress, opt, arg) == 0 ? 0 : -1;
     }
 }
 
@@ -345,8 +348,9 @@ typedef struct {
 typedef struct {
     found_puzzle *v;
     size_t n, cap;
-    uint64_t want;  /* on a terminal: the count asked for, for the progress line (0: no line) */
+    uint64_t want;  /* the count asked for, for the progress line */
     double t0;
+    cli_progress *progress;
 } found_list;
 
 /* The problems found as a booklet at p->html: 0, or an exit code (said). */
@@ -397,10 +401,13 @@ static int on_found(const game_state *s, const puzzle_problem *p, void *ctx)
     }
     l->v[l->n] = (found_puzzle){ *s, *p, l->n };
     l->n++;
-    if (l->want) {
-        fprintf(stderr, "\rpuzzles: %zu of %llu found, %.0f s   ", l->n, (unsigned long long)l->want,
-                util_clock() - l->t0);
-        fflush(stderr);
+    if (cli_progress_wanted(l->progress)) {
+        char text[128], json[128];
+        double t = util_clock() - l->t0;
+        snprintf(text, sizeof text, "%zu of %llu found, %.0f s", l->n, (unsigned long long)l->want, t);
+        snprintf(json, sizeof json, "\"found\": %zu, \"wanted\": %llu, \"seconds\": %.1f", l->n,
+                 (unsigned long long)l->want, t);
+        cli_progress_say(l->progress, text, json);
     }
     return 0;
 }
@@ -510,7 +517,8 @@ int cmd_puzzles(int argc, char **argv)
     }
     pns_mate_set_stop(m, &cli_stop);
     cli_catch_interrupt();
-    found_list found = { .want = isatty(2) ? p.count : 0, .t0 = util_clock() };
+    cli_progress_setup(&p.progress, "puzzles");
+    found_list found = { .want = p.count, .t0 = util_clock(), .progress = &p.progress };
     q.found = on_found;
     q.ctx = &found;
     uint64_t exhausted = 0;
@@ -519,8 +527,8 @@ int cmd_puzzles(int argc, char **argv)
     int64_t samples = puzzle_find(m, tb, &q, err, sizeof err);
     if (samples < 0 && !cli_stop)
         rc = cli_fail(1, "puzzles: %s", err);
-    if (found.want && found.n)
-        fputs("\r\033[K", stderr);
+    if (found.n)
+        cli_progress_end(&p.progress);
     if (found.n)  /* qsort of NULL is undefined even for none */
         qsort(found.v, found.n, sizeof *found.v, by_score);
     for (size_t i = 0; i < found.n && rc == 0; i++) {
