@@ -37,7 +37,8 @@ static const char puzzles_help[] =
     "  --svg DIR                 also one SVG diagram per puzzle in DIR\n"
     "  --html FILE               also a booklet: one page, a numbered diagram per\n"
     "                            problem, the solutions folded; two to an A4 page\n"
-    "                            when printed\n"
+    "                            when printed, the answers at the end; --title T and\n"
+    "                            --author A head it\n"
     CLI_PROGRESS_HELP;
 
 static const char solve_help[] =
@@ -57,12 +58,12 @@ typedef struct {
     uint64_t count, seed, samples;
     int plies;
     size_t memory;
-    const char *tb_dir, *svg, *pieces, *side, *html;
+    const char *tb_dir, *svg, *pieces, *side, *html, *title, *author;
     cli_progress progress;  /* puzzles: a line as each is found */
 } puzzle_opts;
 
 enum { OPT_MATE = 256, OPT_UNIQUE, OPT_MOTIF, OPT_COUNT, OPT_SEED, OPT_PIECES, OPT_SIDE, OPT_SAMPLES, OPT_PLIES,
-       OPT_TBDIR, OPT_NOTB, OPT_MEMORY, OPT_JSON, OPT_SVG, OPT_HTML };
+       OPT_TBDIR, OPT_NOTB, OPT_MEMORY, OPT_JSON, OPT_SVG, OPT_HTML, OPT_TITLE, OPT_AUTHOR };
 
 static const struct option puzzle_long[] = {
     { "mate-in", required_argument, NULL, OPT_MATE },
@@ -80,6 +81,8 @@ static const struct option puzzle_long[] = {
     { "json", no_argument, NULL, OPT_JSON },
     { "svg", required_argument, NULL, OPT_SVG },
     { "html", required_argument, NULL, OPT_HTML },
+    { "title", required_argument, NULL, OPT_TITLE },
+    { "author", required_argument, NULL, OPT_AUTHOR },
     CLI_PROGRESS_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
@@ -132,6 +135,8 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_JSON: p->json = 1; return 0;
     case OPT_SVG: p->svg = arg; return *arg ? 0 : -1;
     case OPT_HTML: p->html = arg; return *arg ? 0 : -1;
+    case OPT_TITLE: p->title = arg; return *arg ? 0 : -1;
+    case OPT_AUTHOR: p->author = arg; return *arg ? 0 : -1;
     case OPT_MEMORY: {
         long v;
         if (cli_long(arg, 1, 1L << 20, &v) != 0) return -1;
@@ -193,9 +198,11 @@ static void motif_list(unsigned f, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", motif_names[i].name);
 }
 
+static void print_notes(FILE *out, const game *g, const game_state *s, const puzzle_problem *p);
+
 static void print_text(FILE *out, const game *g, const game_state *s, const puzzle_problem *p, int number, int diagram)
 {
-    char text[GAME_TEXT_MAX], stip[128], line[4096], motifs[256], mv[GAME_TEXT_MAX], rf[GAME_TEXT_MAX];
+    char text[GAME_TEXT_MAX], stip[128], line[4096], motifs[256], mv[GAME_TEXT_MAX];
     game_format(g, s, text, sizeof text);
     stipulation(g, s, p, stip, sizeof stip);
     line_text(g, s, p, line, sizeof line);
@@ -208,6 +215,14 @@ static void print_text(FILE *out, const game *g, const game_state *s, const puzz
     game_format_move(g, s, p->key, mv, sizeof mv);
     fprintf(out, "key: %s%s%s%s\n", mv, *motifs ? "  (" : "", motifs, *motifs ? ")" : "");
     fprintf(out, "solution: %s\n", line);
+    print_notes(out, g, s, p);
+    fputc('\n', out);
+}
+
+/* The duals and tries of p from s, a line each. */
+static void print_notes(FILE *out, const game *g, const game_state *s, const puzzle_problem *p)
+{
+    char mv[GAME_TEXT_MAX], rf[GAME_TEXT_MAX];
     if (p->nduals == 0)
         fprintf(out, "duals: none\n");
     for (int i = 0; i < p->nduals; i++) {
@@ -232,7 +247,6 @@ static void print_text(FILE *out, const game *g, const game_state *s, const puzz
             fprintf(out, "  try %s? (%s at once)\n", mv, try_outcome(t->outcome));
         }
     }
-    fputc('\n', out);
 }
 
 static void print_json(const game *g, const game_state *s, const puzzle_problem *p)
@@ -356,32 +370,46 @@ typedef struct {
 /* The problems found as a booklet at p->html: 0, or an exit code (said). */
 static int write_booklet(const game *g, const found_list *found, const puzzle_opts *p)
 {
-    render_booklet_item *items = calloc(found->n, sizeof *items);
-    char (*stip)[128] = calloc(found->n, sizeof *stip);
-    char **analysis = calloc(found->n, sizeof *analysis);
-    int rc = items && stip && analysis ? 0 : cli_fail(1, "puzzles: out of memory");
-    for (size_t i = 0; rc == 0 && i < found->n; i++) {
+    size_t n = found->n;
+    render_booklet_item *items = calloc(n, sizeof *items);
+    char (*stip)[128] = calloc(n, sizeof *stip), (*key)[GAME_TEXT_MAX + 272] = calloc(n, sizeof *key);
+    char (*line)[4096] = calloc(n, sizeof *line);
+    char **analysis = calloc(n, sizeof *analysis);
+    int rc = items && stip && key && line && analysis ? 0 : cli_fail(1, "puzzles: out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const game_state *s = &found->v[i].s;
+        const puzzle_problem *pz = &found->v[i].p;
         size_t len;
         FILE *m = open_memstream(&analysis[i], &len);
         if (!m)
             rc = cli_fail(1, "puzzles: out of memory");
         else {
-            print_text(m, g, &found->v[i].s, &found->v[i].p, 0, 0);
+            print_notes(m, g, s, pz);
             fclose(m);
         }
-        stipulation(g, &found->v[i].s, &found->v[i].p, stip[i], sizeof stip[i]);
-        items[i] = (render_booklet_item){ &found->v[i].s, stip[i], analysis[i] ? analysis[i] : "" };
+        char mv[GAME_TEXT_MAX], motifs[256];
+        game_format_move(g, s, pz->key, mv, sizeof mv);
+        motif_list(pz->motifs, motifs, sizeof motifs);
+        snprintf(key[i], sizeof key[i], "%s%s%s%s", mv, *motifs ? " (" : "", motifs, *motifs ? ")" : "");
+        line_text(g, s, pz, line[i], sizeof line[i]);
+        stipulation(g, s, pz, stip[i], sizeof stip[i]);
+        items[i] = (render_booklet_item){ s, stip[i], key[i], line[i], analysis[i] ? analysis[i] : "" };
     }
     char title[GAME_NAME_MAX + 128];
-    snprintf(title, sizeof title, "%s: %zu problems, mate in %d plies (%d moves)", g->name, found->n, p->n,
-             (p->n + 1) / 2);
+    if (p->title)
+        snprintf(title, sizeof title, "%s", p->title);
+    else
+        snprintf(title, sizeof title, "%s: %zu problems, mate in %d plies (%d moves)", g->name, n, p->n,
+                 (p->n + 1) / 2);
     char err[4600];
     if (rc == 0) {
-        int w = render_booklet_write(p->html, title, g, items, (int)found->n, err, sizeof err);
+        int w = render_booklet_write(p->html, title, p->author, g, items, (int)n, err, sizeof err);
         rc = w == 0 ? 0 : cli_fail(w == RENDER_NO_BOARD ? EXIT_USAGE : 1, "%s", err);
         if (rc == 0)
             fprintf(stderr, "puzzles: wrote %s\n", p->html);
     }
+    free(key);
+    free(line);
     for (size_t i = 0; analysis && i < found->n; i++)
         free(analysis[i]);
     free(analysis), free(stip), free(items);
@@ -571,8 +599,10 @@ int cmd_solve_puzzle(int argc, char **argv)
         return rc;
     if (!go.position)
         return cli_fail(EXIT_USAGE, "solve-puzzle: --position P is required");
-    if (p.motifs || p.svg || p.html || p.pieces || p.side)
-        return cli_fail(EXIT_USAGE, "solve-puzzle: --motif, --svg, --html, --pieces and --side are for puzzles");
+    if (p.motifs || p.svg || p.html || p.pieces || p.side || p.title || p.author || p.progress.every > 0 ||
+        p.progress.json)
+        return cli_fail(EXIT_USAGE, "solve-puzzle: --motif, --svg, --html, --title, --author, --pieces, --side and "
+                                    "--progress are for puzzles");
     game *g;
     game_state s;
     if ((rc = cli_open_game(argv[first], go.variant, go.position, &g, &s)) != 0)

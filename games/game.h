@@ -49,6 +49,8 @@ typedef struct {
     int player;   /* owner of the piece on it, -1 if empty */
     char letter;  /* the piece's letter, 0 for a plain disc */
     int marked;   /* a special square (a den, the hole): drawn shaded */
+    char forbidden;  /* the move a rule forbids from this square (Ostle's rule 8): its direction,
+                      * 'L', 'R', 'U' or 'D', drawn as a crossed arrow; 0 none */
 } game_square;
 
 typedef struct game game;

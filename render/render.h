@@ -34,14 +34,17 @@ int render_dot_positions(const game *g, const game_state *s, const char *path, c
  * RENDER_DOT_MAX lines. */
 int render_dot_proof(const char *proof_path, const char *path, char *err, size_t errlen);
 
-/* A problem of a booklet: its position, stipulation and analysis as text. */
+/* A problem of a booklet: its position, stipulation, key (with its
+ * motifs), solution line, and the notes on it (duals, tries), a line each. */
 typedef struct {
     const game_state *s;
-    const char *stipulation, *analysis;
+    const char *stipulation, *key, *solution, *notes;
 } render_booklet_item;
-/* items[0 .. n) of g as one self-contained HTML page at path. */
-int render_booklet_write(const char *path, const char *title, const game *g, const render_booklet_item *items, int n,
-                         char *err, size_t errlen);
+/* items[0 .. n) of g as one self-contained HTML page at path, with a title
+ * and an author (NULL: none), a legend of the board's marks, the solutions
+ * folded on screen and an answer key at the end when printed. */
+int render_booklet_write(const char *path, const char *title, const char *author, const game *g,
+                         const render_booklet_item *items, int n, char *err, size_t errlen);
 
 /* The BDD sizes per iteration of the algorithms a with algos[a] set
  * (res[a] their results) as an SVG line chart on a log scale at path. */

@@ -65,15 +65,23 @@ void render_svg_board(const game *g, const game_state *s, const char *title, con
             const char *fill = sq.marked ? "#9db8a0" : (file + rank) % 2 ? "#f3e7c9" : "#e6d3a8";
             fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#6b5a3a\"/>\n", x, y,
                     CELL, CELL, fill);
-            if (sq.player < 0)
-                continue;
             int light = sq.player == game_light_player(g);
-            fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"2\"/>\n",
-                    x + CELL / 2, y + CELL / 2, CELL * 2 / 5, light ? "#fafafa" : "#303030");
-            if (sq.letter)
+            if (sq.player >= 0)
+                fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" stroke=\"#222222\" "
+                             "stroke-width=\"2\"/>\n", x + CELL / 2, y + CELL / 2, CELL * 2 / 5, light ? "#fafafa" : "#303030");
+            if (sq.player >= 0 && sq.letter)
                 fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" font-weight=\"bold\" text-anchor=\"middle\" "
                              "fill=\"%s\">%c</text>\n", x + CELL / 2, y + CELL / 2 + 7, light ? "#222222" : "#fafafa",
                         sq.letter);
+            if (sq.forbidden) {  /* the move rule 8 forbids: an arrow out of the square, crossed */
+                int dx = sq.forbidden == 'L' ? -1 : sq.forbidden == 'R' ? 1 : 0;
+                int dy = sq.forbidden == 'U' ? -1 : sq.forbidden == 'D' ? 1 : 0;
+                int cx = x + CELL / 2, cy = y + CELL / 2, ex = cx + dx * CELL * 9 / 20, ey = cy + dy * CELL * 9 / 20;
+                fprintf(out, "<g><title>the move rule 8 forbids</title><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                             "stroke=\"#c0392b\" stroke-width=\"4\"/><text x=\"%d\" y=\"%d\" font-size=\"18\" "
+                             "font-weight=\"bold\" text-anchor=\"middle\" fill=\"#c0392b\">&#215;</text></g>\n",
+                        cx, cy, ex, ey, ex, ey + 6);
+            }
         }
     for (int file = 0; file < W; file++)
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%c</text>\n",

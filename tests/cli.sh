@@ -579,13 +579,21 @@ check "puzzles pieces over ten" 2 "neither a piece count .2-10." -- puzzles jung
 check "puzzles pieces without tables" 2 "needs endgame tables" -- puzzles ostle --mate-in 3 --pieces 8
 check "puzzles jungle from tables" 0 "^key: " -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
 check "puzzles found line" 0 "2 found in" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4
-# a booklet: one page, a diagram, stipulation and folded analysis per
-# problem, the key the text output gives (make check-html draws it in a browser)
-check "puzzles --html" 0 "wrote $tmp/book.html" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 4 --html "$tmp/book.html"
+# a booklet: its title and author, a legend, one page, a diagram, stipulation
+# and folded solution per problem, the keys the text output gives, and an
+# answer key printed at the end (make check-html draws it in a browser)
+check "puzzles --html" 0 "wrote $tmp/book.html" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 4 --html "$tmp/book.html" --title "Rat & co" --author "A. Composer"
+keys=$("$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 4 2>/dev/null | sed -n 's/^key: //p' | sed 's/  (/ (/')
 [ "$(grep -c "<svg" "$tmp/book.html")" = 3 ] && [ "$(grep -c "<details>" "$tmp/book.html")" = 3 ] &&
-    [ "$(grep -c "^key: " "$tmp/book.html")" = 3 ] && grep -q "@media print" "$tmp/book.html" &&
-    [ "$("$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 4 2>/dev/null | grep "^key: ")" = "$(grep "^key: " "$tmp/book.html")" ] &&
+    grep -q "@media print" "$tmp/book.html" && grep -q "<h1>Rat &amp; co</h1>" "$tmp/book.html" &&
+    grep -q '<p class="author">A. Composer</p>' "$tmp/book.html" && grep -q '<p class="legend">Shaded squares are the dens' "$tmp/book.html" &&
+    [ "$(sed -n 's/.*<dt>Key<\/dt><dd>\([^<]*\)<\/dd>.*/\1/p' "$tmp/book.html")" = "$keys" ] &&
+    [ "$(sed -n '/<h2>Answers<\/h2>/,/<\/ol>/p' "$tmp/book.html" | grep -c '^<li>')" = 3 ] &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: the puzzle booklet"; }
+# Ostle's booklet explains the hole and the mark of rule 8's forbidden move
+check "puzzles ostle --html" 0 "" -- puzzles ostle:3x3 --mate-in 3 --count 1 --html "$tmp/ob.html"
+grep -q '<p class="legend">The shaded square is the hole' "$tmp/ob.html" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL: Ostle's booklet legend"; }
 check "puzzles --html, unwritable" 1 "cannot write the booklet" -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 1 --html "$tmp/none/b.html"
 check "puzzles jungle json" 0 '"main_line":\["[a-g][1-7][a-g][1-7]"' -- puzzles jungle --mate-in 3 --tb-dir "$tb" --count 2 --seed 4 --json
 "$bin" puzzles jungle --mate-in 3 --tb-dir "$tb" --count 3 --seed 9 --json >"$tmp/pz1" 2>/dev/null

@@ -3,6 +3,7 @@
 #include "suites.h"
 #include "../pns/pns.h"
 #include "../puzzle/puzzle.h"
+#include "../render/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +276,34 @@ static void test_cooked(void)
     game_close(g);
 }
 
+/* A diagram of an Ostle state marks the move rule 8 forbids, pointing its
+ * way (c2L: from c2's centre to the left), and a state without one has no
+ * such mark. */
+static void test_forbidden_move_drawn(void)
+{
+    game *g = test_open("ostle:3x3", NULL);
+    char *svg = NULL, *plain = NULL;
+    size_t len;
+    FILE *m = open_memstream(&svg, &len);
+    game_state s = test_parse(g, "WW1/2H/1BB w c2L");
+    render_svg_board(g, &s, "t", "", m);
+    fclose(m);
+    m = open_memstream(&plain, &len);
+    s = test_parse(g, "WW1/2H/1BB w -");
+    render_svg_board(g, &s, "t", "", m);
+    fclose(m);
+    const char *mark = strstr(svg, "<title>the move rule 8 forbids</title><line x1=\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mark);
+    int x1, y1, x2, y2;
+    CU_ASSERT_EQUAL(sscanf(mark, "<title>the move rule 8 forbids</title><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"",
+                           &x1, &y1, &x2, &y2), 4);
+    CU_ASSERT(x2 < x1 && y2 == y1);  /* left */
+    CU_ASSERT_PTR_NULL(strstr(plain, "rule 8 forbids"));
+    free(svg);
+    free(plain);
+    game_close(g);
+}
+
 void suite_puzzle(void)
 {
     CU_pSuite s = CU_add_suite("puzzle", NULL, NULL);
@@ -282,4 +311,5 @@ void suite_puzzle(void)
     CU_add_test(s, "puzzles from 3-piece tables re-checked without tables", test_puzzles_from_tables);
     CU_add_test(s, "Ostle puzzles re-checked; wrong lengths unsound", test_ostle_puzzles);
     CU_add_test(s, "cooked problems reported with their cooks", test_cooked);
+    CU_add_test(s, "an Ostle diagram marks the move rule 8 forbids, pointing its way", test_forbidden_move_drawn);
 }

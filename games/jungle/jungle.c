@@ -242,7 +242,8 @@ static void jungle_square(const game *g, const game_state *s, int file, int rank
     (void)g;
     unsigned sq = (unsigned)(rank * 7 + file);
     int p = piece_at(s, sq);
-    *out = (game_square){ p < 0 ? -1 : p & 1, p < 0 ? 0 : piece_letters[p], sq == DEN_WHITE || sq == DEN_BLACK };
+    *out = (game_square){ .player = p < 0 ? -1 : p & 1, .letter = p < 0 ? 0 : piece_letters[p],
+                          .marked = sq == DEN_WHITE || sq == DEN_BLACK };
 }
 
 static const game_puzzle_ops jungle_puzzle_ops = {

@@ -316,7 +316,8 @@ static void ostle_square(const game *g, const game_state *s, int file, int rank,
 {
     unsigned sq = (unsigned)(rank * geom(g)->w + file);
     int p = (s->w[0] >> sq) & 1 ? 0 : (s->w[1] >> sq) & 1 ? 1 : -1;
-    *out = (game_square){ p, 0, sq == hole_of(s) };
+    unsigned f = forbidden_of(s);
+    *out = (game_square){ p, 0, sq == hole_of(s), f != NO_MOVE && f >> 2 == sq ? dir_letters[f & 3] : 0 };
 }
 
 /* Image of square sq under symmetry k (bit 0 mirror files, bit 1 mirror
