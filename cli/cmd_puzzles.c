@@ -485,6 +485,26 @@ static int outputs_clash(const char *spec, const puzzle_opts *p)
     return cli_distinct_files("puzzles", files, 3);
 }
 
+/* The problems found, best first: as text or JSON, and as SVG files and a
+ * booklet where asked; 0, or an exit code (said). */
+static int print_found(const game *g, found_list *found, const puzzle_opts *p)
+{
+    int rc = 0;
+    if (found->n)  /* qsort of NULL is undefined even for none */
+        qsort(found->v, found->n, sizeof *found->v, by_score);
+    for (size_t i = 0; i < found->n && rc == 0; i++) {
+        if (p->json)
+            print_json(g, &found->v[i].s, &found->v[i].p);
+        else
+            print_text(stdout, g, &found->v[i].s, &found->v[i].p, (int)i + 1, 1);
+        if (p->svg)
+            rc = write_svg(g, &found->v[i].s, &found->v[i].p, p->svg, (int)i + 1);
+    }
+    if (rc == 0 && p->html && found->n)
+        rc = write_booklet(g, found, p);
+    return rc;
+}
+
 int cmd_puzzles(int argc, char **argv)
 {
     cli_game_opts go;
@@ -557,18 +577,8 @@ int cmd_puzzles(int argc, char **argv)
         rc = cli_fail(1, "puzzles: %s", err);
     if (found.n)
         cli_progress_end(&p.progress);
-    if (found.n)  /* qsort of NULL is undefined even for none */
-        qsort(found.v, found.n, sizeof *found.v, by_score);
-    for (size_t i = 0; i < found.n && rc == 0; i++) {
-        if (p.json)
-            print_json(g, &found.v[i].s, &found.v[i].p);
-        else
-            print_text(stdout, g, &found.v[i].s, &found.v[i].p, (int)i + 1, 1);
-        if (p.svg)
-            rc = write_svg(g, &found.v[i].s, &found.v[i].p, p.svg, (int)i + 1);
-    }
-    if (rc == 0 && p.html && found.n)
-        rc = write_booklet(g, &found, &p);
+    if (rc == 0)
+        rc = print_found(g, &found, &p);
     char why[128] = "";
     if (cli_stop)
         snprintf(why, sizeof why, " (interrupted)");
