@@ -48,7 +48,8 @@ BUILD_MISSING = missing=""; \
 	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"
 MISSING = $(BUILD_MISSING); \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
-	/usr/bin/python3 -c "import cffi, pytest, venv" 2>/dev/null || missing="$$missing python3-cffi python3-pytest python3-venv python3-dev"; \
+	/usr/bin/python3 -c "import cffi, pytest, ensurepip" 2>/dev/null && ls /usr/include/python3*/Python.h >/dev/null 2>&1 || \
+	  missing="$$missing python3-cffi python3-pytest python3-venv python3-dev"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"
 
 # Before any compiling: one line naming what is missing.
