@@ -126,3 +126,6 @@ void pnsolve_api_sort_moves(pnsolve_move_value *out, int n)
             out[j] = out[j - 1], out[j - 1] = x;
         }
 }
+
+_Static_assert(PNSOLVE_TEXT_MAX >= GAME_TEXT_MAX, "a position or move as text fits PNSOLVE_TEXT_MAX");
+_Static_assert(GAME_MAX_MOVES == 256, "the engine and the Python package hold 256 moves a position");
