@@ -529,16 +529,11 @@ int pwrite_proof(const game *g, const game_state *s, const pns_options *o, FILE 
     return j.rc;
 }
 
-static int bound_hook(pns_dfpn *D, const game_state *s, const pns_child *answer, pns_result *r, void *ctx)
-{
-    return pwrite_tree(D, s, answer, r, ctx);
-}
-
 int pwrite_score(const game *g, const game_state *s, const pns_options *o, int lo, int hi, int *score, pns_result *r,
                  FILE *out)
 {
     pns_options q = *o;
-    q.solved = out ? bound_hook : NULL;  /* NULL: no proof, pns_score's search alone */
+    q.solved = out ? pwrite_tree : NULL;  /* NULL: no proof, pns_score's search alone */
     q.solved_ctx = out;
     return pns_score(g, s, &q, lo, hi, score, r);
 }
