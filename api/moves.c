@@ -107,15 +107,13 @@ pnsolve_status pnsolve_api_move_value(const game *g, const game_state *s, game_m
     return put_position(g, &c, out->position, sizeof out->position, err, errlen);
 }
 
-/* A move's rank, lower first (tablebase.h's order for tb_probe_moves). */
+/* A move's rank, lower first: the tables' order (tb_move_rank). */
 static long move_rank(const pnsolve_move_value *m)
 {
-    if (!m->known)
-        return 3L << 40;
-    if (m->has_score)
-        return 100000 - m->score;
-    long d = m->distance < 0 ? 0 : m->distance;
-    return m->wdl > 0 ? d : m->wdl == 0 ? 1L << 40 : (2L << 40) - d;
+    tb_move_value v = { .found = m->known,
+                        .value = { .wdl = (tb_wdl)m->wdl, .distance = m->distance, .scored = m->has_score,
+                                   .score = m->score } };
+    return tb_move_rank(&v);
 }
 
 void pnsolve_api_sort_moves(pnsolve_move_value *out, int n)

@@ -24,9 +24,7 @@ static int child_value(tb_set *t, const game_state *c, int mover, tb_value *v, c
     return rc;
 }
 
-/* A move's rank, lower first: wins by distance, draws, losses by distance
- * down (scores from the highest down), unknown last. */
-static long move_rank(const tb_move_value *m)
+long tb_move_rank(const tb_move_value *m)
 {
     if (!m->found)
         return 3L << 40;
@@ -53,7 +51,7 @@ int tb_probe_moves(tb_set *t, const game_state *s, tb_move_value *out, char *err
             m->value.distance++;  /* the move itself */
     }
     for (int i = 1; i < n; i++)  /* an insertion sort: stable, and a position has few moves */
-        for (int j = i; j > 0 && move_rank(&out[j - 1]) > move_rank(&out[j]); j--) {
+        for (int j = i; j > 0 && tb_move_rank(&out[j - 1]) > tb_move_rank(&out[j]); j--) {
             tb_move_value x = out[j];
             out[j] = out[j - 1], out[j - 1] = x;
         }

@@ -99,6 +99,11 @@ typedef struct {
  * number of moves (out holds GAME_MAX_MOVES), or -1 with err (a table
  * error).  Thread-safe. */
 int tb_probe_moves(tb_set *t, const game_state *s, tb_move_value *out, char *err, size_t errlen);
+/* A move's place in tb_probe_moves's order, lower first: wins by distance,
+ * draws, losses by distance down (scores from the highest down), moves
+ * without a value last.  For a caller that sorts values of its own the same
+ * way (a distance of -1, none known, keeps its class's order). */
+long tb_move_rank(const tb_move_value *m);
 /* From now on a compressed table is decoded whole into memory (a byte per
  * entry) when it is first loaded: random probes then cost a memory read, not
  * a block decode (a search over the 4.8 G-entry nine-piece Ostle table: 16 k
