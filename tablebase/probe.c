@@ -43,24 +43,13 @@ static slot *get_slot(tb_set *t, int mat);
  * number found, or -1 with err naming the first bad one. */
 static int open_every_table(tb_set *t, char *err, size_t errlen)
 {
-    const game_tb_ops *ops = game_tables(t->g);
-    char prefix[4200];
-    tb_file_prefix(t->g, t->dir, prefix, sizeof prefix);
-    const char *base = strrchr(prefix, '/') + 1;  /* "<game>": the files are "<game>-<material>.pntb" */
-    size_t nb = strlen(base);
     DIR *d = opendir(t->dir);
     if (!d)
         return util_error(err, errlen, "no table directory '%s' (%s)", t->dir, util_open_why(errno));
     int found = 0, rc = 0;
     for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
-        size_t n = strlen(e->d_name);
-        if (n < nb + 6 || strncmp(e->d_name, base, nb) != 0 || e->d_name[nb] != '-' ||
-            strcmp(e->d_name + n - 5, ".pntb") != 0)
-            continue;
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(n - nb - 6), e->d_name + nb + 1);
-        int mat = ops->material_parse(t->g, name);
-        if (mat < 0 || mat >= TB_MAX_MATERIALS)
+        int mat = tb_path_material(t->g, e->d_name);
+        if (mat < 0)
             continue;  /* not a table of this game's, or its material not canonical */
         slot *s = get_slot(t, mat);
         if (!s)
@@ -68,7 +57,7 @@ static int open_every_table(tb_set *t, char *err, size_t errlen)
         else if (s->state == 3)
             rc = util_error(err, errlen, "%s", s->err);
         else if (s->state == 1 && !tb_index_need(t->index, mat))
-            rc = util_error(err, errlen, "out of memory (the state index of table %s)", name);
+            rc = util_error(err, errlen, "out of memory (the state index of %s)", e->d_name);
         else
             found += s->state == 1;
     }

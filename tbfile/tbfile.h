@@ -47,6 +47,9 @@ const game_tb_index *tb_index_needs(tb_index *x, const int *mats, int n);
 
 /* File path of material mat's table in dir. */
 void tb_path(const game *g, const char *dir, int mat, char *buf, size_t len);
+/* The material whose table file tb_path names name (a file name, no
+ * directory), or -1 when name is no table file of g's. */
+int tb_path_material(const game *g, const char *name);
 
 /* In memory an entry is 16 bits: 0 draw, d<<1|1 win in d, d<<1 loss in d. */
 typedef uint16_t tb_entry;
