@@ -150,14 +150,13 @@ pnsolve_status pnsolve_prove(const pnsolve_game *h, const char *position, const 
 
 /* The value of the child a move leads to, for the side that made it,
  * proved by search under q: out->known 0 when the limits stopped it. */
-static pnsolve_status search_child(const pnsolve_game *h, const game_state *s, pnsolve_move_value *out,
+static pnsolve_status search_child(const pnsolve_game *h, const game_state *s, game_move m, pnsolve_move_value *out,
                                    const pnsolve_options *q, char *err, size_t errlen)
 {
     const game *g = h->g;
-    game_state c;
-    pnsolve_status rc = pnsolve_api_position(g, out->position, &c, err, errlen);
-    if (rc != PNSOLVE_OK)
-        return rc;
+    game_state c = *s;
+    game_play(g, &c, m);
+    pnsolve_status rc;
     int flip = game_to_move(g, &c) != game_to_move(g, s), scores = g->score_bound > 0;
     out->distance = -1;
     out->has_score = scores;
@@ -210,7 +209,7 @@ pnsolve_status pnsolve_search_moves(const pnsolve_game *h, const char *position,
         if ((rc = pnsolve_api_move_value(h->g, &s, mv[i], &out[i], err, errlen)) != PNSOLVE_OK)
             return rc;
     for (int i = 0; i < n && !(q.cancel && __atomic_load_n(q.cancel, __ATOMIC_RELAXED)); i++)
-        if ((rc = search_child(h, &s, &out[i], &q, err, errlen)) != PNSOLVE_OK)
+        if ((rc = search_child(h, &s, mv[i], &out[i], &q, err, errlen)) != PNSOLVE_OK)
             return rc;
     pnsolve_api_sort_moves(out, n);
     *count = n;
