@@ -31,8 +31,8 @@ static void on_interrupt(int sig)
     }
     __atomic_store_n(&cli_stop, 1, __ATOMIC_RELAXED);  /* lock-free: safe in a handler, and the threads read it atomically */
     if (sig == SIGINT && interrupt_said_on_tty) {  /* said at once: a pass may run minutes before it can stop */
-        static const char msg[] = "\npnsolve: stopping where the work done can be kept (the end of a ply or a table, "
-                                  "saved); Ctrl-C again quits at once\n";
+        static const char msg[] = "\npnsolve: stopping, the work done kept (saved where it stands); "
+                                  "Ctrl-C again quits at once\n";
         ssize_t unused = write(2, msg, sizeof msg - 1);
         (void)unused;
     }

@@ -155,9 +155,9 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
         tb_retro_free(b);
         if (rc == 0)
             unlink(save);
-        else if (rc > 0 && b->saved_ply >= 0 && o->log)
-            fprintf(o->log, "%s: stopped; its build saved after ply %d goes on from there when built again\n", name,
-                    b->saved_ply);
+        else if (rc > 0 && b->saved_at[0] && o->log)
+            fprintf(o->log, "%s: stopped; its build saved %s goes on from there when built again\n", name,
+                    b->saved_at);
         if (rc == 0 && o->log) {
             fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
                     name, (unsigned long long)b->n, b->ply, util_clock() - t, b->t_init, b->t_plies, t_write);

@@ -81,15 +81,22 @@ static void fail(tb_builder *b, const char *msg)
     pthread_mutex_unlock(&b->lock);
 }
 
-static int stop_asked(const tb_builder *b) { return b->opt->stop && *b->opt->stop; }
+/* Whether a stop is asked for: by the caller, or by a test's knob. */
+static int stop_asked(const tb_builder *b)
+{
+    const struct tb_testing *t = b->opt->testing;
+    return (b->opt->stop && *b->opt->stop) ||
+           (t && t->stop_at && t->stop_at == b->at && t->stop_in_ply == b->ply &&
+            __atomic_load_n(&b->next_block, __ATOMIC_RELAXED) > t->stop_blocks);
+}
 
-/* Whether the passes end now.  A stop asked for while the plies can be
- * saved waits for the ply's end (finish_ply), so that the ply is saved:
- * a ply of a six-piece table takes seconds to minutes, while the saves
- * between them come every half hour. */
+/* Whether the passes end now.  Where the build saves (save_on_stop), a
+ * stop is saved where the passes stopped: a ply of a seven-piece table
+ * runs many minutes, the first pass longer, and Ctrl-C must not wait for
+ * either. */
 static int stopped(const tb_builder *b)
 {
-    return b->failed || b->halted || (stop_asked(b) && !b->finish_ply) ||
+    return b->failed || b->halted || stop_asked(b) ||
            (b->opt->testing && b->opt->testing->stop_at_ply && b->ply >= b->opt->testing->stop_at_ply);
 }
 
@@ -133,20 +140,6 @@ static void each_owned(tb_builder *b, int unit, void (*fn)(void *ctx, uint64_t f
 static void report(tb_builder *b, uint64_t add)
 {
     uint64_t done = __atomic_add_fetch(&b->done, add, __ATOMIC_RELAXED);
-    if (b->finish_ply && stop_asked(b) && b->opt->log && !__atomic_exchange_n(&b->stop_said, 1, __ATOMIC_RELAXED)) {
-        /* how long, roughly: the ply before's length less this one's so far */
-        double ran = util_clock() - b->ply_t0, left = b->last_ply - ran;
-        char when[160];
-        if (b->last_ply > 0 && left >= 1)
-            snprintf(when, sizeof when, "about %.0f s more, if it takes as long as ply %d (%.0f s)", left, b->ply - 1,
-                     b->last_ply);
-        else
-            snprintf(when, sizeof when, "ply %d has run %.0f s, longer than the ply before (%.0f s): how much longer "
-                     "cannot be told", b->ply, ran, b->last_ply);
-        fprintf(b->opt->log, "%s: stopping at the end of ply %d, to save it: %s (a second Ctrl-C quits at once, "
-                "and the table goes on from its last save)\n", b->prog.material, b->ply, when);
-        fflush(b->opt->log);
-    }
     if (!b->opt->progress)
         return;
     if (b->ranks)
@@ -378,11 +371,9 @@ static void init_position(void *ctx, uint64_t i, const game_state *s, int twin)
     b->c[i] = x;
 }
 
-static void init_range(void *ctx, uint64_t first, uint64_t end)
+/* The first pass over positions [first, end). */
+static void init_piece(tb_builder *b, uint64_t first, uint64_t end)
 {
-    tb_builder *b = ctx;
-    if (stopped(b))
-        return;
     init_chunk *ic = calloc(1, sizeof *ic);
     if (!ic) {
         fail(b, "out of memory");
@@ -403,6 +394,26 @@ static void init_range(void *ctx, uint64_t first, uint64_t end)
             note_pending(b, d, ic->seen[d]);
     free(ic);
     report(b, end - first);
+}
+
+/* The first pass over [first, end), from b->init_from on, in pieces with a
+ * stop looked for between them; a stop notes the first index left undone
+ * (init_end).  The pieces are dealt in order (util_parallel), and a piece
+ * done twice gets the same values, so everything below init_end is done. */
+static void init_range(void *ctx, uint64_t first, uint64_t end)
+{
+    tb_builder *b = ctx;
+    uint64_t piece = (uint64_t)1 << (b->opt->testing && b->opt->testing->owner_block_log2 ? b->opt->testing->owner_block_log2 : 16);
+    for (uint64_t at = first > b->init_from ? first : b->init_from; at < end; at += piece) {
+        if (stopped(b)) {
+            for (uint64_t e = __atomic_load_n(&b->init_end, __ATOMIC_RELAXED);
+                 at < e && !__atomic_compare_exchange_n(&b->init_end, &e, at, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
+                ;
+            return;
+        }
+        init_piece(b, at, end - at > piece ? at + piece : end);
+        __atomic_add_fetch(&b->next_block, 1, __ATOMIC_RELAXED);
+    }
 }
 
 /* Puts position i, which this owner holds, on the frontier `out` (its word
@@ -804,28 +815,45 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
     return b->resolved;
 }
 
-/* Saves the build after ply b->ply when save_every seconds have passed
- * since the last save (or the table's start), or now when `now` is set.  A
- * save that fails costs only the chance to resume: the build goes on (or
+/* Saves the build where its passes are (b->at in ply b->ply).  A save
+ * that fails costs only the chance to resume: the build goes on (or
  * stops), and says so. */
-static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses, int now)
+static void save_now(tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins)
 {
     double t = util_clock();
-    if (!b->save_path || b->ranks || b->opt->save_every <= 0 || stopped(b) ||
-        (!now && t - b->last_save < b->opt->save_every))
-        return;
-    char err[600];
-    if (tb_retro_save(b, wins, losses, b->save_path, err, sizeof err) == 0) {
-        b->saved_ply = b->ply;
+    char err[600], where[sizeof b->saved_at];
+    tb_retro_where(b, where, sizeof where);
+    if (tb_retro_save(b, wins, losses, new_wins, b->save_path, err, sizeof err) == 0) {
+        snprintf(b->saved_at, sizeof b->saved_at, "%s", where);
         if (b->opt->log) {
-            fprintf(b->opt->log, "%s: saved after ply %d in %.0f s\n", b->prog.material, b->ply, util_clock() - t);
+            fprintf(b->opt->log, "%s: saved %s in %.0f s\n", b->prog.material, where, util_clock() - t);
             fflush(b->opt->log);
         }
     } else if (b->opt->log) {
-        fprintf(b->opt->log, "%s: not saved after ply %d: %s\n", b->prog.material, b->ply, err);
+        fprintf(b->opt->log, "%s: not saved %s: %s\n", b->prog.material, where, err);
         fflush(b->opt->log);
     }
     b->last_save = util_clock();
+}
+
+/* At a ply's end: saves when save_every seconds have passed since the
+ * last save (or the table's start). */
+static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins)
+{
+    if (b->save_path && b->opt->save_every > 0 && !stopped(b) && util_clock() - b->last_save >= b->opt->save_every)
+        save_now(b, wins, losses, new_wins);
+}
+
+/* After a pass: a stop asked for is saved here, where the build saves;
+ * `found` is what the ply resolved so far.  1 if the build stops so. */
+static int stop_saved(tb_builder *b, uint64_t found, const uint64_t *wins, const uint64_t *losses,
+                      const uint64_t *new_wins)
+{
+    if (!b->save_on_stop || b->failed || !stop_asked(b))
+        return 0;
+    b->ply_found = found;
+    save_now(b, wins, losses, new_wins);
+    return 1;
 }
 
 /* Whether the build stops here: agreed by every rank (a failure or stop
@@ -884,59 +912,73 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         util_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
-    b->saved_ply = -1;
-    b->finish_ply = b->stop_said = 0;
+    b->saved_at[0] = 0;
+    b->save_on_stop = b->save_path != NULL;
+    b->at = RETRO_PLY_END;
+    b->ply_found = b->init_from = 0;
     b->last_save = util_clock();
-    int loaded = b->save_path ? tb_retro_load(b, wins, losses, b->save_path, err, errlen) : 0;
+    int loaded = b->save_path ? tb_retro_load(b, wins, losses, new_wins, b->save_path, err, errlen) : 0;
     if (loaded < 0)
         goto out;
     double t = util_clock();
     if (loaded) {
-        b->saved_ply = b->ply;
-        t -= b->t_plies;
+        tb_retro_where(b, b->saved_at, sizeof b->saved_at);
         if (b->opt->log) {
-            fprintf(b->opt->log, "%s: going on from its build saved after ply %d\n", b->prog.material, b->ply);
+            fprintf(b->opt->log, "%s: going on from its build saved %s\n", b->prog.material, b->saved_at);
             fflush(b->opt->log);
         }
-    } else {
+    }
+    if (!loaded || b->at == RETRO_INIT) {
         b->prog.phase = "init";
-        b->ply = 0;
+        if (!loaded)
+            b->ply = 0, b->t_init = 0, b->done = 0;
+        b->at = RETRO_INIT;
+        b->init_end = n;
+        b->next_block = 0;
         each_owned(b, 0, init_range);
-        b->t_init = util_clock() - t;
-        t = util_clock();
-        b->t_plies = 0;
-        b->done = 0;
-        save_if_due(b, wins, losses, 0);
+        b->t_init += util_clock() - t;
+        b->init_from = b->init_end;
+        if (!stop_saved(b, 0, wins, losses, new_wins)) {
+            b->at = RETRO_PLY_END;
+            t = util_clock();
+            b->t_plies = 0;
+            b->done = 0;
+            save_if_due(b, wins, losses, new_wins);
+        }
+    } else {
+        t -= b->t_plies;
     }
     b->prog.phase = "plies";
-    b->finish_ply = b->save_path && !b->ranks && b->opt->save_every > 0 && !stopped(b);
     int halt = halt_agreed(b);
-    b->last_ply = 0;
-    for (b->ply++; !halt; b->ply++) {
-        b->ply_t0 = util_clock();
+    /* a save made inside a ply goes on with that ply, from the pass it names */
+    for (b->ply += b->at == RETRO_PLY_END; !halt; b->ply++) {
         if (b->ply > TB_MAX_DISTANCE - 2) {
             fail(b, "distance out of range");
             break;
         }
-        uint64_t won = pass(b, losses, new_wins, apply_wins);
-        uint64_t lost = pass(b, wins, losses, apply_losses);
-        uint64_t known = pending_pass(b, new_wins, losses);
+        uint64_t found = b->at == RETRO_PLY_END ? 0 : b->ply_found;
+        if (b->at != RETRO_LOSSES) {
+            b->at = RETRO_WINS;
+            found += pass(b, losses, new_wins, apply_wins);
+            b->t_plies = util_clock() - t;
+            if (stop_saved(b, found, wins, losses, new_wins))
+                break;
+        }
+        b->at = RETRO_LOSSES;
+        found += pass(b, wins, losses, apply_losses);
+        b->t_plies = util_clock() - t;
+        if (stop_saved(b, found, wins, losses, new_wins))
+            break;
+        found += pending_pass(b, new_wins, losses);
         uint64_t *last = wins;
         wins = new_wins;
         new_wins = last;  /* cleared by the pass that read it */
+        b->at = RETRO_PLY_END;
         b->t_plies = util_clock() - t;
-        b->last_ply = util_clock() - b->ply_t0;
-        if (b->finish_ply && stop_asked(b) && !b->failed && !b->halted) {
-            /* the ply is whole (even the table's last: going on from it finds nothing more) */
-            save_if_due(b, wins, losses, 1);
-            b->finish_ply = 0;  /* stopped() from here on */
+        if (last_ply(b, found))
             break;
-        }
-        if (last_ply(b, won + lost + known))
-            break;
-        save_if_due(b, wins, losses, 0);
+        save_if_due(b, wins, losses, new_wins);
     }
-    b->finish_ply = 0;
     if (b->failed) {
         util_error(err, errlen, "%s: %s", b->prog.material, b->err);
         goto out;

@@ -43,16 +43,23 @@ typedef struct tb_builder {
     uint64_t done;
     double t0, last_report;
     double t_init, t_plies;        /* seconds in each phase of the last table */
-    double ply_t0, last_ply;       /* when the ply under way began; how long the one before took (0: none) */
     double run_total, run_before;  /* positions in the whole run, before this table */
-    /* saving between plies (retro_save.c) */
+    /* saves (retro_save.c): between plies, and where a stop finds the passes */
     const char *save_path;         /* NULL: never saved */
     uint64_t deps_id;              /* names the smaller tables the captures read */
     double last_save;
-    int saved_ply;                 /* the ply of the last save, -1: none yet */
-    int finish_ply;                /* a stop asked for waits for the ply's end, which is saved */
-    int stop_said;                 /* that wait was logged */
+    int save_on_stop;              /* a stop asked for is saved where the passes stopped */
+    int at;                        /* where the passes are: RETRO_* (0: between plies) */
+    uint64_t init_from;            /* the first pass goes on from this index (a save made in it) */
+    uint64_t init_end;             /* the first index the first pass left undone when stopped */
+    uint64_t ply_found;            /* positions the ply under way resolved before its save */
+    char saved_at[80];             /* where the last save was made ("after ply 3"), "": none yet */
 } tb_builder;
+
+/* Where a build's passes are (tb_builder.at), as saves record it: a stop
+ * inside the first pass or a ply's passes is saved there, and a build that
+ * loads it goes on with the rest of that pass. */
+enum { RETRO_PLY_END = 0, RETRO_INIT = 1, RETRO_WINS = 2, RETRO_LOSSES = 3 };
 
 /* Builds the values of table b->mat (b->n positions) in b->c: 0, 1 when
  * stopped (nothing kept), -1 with err. */
@@ -64,16 +71,20 @@ tb_entry tb_retro_value(const void *ctx, uint64_t i);
  * (tb_file_write) with every rank's blocks sent to it in rounds, the others
  * send theirs; every rank calls it: 0 when written, -1 with err. */
 int tb_retro_write_ranked(const tb_builder *b, const char *path, int compress, char *err, size_t errlen);
-/* Saves b's state after ply b->ply (the cells, the frontiers wins and
- * losses that ply b->ply + 1 reads, the pending distances, the long
- * entries) to path through a temporary file: 0, or -1 with err. */
-int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const char *path, char *err,
-                  size_t errlen);
+/* Saves b's state at b->at in ply b->ply (the cells, the three frontiers
+ * wins, losses and new_wins, the pending distances, the long entries) to
+ * path through a temporary file: 0, or -1 with err. */
+int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins,
+                  const char *path, char *err, size_t errlen);
 /* Reads a state saved for this table (b->g, b->prog.material, b->n,
  * b->short_max, b->deps_id) into the allocated cells and frontiers: 1
- * read (b->ply is its ply), 0 there is none, -1 with err (other table,
- * other smaller tables, damaged). */
-int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, const char *path, char *err, size_t errlen);
+ * read (b->ply, b->at and the rest as saved), 0 there is none, -1 with err
+ * (other table, other smaller tables, damaged, an older format). */
+int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, const char *path, char *err,
+                  size_t errlen);
+/* Where b's passes are, in words for a log ("after ply 3", "in ply 4,
+ * part way through its losses"), into buf. */
+void tb_retro_where(const tb_builder *b, char *buf, size_t len);
 /* Frees the cells and long distances of the table just built. */
 void tb_retro_free(tb_builder *b);
 

@@ -15,6 +15,10 @@ struct tb_testing {
                               blocks of 2^this entries, to test many owners on small tables */
     int stop_at_ply;       /* 0: normal; else a table that reaches this ply stops there at
                               once, as a killed build would, to test resuming */
+    int stop_at;           /* build: 0 normal; else a stop is asked, as *stop would, inside */
+    int stop_in_ply;       /* pass stop_at (RETRO_INIT, _WINS, _LOSSES of tbbuild/retro.h) of */
+    uint64_t stop_blocks;  /* ply stop_in_ply once it has taken this many blocks, to test saves
+                              made part way through a pass */
     uint64_t stop_after;   /* verify: 0 normal; else stop as *stop would once this many
                               entries of a table are checked, to test resuming */
 };

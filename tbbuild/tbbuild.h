@@ -48,9 +48,9 @@ struct tb_testing;  /* private: tbbuild/tb_testing.h */
 
 typedef struct {
     int threads;              /* <= 0: all cores */
-    volatile int *stop;       /* set to stop (NULL ok): a table in its plies that saves
-                                 (save_every, one process) finishes the ply and saves
-                                 it first, else the table in progress stops at once */
+    volatile int *stop;       /* set to stop (NULL ok): the table in progress stops
+                                 within seconds, saved where its passes stopped when it
+                                 saves (save_every, one process) */
     void (*progress)(const tb_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per finished table, or NULL */

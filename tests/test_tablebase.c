@@ -983,39 +983,87 @@ static ssize_t stop_log_write(void *ctx, const char *buf, size_t len)
     return (ssize_t)len;
 }
 
-/* Ctrl-C inside a ply: the ply is finished and saved, then the build
- * stops; built again, it goes on from that ply to the same files. */
-static void test_stop_saves_ply(void)
+/* Builds the 3-piece Jungle tables in dir with o, which stops: the log
+ * (o->log's text lands in keep) says `saved`, then `stopped`; built again
+ * from the save, its log says it goes on from there and the files equal a
+ * build never stopped. */
+static void stop_and_resume(game *g, const char *dir, tb_build_options *o, FILE *keep, const char *saved)
 {
-    char dir[64], save[300], err[512], cmd[200];
-    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
-    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-soft", (int)getpid());
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CU_ASSERT_EQUAL(system(cmd), 0);
-    game *g = test_open("jungle", NULL);
+    char save[300], err[512], want[200];
     char *text = NULL;
     size_t len = 0;
-    stop_log l = { open_memstream(&text, &len), 0 };
-    tb_build_options o = { .threads = 1, .save_every = 1e-9, .stop = &l.stop };  /* one table at a time */
-    o.log = fopencookie(&l, "w", (cookie_io_functions_t){ .write = stop_log_write });
-    CU_ASSERT_PTR_NOT_NULL_FATAL(o.log);
-    setvbuf(o.log, NULL, _IOLBF, 0);
-    CU_ASSERT_EQUAL(tb_build(g, dir, 3, &o, err, sizeof err), 1);
-    fclose(o.log);
-    fclose(l.keep);
-    CU_ASSERT_EQUAL_FATAL(saved_tables(g, dir, save, sizeof save), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "saved after ply 3 "));
-    CU_ASSERT_PTR_NULL(strstr(text, "saved after ply 4 "));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "stopped; its build saved after ply 3 goes on from there"));
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, o, err, sizeof err), 1);
+    if (o->log != keep)
+        fclose(o->log);  /* a cookie writing to keep */
+    fflush(keep);
+    text = report_text(keep);
+    fclose(keep);
+    CU_ASSERT_FATAL(saved_tables(g, dir, save, sizeof save) >= 1);
+    snprintf(want, sizeof want, ": saved %s", saved);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+    snprintf(want, sizeof want, "stopped; its build saved %s", saved);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
     free(text);
     text = NULL;
     tb_build_options go = { .threads = 2, .save_every = 1e-9 };
     go.log = open_memstream(&text, &len);
     CU_ASSERT_EQUAL_FATAL(tb_build(g, dir, 3, &go, err, sizeof err), 0);
     fclose(go.log);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "going on from its build saved after ply 3"));
+    snprintf(want, sizeof want, "going on from its build saved %s", saved);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
     free(text);
+    CU_ASSERT_EQUAL(saved_tables(g, dir, save, sizeof save), 0);
     CU_ASSERT_EQUAL(test_tables_differ(g, dir, tb_dir, 3), 0);
+}
+
+/* Ctrl-C between plies: the passes of the next ply stop at once and are
+ * saved there; built again, it goes on to the same files. */
+static void test_stop_saves_ply(void)
+{
+    char dir[64], cmd[200];
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-soft", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game *g = test_open("jungle", NULL);
+    stop_log l = { tmpfile(), 0 };
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l.keep);
+    tb_build_options o = { .threads = 1, .save_every = 1e-9, .stop = &l.stop };  /* one table at a time */
+    o.log = fopencookie(&l, "w", (cookie_io_functions_t){ .write = stop_log_write });
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o.log);
+    setvbuf(o.log, NULL, _IOLBF, 0);
+    stop_and_resume(g, dir, &o, l.keep, "in ply 3, part way through its wins");
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    game_close(g);
+}
+
+/* A stop inside a pass, by a test's knob once the pass has taken a few of
+ * its blocks of 64 positions: inside the first pass, a ply's wins and its
+ * losses, on two threads, each saved there and gone on from to the same
+ * files. */
+static void test_stop_inside_pass(void)
+{
+    enum { AT_INIT = 1, AT_WINS = 2, AT_LOSSES = 3 };  /* tb_testing.h's stop_at */
+    static const struct { int at, ply; const char *saved; } cases[] = {
+        { AT_INIT, 0, "in its first pass, " },
+        { AT_WINS, 3, "in ply 3, part way through its wins" },
+        { AT_LOSSES, 4, "in ply 4, part way through its losses" },
+    };
+    char dir[64], cmd[200];
+    snprintf(tb_dir, sizeof tb_dir, "/tmp/pnsolve-tb-test-%d-0", (int)getpid());
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-tb-test-%d-mid", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    game *g = test_open("jungle", NULL);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        CU_ASSERT_EQUAL(system(cmd), 0);
+        struct tb_testing knobs = { .owner_block_log2 = 6, .stop_at = cases[k].at, .stop_in_ply = cases[k].ply,
+                                    .stop_blocks = 20 };
+        tb_build_options o = { .threads = 2, .save_every = 1e-9, .testing = &knobs };
+        FILE *keep = tmpfile();
+        CU_ASSERT_PTR_NOT_NULL_FATAL(keep);
+        o.log = keep;
+        stop_and_resume(g, dir, &o, keep, cases[k].saved);
+    }
     CU_ASSERT_EQUAL(system(cmd), 0);
     game_close(g);
 }
@@ -1095,7 +1143,9 @@ void suite_tablebase(void)
     CU_add_test(s, "tables copied from alike materials: the census's hashes agree", test_alike_materials);
     CU_add_test(s, "a decoded table shared through a file: made once, mapped again, made again when its header or sums are damaged, a damaged page read from the blocks", test_decoded_shared);
     CU_add_test(s, "a stopped build goes on from its save; damaged saves refused", test_saved_build);
-    CU_add_test(s, "Ctrl-C inside a ply: the ply finished and saved, then resumed", test_stop_saves_ply);
+    CU_add_test(s, "Ctrl-C between plies: saved in the next ply's first pass, then resumed", test_stop_saves_ply);
+    CU_add_test(s, "a stop inside the first pass, a ply's wins or its losses: saved there, resumed to the same files",
+                test_stop_inside_pass);
     CU_add_test(s, "a stopped verification goes on from its save; damaged or foreign saves dropped", test_saved_verify);
     CU_add_test(s, "thread count, verify, corrupt and foreign files (removes the tables)", test_files);
 }
