@@ -53,6 +53,8 @@ void pnsolve_game_close(pnsolve_game *h)
 
 const char *pnsolve_game_name(const pnsolve_game *h) { return h ? h->g->name : NULL; }
 
+int pnsolve_game_score_bound(const pnsolve_game *h) { return h && h->g->score_bound > 0 ? h->g->score_bound : 0; }
+
 pnsolve_status pnsolve_game_start(const pnsolve_game *h, char *buf, size_t len)
 {
     if (!h || !buf || !len)

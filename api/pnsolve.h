@@ -57,6 +57,10 @@ PNSOLVE_API pnsolve_game *pnsolve_game_open(const char *spec, const char *varian
 PNSOLVE_API void pnsolve_game_close(pnsolve_game *g);
 /* The game's name as its spec gives it. */
 PNSOLVE_API const char *pnsolve_game_name(const pnsolve_game *g);
+/* The largest |score| a finished game of g can have (Othello WxH: W*H,
+ * its disc difference), or 0 for a game that ends only in win, draw or
+ * loss (1.1). */
+PNSOLVE_API int pnsolve_game_score_bound(const pnsolve_game *g);
 /* Writes the start position in the game's notation to buf. */
 PNSOLVE_API pnsolve_status pnsolve_game_start(const pnsolve_game *g, char *buf, size_t len);
 /* Checks position (NULL: the start) and writes it back in canonical

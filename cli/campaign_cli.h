@@ -10,14 +10,16 @@ typedef struct {
     const game *g;
     const cli_prove_opts *opts;
     tb_set *tb;
+    cli_progress *progress;  /* --progress: a line on the run every S seconds (NULL: none) */
 } campaign_prover;
 
 /* Answers q by one search with its proof (a campaign_answer_fn; ctx is a campaign_prover). */
 void campaign_cli_answer(void *ctx, int worker, const campaign_question *q, campaign_answer *a);
 /* The campaign of spec in dir, opened for a run; NULL after saying why (*rc: the exit code). */
 campaign *campaign_cli_open(const char *dir, const campaign_spec *spec, int *rc);
-/* Runs c on w, then says how it ended; an exit code. */
-int campaign_cli_drive(campaign *c, const campaign_workers *w);
+/* Runs c on w, then says how it ended, with a progress line every
+ * progress->every seconds (NULL or 0: none); an exit code. */
+int campaign_cli_drive(campaign *c, const campaign_workers *w, cli_progress *progress);
 /* Prints st as text or one JSON object. */
 void campaign_cli_print_status(const campaign *c, const campaign_state *st, int json);
 /* Checks the root's proof(s) and sample answers' proofs (-1: all); an exit code. */

@@ -47,14 +47,14 @@ static int receive_answer(void *ctx, int *tag, campaign_answer *a)
     return 0;
 }
 
-static int run_manager(const char *dir, const campaign_spec *spec, int size)
+static int run_manager(const char *dir, const campaign_spec *spec, int size, cli_progress *progress)
 {
     int rc = 0;
     campaign *c = campaign_cli_open(dir, spec, &rc);
     manager m = { size, calloc((size_t)size, sizeof(int)), calloc((size_t)size, sizeof(int)) };
     if (c && m.busy && m.tag) {
         campaign_workers w = { size - 1, send_question, receive_answer, &m };
-        rc = campaign_cli_drive(c, &w);
+        rc = campaign_cli_drive(c, &w, progress);
     } else if (c) {
         rc = cli_fail(1, "campaign run: out of memory");
     }
@@ -117,7 +117,7 @@ int campaign_mpi_run(const char *dir, const campaign_spec *spec, campaign_prover
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rc = size < 2 ? cli_fail(1, "campaign run: one MPI rank: run it without mpirun")
-             : rank == 0 ? run_manager(dir, spec, size)
+             : rank == 0 ? run_manager(dir, spec, size, pv->progress)
                          : run_worker(pv, rank);
     MPI_Finalize();
     return rc;

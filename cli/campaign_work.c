@@ -4,6 +4,7 @@
 #include "campaign_cli.h"
 #include "../util/util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,15 +66,86 @@ campaign *campaign_cli_open(const char *dir, const campaign_spec *spec, int *rc)
     return c;
 }
 
-int campaign_cli_drive(campaign *c, const campaign_workers *w)
+/* The workers as --progress sees them: the questions started and
+ * answered this run, counted as they pass between the campaign and them
+ * (threads or ranks alike). */
+typedef struct {
+    campaign_workers w;
+    pthread_mutex_t lock;
+    long before, started, answered, unanswered;
+    uint64_t nodes;
+    double t0, last_answer;
+} drive_watch;
+
+static int watched_start(void *ctx, int tag, const campaign_question *q)
+{
+    drive_watch *d = ctx;
+    int rc = d->w.start(d->w.ctx, tag, q);
+    pthread_mutex_lock(&d->lock);
+    d->started += rc == 0;
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+static int watched_wait(void *ctx, int *tag, campaign_answer *a)
+{
+    drive_watch *d = ctx;
+    int rc = d->w.wait(d->w.ctx, tag, a);
+    if (rc == 0) {
+        pthread_mutex_lock(&d->lock);
+        if (a->answered)
+            d->answered++;
+        else
+            d->unanswered++;
+        d->nodes += a->nodes;
+        d->last_answer = util_clock();
+        pthread_mutex_unlock(&d->lock);
+    }
+    return rc;
+}
+
+static void say_drive(cli_progress *p, void *ctx)
+{
+    drive_watch *d = ctx;
+    pthread_mutex_lock(&d->lock);
+    drive_watch v = *d;
+    pthread_mutex_unlock(&d->lock);
+    double now = util_clock(), since = v.answered + v.unanswered ? now - v.last_answer : -1;
+    long flight = v.started - v.answered - v.unanswered;
+    char text[400], json[400], ago[64] = "none yet", since_json[32] = "null";
+    if (since >= 0) {
+        snprintf(ago, sizeof ago, "%.0f s ago", since);
+        snprintf(since_json, sizeof since_json, "%.1f", since);
+    }
+    snprintf(text, sizeof text, "answers: %ld (%ld this run, %.3g nodes searched), %ld in flight, %ld not answered "
+             "this run; the last answer %s; %.0f s", v.before + v.answered, v.answered, (double)v.nodes, flight,
+             v.unanswered, ago, now - v.t0);
+    snprintf(json, sizeof json, "\"answers\": %ld, \"answered_this_run\": %ld, \"nodes\": %llu, \"in_flight\": %ld, "
+             "\"not_answered\": %ld, \"since_last_answer\": %s, \"seconds\": %.1f", v.before + v.answered,
+             v.answered, (unsigned long long)v.nodes, flight, v.unanswered, since_json, now - v.t0);
+    cli_progress_say(p, text, json);
+}
+
+int campaign_cli_drive(campaign *c, const campaign_workers *w, cli_progress *progress)
 {
     char err[CAMPAIGN_PATH_MAX + 512];
-    int rc = campaign_run(c, w, &cli_stop, stdout, err, sizeof err);
+    campaign_state st;
+    drive_watch d = { .w = *w, .t0 = util_clock() };
+    pthread_mutex_init(&d.lock, NULL);
+    campaign_workers watched = { w->count, watched_start, watched_wait, &d };
+    cli_ticker *ticker = NULL;
+    if (progress && progress->every > 0) {
+        if (campaign_status(c, &st, err, sizeof err) == 0)
+            d.before = st.answered;
+        ticker = cli_ticker_start(progress, say_drive, &d);
+    }
+    int rc = campaign_run(c, ticker ? &watched : w, &cli_stop, stdout, err, sizeof err);
+    cli_ticker_stop(ticker);
+    pthread_mutex_destroy(&d.lock);
     fflush(stdout);
     if (rc < 0)
         return cli_fail(1, "campaign run: %s", err);
     if (rc > 0 && cli_stop) {
-        campaign_state st;
         if (campaign_status(c, &st, err, sizeof err) == 0)
             printf("interrupted: %ld answers kept; the same command goes on from them\n", st.answered);
         return EXIT_INTERRUPTED;

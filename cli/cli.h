@@ -124,6 +124,14 @@ int cli_progress_wanted(const cli_progress *p);
 void cli_progress_say(cli_progress *p, const char *text, const char *json_members);
 /* Clears the terminal's redrawn line. */
 void cli_progress_end(cli_progress *p);
+/* For work that reports nothing for minutes (a campaign waiting on its
+ * workers): calls say(p, ctx) every p->every seconds from a thread of its
+ * own until cli_ticker_stop (nothing when p->every is 0: a terminal's
+ * redrawn line would cut into what the command prints).  NULL: none. */
+typedef struct cli_ticker cli_ticker;
+cli_ticker *cli_ticker_start(cli_progress *p, void (*say)(cli_progress *p, void *ctx), void *ctx);
+/* Stops the ticker and frees it (NULL: nothing). */
+void cli_ticker_stop(cli_ticker *t);
 
 /* For an output named "-" (a picture to standard output): sends what the
  * command prints meanwhile to standard error, and returns the descriptor

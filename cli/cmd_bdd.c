@@ -21,6 +21,7 @@
 static const char help[] =
     "usage: pnsolve bdd othello:WxH --immediate-wins | --layers | --algo N[,N...]|all\n"
     "                  [--nodes N] [--tables DIR] [--plot FILE.svg] [--save DIR [--save-every S] [--iterations N]]\n"
+    "                  [--progress S | --progress-json]\n"
     "Van Dijk's symbolic method (Binary Decision Diagrams, BuDDy): a square is\n"
     "two variables (occupied, white; an empty square's colour held at 0), one\n"
     "more for the side to move; the moves as one relation per square and side\n"
@@ -47,7 +48,7 @@ static const char help[] =
     "a run stopped (Ctrl-C, a kill, the node limit) goes on from its last\n"
     "save when started again with the same DIR; the save is removed when the\n"
     "run completes. --iterations N: save and stop after N iterations (exit 3),\n"
-    "a slice of a run longer than one sitting.\n";
+    "a slice of a run longer than one sitting.\n" CLI_PROGRESS_HELP;
 
 enum { OPT_IMMEDIATE = 256, OPT_NODES, OPT_ALGO, OPT_TABLES, OPT_PLOT, OPT_LAYERS, OPT_SAVE, OPT_SAVE_EVERY, OPT_ITERATIONS };
 
@@ -61,6 +62,7 @@ static const struct option bdd_long[] = {
     { "save", required_argument, NULL, OPT_SAVE },
     { "save-every", required_argument, NULL, OPT_SAVE_EVERY },
     { "iterations", required_argument, NULL, OPT_ITERATIONS },
+    CLI_PROGRESS_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -69,6 +71,7 @@ typedef struct {
     const char *tables, *plot, *save;
     double save_every;
     int iterations;
+    cli_progress progress;
 } bdd_opts;
 
 /* "3", "1,3,5" or "all". */
@@ -101,7 +104,7 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_SAVE: return cli_store_string(opt, arg, &o->save);
     case OPT_SAVE_EVERY: return cli_double(arg, 0, 1e9, &o->save_every);
     case OPT_ITERATIONS: return cli_int(arg, 1, 1000000, &o->iterations);
-    default: return -1;
+    default: return cli_progress_option(&o->progress, opt, arg) == 0 ? 0 : -1;
     }
 }
 
@@ -171,10 +174,42 @@ static const char *const names[6] = { "", "reachable states (forward images)", "
                                       "fixpoint within the reachable states", "sweep over every state",
                                       "sweep over the reachable states" };
 
-static int run_algo(const game *g, const int *board, int white, int algo, const bdd_opts *o, sym_result *res)
+/* The progress of one computation: what it is and since when. */
+typedef struct {
+    cli_progress *out;
+    char what[64];
+    double t0;
+} bdd_watch;
+
+static void show_progress(const sym_tick *t, void *ctx)
+{
+    bdd_watch *w = ctx;
+    double secs = util_clock() - w->t0;
+    char text[256], json[256];
+    snprintf(text, sizeof text, "%s: %d iterations, the last set %d nodes; %d nodes in BuDDy's table; %.0f s", w->what,
+             t->iterations, t->set_nodes, t->table_nodes, secs);
+    snprintf(json, sizeof json, "\"what\": \"%s\", \"iterations\": %d, \"set_nodes\": %d, \"table_nodes\": %d, "
+             "\"seconds\": %.1f", w->what, t->iterations, t->set_nodes, t->table_nodes, secs);
+    cli_progress_say(w->out, text, json);
+}
+
+/* Progress for what comes next (said as `what`), when any is wanted. */
+static void watch(bdd_watch *w, cli_progress *p, const char *what)
+{
+    snprintf(w->what, sizeof w->what, "%s", what);
+    w->out = p;
+    w->t0 = util_clock();
+    sym_set_progress(cli_progress_wanted(p) ? show_progress : NULL, w);
+}
+
+static int run_algo(const game *g, const int *board, int white, int algo, bdd_opts *o, sym_result *res)
 {
     char err[300], save[4200];
     sym_sets *k = NULL;
+    bdd_watch w;
+    char what[32];
+    snprintf(what, sizeof what, "algorithm %d", algo);
+    watch(&w, &o->progress, what);
     if (o->save) {
         snprintf(save, sizeof save, "%s/%s-algo%d.bddsave", o->save, g->name, algo);
         char *colon = strrchr(save, ':'), *slash = strrchr(save, '/');
@@ -183,8 +218,10 @@ static int run_algo(const game *g, const int *board, int white, int algo, const 
         sym_set_save(save, o->save_every, o->iterations);
     }
     double t0 = util_clock();
-    if (sym_solve(g->width, g->height, board, white, algo, o->nodes, res, o->tables && algo > 1 ? &k : NULL, err,
-                  sizeof err) != 0) {
+    int failed = sym_solve(g->width, g->height, board, white, algo, o->nodes, res, o->tables && algo > 1 ? &k : NULL,
+                           err, sizeof err);
+    cli_progress_end(&o->progress);
+    if (failed) {
         /* what was reached before the limit or the signal */
         print_series("  so far, reachable", &res->reach);
         print_series("  so far, White's set", &res->side[1]);
@@ -287,11 +324,16 @@ int cmd_bdd(int argc, char **argv)
     board_of(g, &s, board);
     cli_catch_interrupt();
     sym_set_stop(&cli_stop);
+    cli_progress_setup(&o.progress, "bdd");
+    bdd_watch w;
     if (o.immediate) {
         sym_count c;
         char err[300];
         double t0 = util_clock();
-        if (sym_immediate_wins(g->width, g->height, o.nodes, &c, err, sizeof err) != 0)
+        watch(&w, &o.progress, "immediate wins");
+        int failed = sym_immediate_wins(g->width, g->height, o.nodes, &c, err, sizeof err);
+        cli_progress_end(&o.progress);
+        if (failed)
             rc = cli_fail(1, "bdd: %s", err);
         else {
             printf("immediately won by White: %.0f states\n", c.states);
@@ -306,7 +348,9 @@ int cmd_bdd(int argc, char **argv)
         sym_series s;
         char err[300];
         double t0 = util_clock();
+        watch(&w, &o.progress, "layers");
         int failed = sym_count_layers(g->width, g->height, board, white, o.nodes, states, &s, err, sizeof err);
+        cli_progress_end(&o.progress);
         for (int n = 0, i = 0; n <= g->width * g->height; n++) {  /* the layers counted, all or before a stop */
             if (states[n] == 0)
                 continue;

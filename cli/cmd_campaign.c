@@ -14,7 +14,7 @@
 
 static const char help[] =
     "usage: pnsolve campaign run DIR GAME [--position P] [--variant V] --question Q --depth N\n"
-    "                            [--workers W] [prove's search options]\n"
+    "                            [--workers W] [--progress S | --progress-json] [prove's search options]\n"
     "       pnsolve campaign status DIR [--json]\n"
     "       pnsolve campaign verify DIR [--sample N | --all] [--tb-dir D]\n"
     "       pnsolve campaign import DIR GAME [run's options] PROOF...\n"
@@ -35,6 +35,9 @@ static const char help[] =
     "  --workers W                        questions at once (default: the cores\n"
     "                                     over --threads); under mpirun or srun,\n"
     "                                     every rank but the first is a worker\n"
+    "  --progress S, --progress-json      a timestamped line on stderr every S s\n"
+    "                                     (JSON: every 10 s unless given): answers,\n"
+    "                                     questions in flight, nodes searched\n"
     "DIR holds the campaign: DIR/journal (every question and answer, flushed as\n"
     "it comes), DIR/p/ (the answers' proofs), DIR/j/ (joined proofs).  Run the\n"
     "same command again to resume (Ctrl-C or a kill loses at most the questions\n"
@@ -59,6 +62,7 @@ typedef struct {
     campaign_spec spec;
     cli_prove_opts prove;
     int question_set, depth_set, guess_set, workers, json, sample, all;
+    cli_progress progress;
     struct option table[32];
 } campaign_opts;
 
@@ -83,6 +87,8 @@ static int on_option(int opt, const char *arg, void *ctx)
     case OPT_JSON_C: c->json = 1; return 0;
     case OPT_SAMPLE: return cli_int(arg, 0, 1 << 30, &c->sample);
     case OPT_ALL: c->all = 1; return 0;
+    case CLI_OPT_PROGRESS:
+    case CLI_OPT_PROGRESS_JSON: return cli_progress_option(&c->progress, opt, arg) == 0 ? 0 : -1;
     }
     /* one of prove's: kept as text too, the journal's record of the options */
     for (int i = 0; c->table[i].name; i++)
@@ -102,7 +108,7 @@ static void make_table(campaign_opts *c)
         { "question", required_argument, NULL, OPT_CQUESTION }, { "depth", required_argument, NULL, OPT_DEPTH },
         { "workers", required_argument, NULL, OPT_WORKERS },    { "guess", required_argument, NULL, OPT_GUESS },
         { "json", no_argument, NULL, OPT_JSON_C },              { "sample", required_argument, NULL, OPT_SAMPLE },
-        { "all", no_argument, NULL, OPT_ALL },
+        { "all", no_argument, NULL, OPT_ALL },                  CLI_PROGRESS_OPTIONS,
     };
     int n = 0;
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
@@ -148,7 +154,7 @@ static int run_campaign(const char *dir, const campaign_spec *spec, campaign_pro
     if (!p)
         return campaign_close(c), cli_fail(1, "campaign run: cannot start %d worker threads", workers);
     campaign_workers w = campaign_pool_workers(p);
-    rc = campaign_cli_drive(c, &w);
+    rc = campaign_cli_drive(c, &w, pv->progress);
     cli_stop = 1;  /* searches still under way are not needed: they end at their next look */
     campaign_pool_free(p);
     campaign_close(c);
@@ -187,7 +193,8 @@ static int run(int argc, char **argv)
         return rc;
     if (c.spec.kind == CAMPAIGN_SCORE || c.spec.kind == CAMPAIGN_AT_LEAST)
         cli_prove_score_options(&c.prove);
-    campaign_prover pv = { g, &c.prove, NULL };
+    cli_progress_setup(&c.progress, "campaign run");
+    campaign_prover pv = { g, &c.prove, NULL, &c.progress };
     rc = cli_prove_tables(g, &c.prove, &pv.tb);
     if (rc == 0)
         rc = run_campaign(argv[first], &c.spec, &pv, c.workers);

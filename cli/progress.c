@@ -6,7 +6,10 @@
 #include "cli.h"
 #include "../util/util.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,4 +66,67 @@ void cli_progress_end(cli_progress *p)
 {
     if (p->tty)
         fputs("\r\033[K", stderr);
+}
+
+struct cli_ticker {
+    cli_progress *p;
+    void (*say)(cli_progress *p, void *ctx);
+    void *ctx;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int quit;
+};
+
+static void *tick(void *arg)
+{
+    cli_ticker *t = arg;
+    pthread_mutex_lock(&t->lock);
+    while (!t->quit) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        double at = (double)until.tv_nsec * 1e-9 + t->p->every;
+        until.tv_sec += (time_t)at;
+        until.tv_nsec = (long)((at - (double)(time_t)at) * 1e9);
+        int rc = 0;
+        while (!t->quit && rc != ETIMEDOUT)
+            rc = pthread_cond_timedwait(&t->wake, &t->lock, &until);
+        if (!t->quit)
+            t->say(t->p, t->ctx);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+cli_ticker *cli_ticker_start(cli_progress *p, void (*say)(cli_progress *p, void *ctx), void *ctx)
+{
+    if (p->every <= 0)
+        return NULL;
+    cli_ticker *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    *t = (cli_ticker){ .p = p, .say = say, .ctx = ctx };
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    if (pthread_create(&t->thread, NULL, tick, t) != 0) {
+        pthread_mutex_destroy(&t->lock);
+        pthread_cond_destroy(&t->wake);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void cli_ticker_stop(cli_ticker *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->lock);
+    t->quit = 1;
+    pthread_cond_signal(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+    pthread_join(t->thread, NULL);
+    pthread_mutex_destroy(&t->lock);
+    pthread_cond_destroy(&t->wake);
+    free(t);
 }

@@ -64,6 +64,9 @@ BDD sym_rel_swap(const sym_rel *r, BDD set);
 BDD sym_reachable_set(const sym_rel *r, BDD start, sym_series *s);
 /* Adds set's size to the series s. */
 void sym_note(sym_series *s, BDD set);
+/* The progress hook's chance (sym_set_progress): after an iteration whose
+ * set has set_nodes nodes, or between a step's parts (-1). */
+void sym_tick_now(int set_nodes);
 /* BDD nodes of all the parts together. */
 int sym_rel_nodes(const sym_rel *r);
 /* Whether player p has a move, over the current state's variables. */

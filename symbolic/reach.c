@@ -11,6 +11,7 @@ void sym_note(sym_series *s, BDD set)
     s->iterations++;
     if (nodes > s->peak_nodes)
         s->peak_nodes = nodes;
+    sym_tick_now(nodes);
 }
 
 BDD sym_reachable_set(const sym_rel *r, BDD start, sym_series *s)

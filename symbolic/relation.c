@@ -14,15 +14,40 @@
 
 static int W, H, limit, hit_limit;
 static volatile int *stop_flag;
-
-/* Whether a loop over the parts should give up: the node limit was
- * reached or a signal asked to stop (the caller sees which). */
-static int cut_short(void)
-{
-    return hit_limit || (stop_flag && __atomic_load_n(stop_flag, __ATOMIC_RELAXED));
-}
+static void (*tick_fn)(const sym_tick *t, void *ctx);
+static void *tick_ctx;
+static sym_tick ticked;
+static double tick_last;
 
 void sym_set_stop(volatile int *flag) { stop_flag = flag; }
+
+void sym_set_progress(void (*fn)(const sym_tick *t, void *ctx), void *ctx)
+{
+    tick_fn = fn, tick_ctx = ctx;
+    ticked = (sym_tick){ 0 };
+    tick_last = 0;
+}
+
+void sym_tick_now(int set_nodes)
+{
+    if (set_nodes >= 0)
+        ticked.iterations++, ticked.set_nodes = set_nodes;
+    double t;
+    if (!tick_fn || (t = util_clock()) - tick_last < 0.5)
+        return;
+    tick_last = t;
+    ticked.table_nodes = bdd_getnodenum();
+    tick_fn(&ticked, tick_ctx);
+}
+
+/* Whether a loop over the parts should give up: the node limit was
+ * reached or a signal asked to stop (the caller sees which).  Between
+ * parts, the progress hook's chance. */
+static int cut_short(void)
+{
+    sym_tick_now(-1);
+    return hit_limit || (stop_flag && __atomic_load_n(stop_flag, __ATOMIC_RELAXED));
+}
 static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 }, dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
 
 int sym_occ_var(int sq, int next) { return 4 * sq + next; }

@@ -29,6 +29,18 @@ int sym_immediate_wins(int w, int h, int node_limit, sym_count *c, char *err, si
  * is set (NULL: never); a step of a large board can take minutes. */
 void sym_set_stop(volatile int *flag);
 
+/* Where a run stands, for a progress hook. */
+typedef struct {
+    int iterations;   /* iterations done so far by every series of the run */
+    int set_nodes;    /* the nodes of the set after the last of them */
+    int table_nodes;  /* nodes in use in BuDDy's table now */
+} sym_tick;
+
+/* Calls fn(t, ctx) at most twice a second while a run goes, between the
+ * parts of a step and after each iteration (NULL: never); a step of a
+ * large board takes minutes, an iteration longer. */
+void sym_set_progress(void (*fn)(const sym_tick *t, void *ctx), void *ctx);
+
 /* Algorithms 2-5 save their state to path after an iteration once every
  * seconds have passed since the run began or last saved, and a run of the
  * same board, start and algorithm given that path goes on from the save;

@@ -179,6 +179,13 @@ check "tb build" 0 "all tables with at most 2 pieces" -- tb build jungle --piece
 "$bin" tb build jungle --pieces 3 --dir "$tmp/tbp" --progress 0.001 >/dev/null 2>"$tmp/perr"
 grep -qE '^20[0-9-]+T[0-9:]+Z tb build: \[[0-9]+/[0-9]+\] ' "$tmp/perr" && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL: tb build --progress"; head -2 "$tmp/perr"; }
+"$bin" bdd othello:4x4 --algo 3 --progress 0.5 --progress-json >/dev/null 2>"$tmp/perr"
+[ "$(grep -cE '^\{"time": "20[0-9-]+T[0-9:]+Z", "command": "bdd", "what": "algorithm 3", "iterations": [0-9]+, ' "$tmp/perr")" -ge 2 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: bdd --progress-json"; head -2 "$tmp/perr"; }
+# a campaign's line comes from a thread of its own while the workers search: Ctrl-C after 2 s
+timeout -s INT 2 "$bin" campaign run "$tmp/cprog" othello:6x6 --question score --depth 2 --progress 0.4 >/dev/null 2>"$tmp/perr"
+[ "$(grep -cE '^20[0-9-]+T[0-9:]+Z campaign run: answers: [0-9]+ \([0-9]+ this run, .* [0-9]+ in flight' "$tmp/perr")" -ge 3 ] &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign run --progress"; head -2 "$tmp/perr"; }
 check "tb probe --progress refused" 2 "--progress is an option of tb build, verify and reach" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --progress 1
 check "prove --progress 0" 2 "bad value '0' for option '--progress'" -- prove jungle --progress 0
 check "tb build again skips" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb"

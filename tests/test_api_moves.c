@@ -71,6 +71,18 @@ static void test_moves_and_play(void)
     walk_game("ostle:4x4", 3, 2);
     walk_game("othello:4x4", 5, 3);
     walk_game("tictactoe", 10, 4);
+    /* which games end in a score: Othello's disc difference, up to its squares */
+    static const struct { const char *spec; int bound; } scored[] = {
+        { "jungle", 0 }, { "ostle:4x4", 0 }, { "tictactoe", 0 }, { "othello:4x4", 16 }, { "othello:6x5", 30 },
+    };
+    char err[600];
+    for (size_t i = 0; i < sizeof scored / sizeof scored[0]; i++) {
+        pnsolve_game *h = pnsolve_game_open(scored[i].spec, NULL, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+        CU_ASSERT_EQUAL(pnsolve_game_score_bound(h), scored[i].bound);
+        pnsolve_game_close(h);
+    }
+    CU_ASSERT_EQUAL(pnsolve_game_score_bound(NULL), 0);
 }
 
 /* The value the move into child c has for the side that made it, from c's

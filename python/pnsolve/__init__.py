@@ -113,7 +113,7 @@ class Game:
         return Value(_WORD[result[0]], 0, score[0] if self._scores() else None)
 
     def _scores(self):
-        return self.name.startswith("othello")
+        return lib.pnsolve_game_score_bound(self._h) > 0
 
 
 _WORD = {1: "win", 0: "draw", -1: "loss"}
