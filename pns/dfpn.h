@@ -141,6 +141,10 @@ int pns_dfpn_team_run(dfpn_team *T, const game_state *s, child_t *root);
 int pns_dfpn_go(dfpn *D, dfpn_team *T, const game_state *s, child_t *root);
 /* Adds the helpers' nodes, memory and first error to r (nothing for NULL). */
 void pns_dfpn_team_report(const dfpn_team *T, pns_result *r);
+/* Adds what pns_dfpn_team_report gathered in helpers to r, once the
+ * lead's own report is in r: counts summed, the table's accesses the
+ * helpers' (which count every member's), r's error else theirs. */
+void pns_dfpn_team_add(pns_result *r, const pns_result *helpers);
 /* Frees the helpers; the lead is the caller's again, alone. */
 void pns_dfpn_team_free(dfpn_team *T);
 

@@ -182,6 +182,18 @@ void pns_dfpn_team_report(const dfpn_team *T, pns_result *r)
     }
 }
 
+void pns_dfpn_team_add(pns_result *r, const pns_result *helpers)
+{
+    r->nodes += helpers->nodes;
+    r->endgame_nodes += helpers->endgame_nodes;
+    r->path_dependent += helpers->path_dependent;
+    r->peak_bytes += helpers->peak_bytes;
+    r->tt_accesses = helpers->tt_accesses;
+    r->tt_contended = helpers->tt_contended;
+    if (!r->error[0] && helpers->error[0])
+        snprintf(r->error, sizeof r->error, "%s", helpers->error);
+}
+
 int pns_dfpn_go(dfpn *D, dfpn_team *T, const game_state *s, child_t *root)
 {
     return T ? pns_dfpn_team_run(T, s, root) : pns_dfpn_run(D, s, root);
@@ -202,11 +214,7 @@ static void hand_on(dfpn *D, dfpn_team *T, const game_state *s, child_t *root, p
     }
     const pns_options *o = D->S.o;
     o->solved(D, s, root, r, o->solved_ctx);
-    r->nodes += helpers.nodes;
-    r->path_dependent += helpers.path_dependent;
-    r->peak_bytes += helpers.peak_bytes;
-    r->tt_accesses = helpers.tt_accesses;
-    r->tt_contended = helpers.tt_contended;
+    pns_dfpn_team_add(r, &helpers);
     if (pns_dfpn_checkpoint(D, s) != 0)
         snprintf(r->error, sizeof r->error, "%s", D->S.error);
 }

@@ -280,16 +280,9 @@ static void score_report(dfpn *D, const score_bounds *B, const pns_result *helpe
     char error[sizeof r->error];
     memcpy(error, r->error, sizeof error);
     pns_search_report(&D->S, r);
-    r->nodes += helpers->nodes;
-    r->endgame_nodes += helpers->endgame_nodes;
-    r->path_dependent += helpers->path_dependent;
-    r->peak_bytes += helpers->peak_bytes;
-    r->tt_accesses = helpers->tt_accesses;
-    r->tt_contended = helpers->tt_contended;
-    if (!error[0])
-        memcpy(error, helpers->error, sizeof error);
     if (error[0])
-        memcpy(r->error, error, sizeof error);
+        memcpy(r->error, error, sizeof error);  /* the bounds' own error first */
+    pns_dfpn_team_add(r, helpers);
 }
 
 int pns_score_search(const game *g, const game_state *s, const pns_options *o, int lo_score, int hi_score, int *score,

@@ -3,20 +3,19 @@
 #include "set.h"
 #include "../util/util.h"
 
+int tb_probe_any(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen)
+{
+    game_result r = game_result_of(t->g, s);
+    if (r == GAME_ONGOING || t->layers)  /* a strong solution holds its finished states too */
+        return tb_probe(t, s, v, err, errlen);
+    *v = (tb_value){ .wdl = (tb_wdl)game_outcome_for(r, game_to_move(t->g, s)) };
+    return 1;
+}
+
 /* The value of the position after a move, for the player who made it. */
 static int child_value(tb_set *t, const game_state *c, int mover, tb_value *v, char *err, size_t errlen)
 {
-    game_result r = game_result_of(t->g, c);
-    if (r != GAME_ONGOING && t->layers) {
-        int score = game_score(t->g, c);  /* the first player's */
-        *v = tb_value_scored(mover == 0 ? score : -score);
-        return 1;
-    }
-    if (r != GAME_ONGOING) {
-        *v = (tb_value){ .wdl = (tb_wdl)game_outcome_for(r, mover) };
-        return 1;
-    }
-    int rc = tb_probe(t, c, v, err, errlen);
+    int rc = tb_probe_any(t, c, v, err, errlen);
     if (rc == 1 && game_to_move(t->g, c) != mover) {
         v->wdl = (tb_wdl)-v->wdl;
         v->score = -v->score;

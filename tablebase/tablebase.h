@@ -69,6 +69,10 @@ int tb_set_scored(const tb_set *t);
 /* Value of live state s: 1 found, 0 no table for its material, -1 a table
  * file is missing its pieces or corrupt (err names the file).  Thread-safe. */
 int tb_probe(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
+/* As tb_probe for any state s: a finished game's win, draw or loss from
+ * the rules (distance 0), else tb_probe's (a strong solution of scores
+ * holds its finished states, and no state it cannot reach). */
+int tb_probe_any(tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
 /* tb_probe of each live state s[0..n), n at most GAME_MAX_MOVES: found[k]
  * 1 (v[k] set) or 0 (no table for its material), the entries of those with
  * tables fetched together rather than one miss after another; 0, or -1 on
