@@ -45,7 +45,9 @@ BUILD_MISSING = missing=""; \
 	[ -f /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	[ -f /usr/include/bdd.h ] || missing="$$missing libbdd-dev"; \
 	pkg-config --exists ompi-c 2>/dev/null || missing="$$missing libopenmpi-dev openmpi-bin pkg-config"; \
-	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"
+	[ -f /usr/include/jansson.h ] || missing="$$missing libjansson-dev"; \
+	[ -f /usr/include/microhttpd.h ] || missing="$$missing libmicrohttpd-dev"; \
+	[ -f /usr/include/lzma.h ] || missing="$$missing liblzma-dev"
 MISSING = $(BUILD_MISSING); \
 	[ -f /usr/include/CUnit/CUnit.h ] || missing="$$missing libcunit1-dev"; \
 	/usr/bin/python3 -c "import cffi, pytest, ensurepip" 2>/dev/null && ls /usr/include/python3*/Python.h >/dev/null 2>&1 || \
@@ -109,7 +111,10 @@ $(BUILD)/cli/%_mpi.o: cli/%_mpi.c
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 
 $(BUILD)/pnsolve: $(call obj,$(CLI_SRC)) $(BUILD)/libpnsolve.a
-	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS) -ljansson
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS) -ljansson -lmicrohttpd -llzma
+
+# The explorer's page is built into the binary (.incbin in serve_page.c).
+$(BUILD)/cli/serve_page.o: $(wildcard cli/page/*)
 
 $(BUILD)/run-tests: $(call obj,$(TEST_SRC)) $(BUILD)/libpnsolve.a
 	$(CC) $(ALL_CFLAGS) $^ -o $@ -lcunit $(LDLIBS)
@@ -143,6 +148,7 @@ test: deps
 	tests/cli.sh ./$(BUILD)/pnsolve
 	tests/trust.sh ./$(BUILD)/pnsolve
 	tests/engine.sh ./$(BUILD)/pnsolve
+	python3 tests/serve_test.py ./$(BUILD)/pnsolve
 	@if [ -n "$(SAN)" ]; then echo "python: skipped under a sanitizer (the interpreter is not instrumented)"; \
 	  else $(MAKE) --no-print-directory check-python; fi
 	tests/threads.sh ./$(BUILD)/pnsolve

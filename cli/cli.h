@@ -75,6 +75,20 @@ int cli_tb_layers(const game *g, const char *action, const char *dir, int json, 
  * max_plies plies.  An exit code. */
 int cli_tb_probe(const game *g, const char *dir, const char *position, int json, int moves);
 int cli_tb_line(const game *g, const char *dir, const char *position, int max_plies, int json);
+/* The value of any state s: 1 with *v (a finished game's from the rules,
+ * else the tables'), 0 with err when no table holds it, -1 with err (a bad
+ * table). */
+int cli_tb_value(const game *g, tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen);
+/* Why a mainline ended, and its word in JSON ("over", "repetition",
+ * "max-plies", "no-table"). */
+typedef enum { CLI_LINE_OVER, CLI_LINE_REPEATED, CLI_LINE_MAX, CLI_LINE_NO_TABLE } cli_line_end;
+extern const char *const cli_line_end_key[];
+typedef void (*cli_ply_fn)(void *ctx, int ply, const char *move, const game_state *s, const tb_value *v);
+/* Plays the tables' best moves from s, on_ply after each, until the game
+ * ends, a position repeats (a draw), max_plies or a position no table
+ * holds (*end says which); 0, or -1 with err on a bad table. */
+int cli_tb_walk(const game *g, tb_set *t, game_state s, int max_plies, cli_ply_fn on_ply, void *ctx,
+                cli_line_end *end, char *err, size_t errlen);
 
 /* A file a command reads or writes, named by its option. */
 typedef struct {
@@ -143,6 +157,7 @@ void cli_stdout_back(int saved);
 
 int cmd_perft(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_bdd(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_tb(int argc, char **argv);

@@ -18,6 +18,7 @@ static const struct { const char *name; int (*run)(int, char **); const char *su
     { "bdd", cmd_bdd, "van Dijk's symbolic method on Othello: immediate wins counted with BDDs" },
     { "plot", cmd_plot, "draw a search trace (root pn/dn over nodes) as a PNG with gnuplot" },
     { "engine", cmd_engine, "a JSON line protocol on stdin and stdout for GUIs and scripts" },
+    { "serve", cmd_serve, "an explorer in the browser: a JSON API and one page over the tables, proofs and campaigns" },
 };
 
 static void usage(FILE *out)

@@ -10,17 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of state s: 1 with *v (a finished game's own result where the
- * tables are of win/draw/loss, else the tables'), 0 with err when no table
- * holds it, -1 with err (a bad table). */
-static int value_of(const game *g, tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen)
+int cli_tb_value(const game *g, tb_set *t, const game_state *s, tb_value *v, char *err, size_t errlen)
 {
-    game_result r = game_result_of(g, s);
-    if (r != GAME_ONGOING && !tb_set_scored(t)) {  /* a strong solution holds its finished states too */
-        *v = (tb_value){ .wdl = (tb_wdl)game_outcome_for(r, game_to_move(g, s)) };
-        return 1;
-    }
-    int rc = tb_probe(t, s, v, err, errlen);
+    int rc = tb_probe_any(t, s, v, err, errlen);
     if (rc == 0 && tb_set_scored(t))
         snprintf(err, errlen, "not reachable from %s's start (the strong solution holds no other state)", g->name);
     else if (rc == 0) {
@@ -102,7 +94,7 @@ static int probe_one(const game *g, tb_set *t, const char *text, int json, int m
     game_state s;
     tb_value v;
     char err[600];
-    int rc = game_parse(g, text, &s, err, sizeof err) == 0 ? value_of(g, t, &s, &v, err, sizeof err) : -2;
+    int rc = game_parse(g, text, &s, err, sizeof err) == 0 ? cli_tb_value(g, t, &s, &v, err, sizeof err) : -2;
     if (rc == 1 && !json && !moves && tb_set_scored(t)) {  /* Othello's own lines: the score, the best moves */
         printf("score %d\nbest", v.score);
         tb_move_value mv[GAME_MAX_MOVES];
@@ -171,12 +163,17 @@ int cli_tb_probe(const game *g, const char *dir, const char *position, int json,
     return rc;
 }
 
-/* Why a mainline ended. */
-typedef enum { LINE_OVER, LINE_REPEATED, LINE_MAX, LINE_NO_TABLE } line_end;
-
 /* One ply of the mainline: as a line, or an object of the "line" list. */
-static void print_ply(const game *g, int ply, const char *move, const game_state *s, const tb_value *v, int json)
+typedef struct {
+    const game *g;
+    int json;
+} ply_printer;
+
+static void print_ply(void *ctx, int ply, const char *move, const game_state *s, const tb_value *v)
 {
+    const ply_printer *p = ctx;
+    const game *g = p->g;
+    int json = p->json;
     char text[GAME_TEXT_MAX], value[64];
     game_format(g, s, text, sizeof text);
     if (json) {
@@ -192,21 +189,20 @@ static void print_ply(const game *g, int ply, const char *move, const game_state
     printf("%4d. %-8s %-10s %s\n", ply, move, value, text);
 }
 
-/* Plays the tables' best moves from s, printing each ply, until the game
- * ends, a position repeats (a draw), max plies or a position no table
- * holds; -1 with err on a bad table. */
-static int walk_line(const game *g, tb_set *t, game_state s, int max_plies, int json, line_end *end, char *err,
-                     size_t errlen)
+const char *const cli_line_end_key[] = { "over", "repetition", "max-plies", "no-table" };
+
+int cli_tb_walk(const game *g, tb_set *t, game_state s, int max_plies, cli_ply_fn on_ply, void *ctx,
+                cli_line_end *end, char *err, size_t errlen)
 {
     game_key *seen = malloc(sizeof *seen * ((size_t)max_plies + 1));
     if (!seen)
         return util_error(err, errlen, "out of memory");
     seen[0] = game_key_of(g, &s);
-    *end = LINE_MAX;
+    *end = CLI_LINE_MAX;
     int ply = 0, rc = 0;
     while (ply < max_plies) {
         if (game_result_of(g, &s) != GAME_ONGOING) {
-            *end = LINE_OVER;
+            *end = CLI_LINE_OVER;
             break;
         }
         game_move best;
@@ -214,25 +210,25 @@ static int walk_line(const game *g, tb_set *t, game_state s, int max_plies, int 
         int got = tb_best_move(t, &s, &best, &v, err, errlen);
         if (got <= 0) {
             rc = got < 0 ? -1 : 0;
-            *end = LINE_NO_TABLE;
+            *end = CLI_LINE_NO_TABLE;
             break;
         }
         char move[GAME_TEXT_MAX];
         game_format_move(g, &s, best, move, sizeof move);
         game_play(g, &s, best);
-        if (value_of(g, t, &s, &v, err, errlen) != 1) {
+        if (cli_tb_value(g, t, &s, &v, err, errlen) != 1) {
             rc = 0;
-            *end = LINE_NO_TABLE;
+            *end = CLI_LINE_NO_TABLE;
             break;
         }
-        print_ply(g, ++ply, move, &s, &v, json);
+        on_ply(ctx, ++ply, move, &s, &v);
         game_key k = game_key_of(g, &s);
         int again = 0;
         for (int i = 0; i < ply && !again; i++)
             again = game_key_equal(seen[i], k);
         seen[ply] = k;
         if (again) {
-            *end = LINE_REPEATED;
+            *end = CLI_LINE_REPEATED;
             break;
         }
     }
@@ -250,7 +246,7 @@ int cli_tb_line(const game *g, const char *dir, const char *position, int max_pl
     if (!t)
         return cli_fail(1, "tb line: %s", err);
     tb_value v;
-    if (value_of(g, t, &s, &v, err, sizeof err) != 1) {
+    if (cli_tb_value(g, t, &s, &v, err, sizeof err) != 1) {
         tb_close(t);
         return cli_fail(1, "tb line: %s", err);
     }
@@ -264,14 +260,14 @@ int cli_tb_line(const game *g, const char *dir, const char *position, int max_pl
     } else {
         printf("%4d. %-8s %-10s %s\n", 0, "-", value, position);
     }
-    line_end end = LINE_MAX;
+    cli_line_end end = CLI_LINE_MAX;
     err[0] = 0;
-    int rc = walk_line(g, t, s, max_plies, json, &end, err, sizeof err);
+    ply_printer pp = { g, json };
+    int rc = cli_tb_walk(g, t, s, max_plies, print_ply, &pp, &end, err, sizeof err);
     static const char *const why[] = { "the game is over", "a repetition: a draw", "the ply limit",
                                        "a position no table holds" };
-    static const char *const key[] = { "over", "repetition", "max-plies", "no-table" };
     if (json) {
-        printf("], \"end\": \"%s\"}\n", key[end]);
+        printf("], \"end\": \"%s\"}\n", cli_line_end_key[end]);
     } else {
         printf("end: %s%s%s\n", why[end], err[0] ? ": " : "", err[0] ? err : "");
     }

@@ -235,6 +235,7 @@ typedef struct game_puzzle_ops {
      * width x height board, for drawn diagrams (NULL: no board to draw). */
     void (*square)(const game *g, const game_state *s, int file, int rank, game_square *out);
     int light_player;  /* the player drawn in light pieces */
+    int rows_from_top; /* the notation numbers the rows from the top (Othello's a1 is top left) */
 } game_puzzle_ops;
 
 /* The rules every game has (the core), then its capabilities. */
@@ -437,6 +438,7 @@ static inline void game_square_at(const game *g, const game_state *s, int file, 
     g->ops->puzzle->square(g, s, file, rank, out);
 }
 static inline int game_light_player(const game *g) { return g->ops->puzzle ? g->ops->puzzle->light_player : 1; }
+static inline int game_rows_from_top(const game *g) { return g->ops->puzzle && g->ops->puzzle->rows_from_top; }
 
 /* Reads a state; 0 on success, else -1 and a one-line reason in err. */
 int game_parse(const game *g, const char *text, game_state *s, char *err, size_t errlen);

@@ -1,7 +1,7 @@
 /* games/tictactoe.c - tic-tac-toe, the smallest complete game: the worked
  * example of docs/design.md ("Adding a game").  It offers the core rules
- * only, so every search and the proof checker run on it, and no table,
- * solver, symmetry or puzzle code is asked of it.
+ * and a drawn board only, so every search and the proof checker run on it,
+ * and no table, solver or symmetry code is asked of it.
  *
  * Squares a1..c3, square = (rank-1)*3 + file.  State words: w[0] X's
  * squares (player 0, moves first), w[1] O's.  The side to move follows from
@@ -144,6 +144,15 @@ static void ttt_diagram(const game *g, const game_state *s, FILE *out)
     fputs("  a b c\n", out);
 }
 
+static void ttt_square(const game *g, const game_state *s, int file, int rank, game_square *out)
+{
+    (void)g;
+    int sq = rank * 3 + file, p = (s->w[0] >> sq & 1) ? 0 : (s->w[1] >> sq & 1) ? 1 : -1;
+    *out = (game_square){ .player = p, .letter = p < 0 ? 0 : p ? 'O' : 'X' };
+}
+
+static const game_puzzle_ops ttt_puzzle_ops = { .square = ttt_square, .light_player = 1 };
+
 static const game_ops tictactoe_ops = {
     .name = "tictactoe",
     .player = { "X", "O" },
@@ -160,6 +169,7 @@ static const game_ops tictactoe_ops = {
     .format = ttt_format,
     .format_move = ttt_format_move,
     .diagram = ttt_diagram,
+    .puzzle = &ttt_puzzle_ops,
 };
 
 game *tictactoe_open(const char *args, const char *variant, char *err, size_t errlen)

@@ -21,6 +21,9 @@ void render_xml_text(FILE *out, const char *s);
 
 /* Draws s as an SVG element (title above, caption below) on out; g has a board. */
 void render_svg_board(const game *g, const game_state *s, const char *title, const char *caption, FILE *out);
+/* As render_svg_board, and for a game with no board (a graph) the
+ * position as a node with an edge to each child, labelled by its move. */
+void render_svg_any(const game *g, const game_state *s, const char *title, const char *caption, FILE *out);
 /* The same as a file at path. */
 int render_svg_write(const game *g, const game_state *s, const char *title, const char *caption, const char *path,
                      char *err, size_t errlen);

@@ -240,6 +240,13 @@ static void othello_diagram(const game *g, const game_state *s, FILE *out)
     fprintf(out, "X %d  O %d\n", __builtin_popcountll(s->w[0]), __builtin_popcountll(s->w[1]));
 }
 
+/* rank 0 is the bottom row, the notation's last */
+static void othello_square(const game *g, const game_state *s, int file, int rank, game_square *out)
+{
+    unsigned sq = (unsigned)((g->height - 1 - rank) * 8 + file);
+    *out = (game_square){ .player = (s->w[0] >> sq) & 1 ? 0 : (s->w[1] >> sq) & 1 ? 1 : -1 };
+}
+
 static uint64_t layer_size(const game *g, int empties) { return othello_layers_size(geom(g)->layers, empties); }
 
 static uint64_t layer_rank(const game *g, const game_state *s, int *images)
@@ -273,6 +280,7 @@ static const game_solver_ops othello_solver_ops = {
 };
 
 static const game_symmetry_ops othello_symmetry_ops = { .key = othello_symmetric_key };
+static const game_puzzle_ops othello_puzzle_ops = { .square = othello_square, .light_player = 1, .rows_from_top = 1 };
 static const game_layer_ops othello_layer_ops = { .size = layer_size, .rank = layer_rank, .unrank = layer_unrank };
 
 static const game_ops othello_ops = {
@@ -297,6 +305,7 @@ static const game_ops othello_ops = {
     .solver = &othello_solver_ops,
     .symmetry = &othello_symmetry_ops,
     .layers = &othello_layer_ops,
+    .puzzle = &othello_puzzle_ops,
 };
 
 game *othello_open(const char *args, const char *variant, char *err, size_t errlen)
