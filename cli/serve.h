@@ -1,5 +1,5 @@
-/* cli/serve.h - private to the server's files (cli/serve*.c), the only
- * ones that see libmicrohttpd; JSON through jansson, as in the engine.
+/* cli/serve.h - private to the server's files (cli/serve*.c): HTTP in
+ * serve.c alone (libmicrohttpd), JSON through jansson as in the engine.
  *
  * The server answers from what it opened at start (every game's tables
  * in --tb-dir, eagerly checked) and from the directories it serves; a
@@ -69,7 +69,8 @@ serve_game *serve_game_get(serve_ctx *c, const char *spec, char *err, size_t err
  * path into out, 0; -1 with err. */
 int serve_confined(const char *root, const char *name, char *out, size_t outlen, char *err, size_t errlen);
 
-/* Replies: a JSON object (its reference taken), an error naming the field. */
+/* serve_common.c: replies, a JSON object (its reference taken) or an
+ * error naming the field; serve_game_get and serve_confined above. */
 void serve_json(serve_reply *r, int status, json_t *obj);
 void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
