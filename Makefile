@@ -154,6 +154,19 @@ test: deps
 	tests/threads.sh ./$(BUILD)/pnsolve
 	tests/install.sh $(BUILD) "$(SAN)"
 
+# The explorer's page in headless Chromium: Debian's chromium and nodejs,
+# npm's puppeteer-core at the version tests/browser/package-lock.json pins;
+# the screenshots go to $(BUILD)/browser.
+check-browser: deps
+	@missing=""; command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then echo "make check-browser: installing$$missing"; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; fi
+	$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/pnsolve
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
+	node tests/browser/explore.mjs ./$(BUILD)/pnsolve $(BUILD)/browser
+
 # The Python package's tests (pytest) and docs/python.md's examples (doctest,
 # from a directory holding Jungle's three-piece tables).
 check-python: python $(BUILD)/pnsolve
@@ -227,7 +240,7 @@ bench: deps
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps depcheck install uninstall python check-python test check-slow check-asan check-tsan check-html demo bench clean fuzz
+.PHONY: check-browser all deps depcheck install uninstall python check-python test check-slow check-asan check-tsan check-html demo bench clean fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

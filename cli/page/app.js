@@ -66,8 +66,8 @@ async function show() {
     state.position = data.position;
     $("position").value = data.position;
     $("board").innerHTML = svg;
-    $("value").textContent = data.over ? "game over: " + valueText(data.value) + " for " + data.to_move
-      : (data.value ? valueText(data.value) : "open") + " (" + data.to_move + " to move)";
+    $("value").textContent = data.over ? "Game over: " + valueText(data.value) + " for " + data.to_move
+      : data.to_move + " to move: " + (data.value ? valueText(data.value) : "open");
     const body = $("moves").querySelector("tbody");
     body.innerHTML = "";
     for (const m of data.moves) {
@@ -179,7 +179,7 @@ async function showLine() {
 async function practiceTurn() {
   const d = state.data;
   if (!$("practice").checked || !d || d.over || state.busy) {
-    if (d && d.over && $("practice").checked) say("game over: " + valueText(d.value) + " for " + d.to_move);
+    if (d && d.over && $("practice").checked) say("Game over: " + valueText(d.value) + " for " + d.to_move);
     return;
   }
   if (state.practiceSide === null) state.practiceSide = d.to_move;
