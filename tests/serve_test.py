@@ -286,6 +286,14 @@ def main():
                         body=b'{"game": "jungle", "question": "win"}')
     check("read-only: 403", st == 403 and b"read-only" in data, (st, data))
     s.stop()
+    # open to other machines: a warning, and a token made up and printed
+    s = Server("--bind", "0.0.0.0", "--read-only")
+    tok = s.url.split("?token=")[-1] if "?token=" in s.url else ""
+    check("--bind: a token made up", len(tok) == 32 and all(c in "0123456789abcdef" for c in tok), s.url)
+    check("--bind: no token, 401", s.get("/api/v1/games")[0] == 401)
+    check("--bind: its token, 200", s.get("/api/v1/games", {"token": tok})[0] == 200)
+    rc, err = s.stop()
+    check("--bind: the warning", "warning: listening on 0.0.0.0" in err, err)
     # options refused
     for args, word in ((["--port", "70000"], "port"), (["--tb-dir", "/nonexistent"], "--tb-dir"),
                        (["--proofs", "/etc/passwd"], "--proofs"), (["--bind", "nowhere"], "--bind"),
