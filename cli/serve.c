@@ -82,20 +82,28 @@ static int on_option(int opt, const char *arg, void *ctx)
  * tables. */
 static void open_tables(serve_ctx *c)
 {
-    static const char *const specs[] = { "jungle", "ostle", "ostle:4x4", "ostle:3x4", "ostle:4x3", "ostle:3x3",
-                                         "othello:4x4", "othello:4x5", "othello:5x4", "othello:5x5", "othello:4x6",
-                                         "othello:6x4", NULL };
-    for (int i = 0; specs[i] && c->tb_dir; i++) {
+    /* every game a table directory can hold: Jungle, Ostle of each size,
+     * Othello of each size a strong solution is built for (at most 40 squares) */
+    char specs[64][32];
+    int n = 0;
+    snprintf(specs[n++], sizeof specs[0], "jungle");
+    for (int w = 3; w <= 5; w++)
+        for (int h = 3; h <= 5; h++)
+            snprintf(specs[n++], sizeof specs[0], w == 5 && h == 5 ? "ostle" : "ostle:%dx%d", w, h);
+    for (int w = 4; w <= 8; w++)
+        for (int h = 4; h <= 8; h++)
+            if (w * h <= 40)
+                snprintf(specs[n++], sizeof specs[0], "othello:%dx%d", w, h);
+    for (int i = 0; i < n && c->tb_dir; i++) {
         char err[4600];
         game *g = game_open(specs[i], NULL, err, sizeof err);
         if (!g)
             continue;
-        tb_set *t = game_tables(g) || game_has_layers(g) ? tb_open(g, c->tb_dir, err, sizeof err) : NULL;
+        int has = game_tables(g) || game_has_layers(g);
+        tb_set *t = has ? tb_open(g, c->tb_dir, err, sizeof err) : NULL;
         if (!t) {
-            if (game_tables(g) || game_has_layers(g)) {
-                if (!strstr(err, "no table of") && !strstr(err, "has no tables") && !strstr(err, "is not solved in"))
-                    fprintf(stderr, "pnsolve serve: %s served without tables: %s\n", specs[i], err);
-            }
+            if (has && !strstr(err, "no table of") && !strstr(err, "has no tables") && !strstr(err, "is not solved in"))
+                fprintf(stderr, "pnsolve serve: %s served without tables: %s\n", specs[i], err);
             game_close(g);
             continue;
         }
