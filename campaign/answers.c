@@ -45,6 +45,13 @@ void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *
     }
 }
 
+int campaign_answers_settled(const campaign *c, const cnode *n)
+{
+    if (c->spec.kind != CAMPAIGN_SCORE)
+        return n->has_lo || n->has_hi;
+    return n->has_lo && n->has_hi && campaign_score_up(c, n->lo + 1) >= n->hi;
+}
+
 void campaign_node_path(const campaign *c, const cnode *n, const char *sub, const char *tail, char *out, size_t len)
 {
     snprintf(out, len, "%s/%s/%016llx%016llx.%s", c->dir, sub, (unsigned long long)n->key.hi, (unsigned long long)n->key.lo,

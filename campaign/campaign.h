@@ -47,6 +47,12 @@ typedef struct {
     char options[1024];            /* the search options of every question, as text */
 } campaign_spec;
 
+/* Whether the search option NAME (as on prove's command line, without
+ * "--") can change an answer or what it rests on: those are refused when
+ * they differ on resume; the others (limits, memory, threads, workers)
+ * may change and are recorded in the journal. */
+int campaign_option_binds(const char *name);
+
 /* The question in words as the journal names it ("win", "score:3", "score (guess 0)"). */
 const char *campaign_kind_word(campaign_kind kind, int k, char *buf, size_t len);
 
@@ -132,14 +138,17 @@ typedef struct {
     int proven;            /* CAMPAIGN_WIN/ADVANTAGE/AT_LEAST: the answer */
     int has_lower, has_upper;
     int lower, upper;      /* scores: the root mover's score is >= lower, < upper (known so far) */
-    long answered;         /* answers in the journal */
+    long answered;         /* answers kept: one proof file each, as campaign_verify counts them */
     long deeper;           /* frontier positions split a move deeper */
-    long in_flight;        /* questions started and not answered (a run under way, or killed) */
+    long in_flight;        /* questions started and not answered (a run under way, or killed); 0 once decided */
     long open_needed;      /* open frontier questions the current bound needs at the fewest */
+    long open;             /* frontier positions no answer settles yet: all the questions left */
     long frontier;         /* frontier positions */
     double seconds;        /* search time of the answers */
-    double eta;            /* estimated seconds left on the journal's workers (-1: unknown) */
-    char result[CAMPAIGN_PATH_MAX];  /* the root's proof when decided */
+    double eta;            /* seconds left: the answers' measured time a question, times the open
+                              questions, over the last run's workers (-1: unknown, or decided) */
+    char result[CAMPAIGN_PATH_MAX];  /* the root's proof when decided (two for a score: "A, B") */
+    char results[2][CAMPAIGN_PATH_MAX];  /* the same as files: one, or a score's lower and upper ("" none) */
     char line[GAME_TEXT_MAX];        /* scores: the principal line down the tree */
 } campaign_state;
 

@@ -65,6 +65,7 @@ struct campaign {
     long answered, deeper, asks;
     double seconds;
     int workers;                 /* of the last run in the journal */
+    char run_options[1024];      /* the search options of the last run in the journal */
     int read_only;               /* status and verify: nothing is written (no joins, no links) */
 };
 
@@ -84,6 +85,9 @@ int campaign_score_below(const campaign *c, int k);
 /* DIR/SUB/KEY.TAIL: a file of node n, named by its exact key. */
 void campaign_node_path(const campaign *c, const cnode *n, const char *sub, const char *tail, char *out, size_t len);
 void campaign_answers_add(campaign *c, cnode *n, int k, int proven, const char *file);
+/* Whether n's answers leave no question of it open: any answer to a
+ * one-sided campaign's, both bounds meeting for an exact score. */
+int campaign_answers_settled(const campaign *c, const cnode *n);
 /* The path of n's proof of "at least k" (a question asked at the frontier). */
 void campaign_answers_path(const campaign *c, const cnode *n, int k, char *out, size_t len);
 /* Whether the proof at path claims "the mover at n finishes at least k"

@@ -3,6 +3,8 @@
  * flushed to the disk as it happens:
  *
  *   run WORKERS                 a run started with so many workers
+ *   options TEXT                its search options (those that cannot change
+ *                               an answer may differ from the header's)
  *   ask K POSITION              a question handed to a worker
  *   answer K proven|disproven NODES SOLVER_NODES SECONDS POSITION
  *   open K PN DN NODES SECONDS POSITION   not answered: the root's numbers when it stopped
@@ -122,6 +124,58 @@ static int spec_of_fields(campaign *c, const header_fields *f, char *err, size_t
     return 0;
 }
 
+/* The options that can change an answer or what it rests on: the GHI
+ * handling (naive is unsound), the tables a proof's leaves read, and the
+ * leaves a proof holds.  The rest (limits, memory, threads, workers, the
+ * search's order: --algo, --epsilon, --init, --sum, --tb-cache,
+ * --tb-decode) change which questions a search settles in its limits,
+ * never what an answer says: every answer is a proof the checker read. */
+static const char *const binding[] = { "ghi", "tb-dir", "no-tb", "exact-empties", "proof-exact", NULL };
+
+int campaign_option_binds(const char *name)
+{
+    for (int i = 0; binding[i]; i++)
+        if (strcmp(binding[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Option name's value in options text ("--a 1 --b"): into buf, "" for a
+ * flag; NULL when absent. */
+static const char *option_value(const char *text, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, "--")) != NULL; p += 2) {
+        if ((p != text && p[-1] != ' ') || strncmp(p + 2, name, n) != 0 || (p[2 + n] != ' ' && p[2 + n] != 0))
+            continue;
+        const char *v = p + 2 + n;
+        while (*v == ' ')
+            v++;
+        size_t vl = *v && strncmp(v, "--", 2) != 0 ? strcspn(v, " ") : 0;
+        snprintf(buf, len, "%.*s", (int)vl, v);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Whether this run's options may go on from the journal's: those that
+ * bind (campaign_option_binds) must be the same; -1 naming the first that
+ * differs in err. */
+static int options_compare(const char *journal, const char *mine, char *err, size_t errlen)
+{
+    for (int i = 0; binding[i]; i++) {
+        char a[512], b[512];
+        const char *x = option_value(journal, binding[i], a, sizeof a), *y = option_value(mine, binding[i], b, sizeof b);
+        if ((!x && !y) || (x && y && strcmp(x, y) == 0))
+            continue;
+        return snprintf(err, errlen, "--%s can change an answer, and the campaign began with %s%s%s%s, this run has "
+                        "%s%s%s%s (run it with the campaign's, or in another directory)", binding[i],
+                        x ? "--" : "no --", binding[i], x && x[0] ? " " : "", x ? x : "", y ? "--" : "no --", binding[i],
+                        y && y[0] ? " " : "", y ? y : ""), -1;
+    }
+    return 0;
+}
+
 /* Whether the journal's fields j are this run's (c): else -1 with what
  * differs in err. */
 static int fields_compare(const campaign *c, header_fields *j, char *err, size_t errlen)
@@ -133,6 +187,11 @@ static int fields_compare(const campaign *c, header_fields *j, char *err, size_t
         const char *a = field_at(j, i, &size), *b = field_at(&mine, i, &size);
         if (strcmp(a, b) == 0)
             continue;
+        if (i == 7) {  /* the options: only those that can change an answer must match */
+            if (options_compare(a, b, err, errlen) != 0)
+                return -1;
+            continue;
+        }
         if (i == 3)
             return snprintf(err, errlen, "the file of %.200s has changed since the campaign began (its BLAKE2b is not the "
                             "journal's): start again in another directory", c->g->name), -1;
@@ -154,6 +213,10 @@ static int replay(campaign *c, char *line, char *err, size_t errlen)
         return snprintf(err, errlen, "an empty record"), -1;
     if (strcmp(word, "run") == 0)
         return sscanf(line + used, "%d", &c->workers) == 1 ? 0 : (snprintf(err, errlen, "a run record without workers"), -1);
+    if (strcmp(word, "options") == 0) {  /* a run's own: checked against the header's when it began */
+        snprintf(c->run_options, sizeof c->run_options, "%s", line[used] == ' ' ? line + used + 1 : "");
+        return options_compare(c->spec.options, c->run_options, err, errlen);
+    }
     const char *pos;
     cnode *n;
     int at = 0;

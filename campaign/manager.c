@@ -196,7 +196,7 @@ static int score_bounds(campaign *c, const campaign_workers *w, volatile int *st
             continue;
         }
         st->has_lower = 1, st->lower = s;
-        link_result(c, "lower.proof", file, st->result, sizeof st->result);
+        link_result(c, "lower.proof", file, st->results[0], sizeof st->results[0]);
         v = settle(c, w, s + 1, 0, &file, &need, stop, log, err, errlen);
         if (v < 0 || v == V_OPEN)
             return st->open_needed = need, v < 0 ? -1 : 1;
@@ -205,7 +205,7 @@ static int score_bounds(campaign *c, const campaign_workers *w, volatile int *st
             continue;
         }
         st->has_upper = 1, st->upper = s + 1;
-        link_result(c, "upper.proof", file, st->result, sizeof st->result);
+        link_result(c, "upper.proof", file, st->results[1], sizeof st->results[1]);
         snprintf(st->result, sizeof st->result, "%s/lower.proof, upper.proof", c->dir);
         score_line(c, s, st->line, sizeof st->line);
         return st->decided = 1, 0;
@@ -226,7 +226,8 @@ static int one_bound(campaign *c, const campaign_workers *w, volatile int *stop,
             return st->open_needed = need, v < 0 ? -1 : 1;
         if (v == V_YES) {
             st->decided = 1, st->proven = want;
-            link_result(c, "result.proof", file, st->result, sizeof st->result);
+            link_result(c, "result.proof", file, st->results[0], sizeof st->results[0]);
+            snprintf(st->result, sizeof st->result, "%s", st->results[0]);
             return 0;
         }
     }
@@ -246,7 +247,7 @@ int campaign_run(campaign *c, const campaign_workers *w, volatile int *stop, FIL
 {
     campaign_state st;
     c->nflight = 0;  /* questions a killed run left: asked again as the walk needs them */
-    if (campaign_journal_append(c, "run %d\n", w->count) != 0)
+    if (campaign_journal_append(c, "run %d\noptions %s\n", w->count, c->spec.options) != 0)
         return snprintf(err, errlen, "cannot write the journal"), -1;
     int rc = bounds(c, w, stop, log, &st, err, errlen);
     if (rc == 0 && log) {
@@ -266,10 +267,18 @@ int campaign_status(campaign *c, campaign_state *st, char *err, size_t errlen)
     int rc = bounds(c, NULL, NULL, NULL, st, err, errlen);
     if (rc < 0)
         return -1;
-    st->answered = c->answered, st->deeper = c->deeper, st->in_flight = flight, st->seconds = c->seconds;
-    for (int i = 0; i < c->n; i++)
-        st->frontier += c->node[i]->nkids < 0;
+    st->deeper = c->deeper, st->in_flight = st->decided ? 0 : flight, st->seconds = c->seconds;
+    for (int i = 0; i < c->n; i++) {
+        const cnode *n = c->node[i];
+        st->answered += (n->lo_file != NULL) + (n->hi_file != NULL);  /* as campaign_verify counts them */
+        if (n->nkids < 0) {
+            st->frontier++;
+            st->open += !st->decided && !campaign_answers_settled(c, n);
+        }
+    }
+    /* the time a question took so far, over every question left: the
+     * fewest the bound needs would promise too little when they fail */
     if (!st->decided && c->answered > 0 && c->seconds > 0)
-        st->eta = c->seconds / (double)c->answered * (double)st->open_needed / (c->workers > 0 ? c->workers : 1);
+        st->eta = c->seconds / (double)c->answered * (double)st->open / (c->workers > 0 ? c->workers : 1);
     return 0;
 }

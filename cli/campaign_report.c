@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+/* One JSON object, typed: numbers where known, null where not (no -1),
+ * the root's proofs as a list. */
 static void print_json(const campaign *c, const campaign_state *st)
 {
     const campaign_spec *s = campaign_spec_of(c);
@@ -22,18 +24,30 @@ static void print_json(const campaign *c, const campaign_state *st)
     printf(",\"depth\":%d,\"decided\":%s", s->depth, st->decided ? "true" : "false");
     if (st->decided && s->kind != CAMPAIGN_SCORE)
         printf(",\"proven\":%s", st->proven ? "true" : "false");
+    else
+        printf(",\"proven\":null");
     if (st->has_lower)
         printf(",\"score_at_least\":%d", st->lower);
+    else
+        printf(",\"score_at_least\":null");
     if (st->has_upper)
         printf(",\"score_below\":%d", st->upper);
-    printf(",\"answered\":%ld,\"deeper\":%ld,\"in_flight\":%ld,\"open_needed\":%ld,\"frontier\":%ld,"
-           "\"search_seconds\":%.1f,\"eta_seconds\":%.0f",
-           st->answered, st->deeper, st->in_flight, st->open_needed, st->frontier, st->seconds, st->eta);
-    if (st->decided) {
-        printf(",\"proof\":");
-        cli_json_string(stdout, st->result);
-    }
-    printf("}\n");
+    else
+        printf(",\"score_below\":null");
+    printf(",\"answered\":%ld,\"deeper\":%ld,\"in_flight\":%ld,\"open\":%ld,\"open_needed\":%ld,\"frontier\":%ld,"
+           "\"search_seconds\":%.1f,\"eta_seconds\":",
+           st->answered, st->deeper, st->in_flight, st->open, st->open_needed, st->frontier, st->seconds);
+    if (st->eta >= 0)
+        printf("%.0f", st->eta);
+    else
+        printf("null");
+    printf(",\"proofs\":[");
+    for (int i = 0, n = 0; i < 2; i++)
+        if (st->decided && st->results[i][0]) {
+            printf("%s", n++ ? "," : "");
+            cli_json_string(stdout, st->results[i]);
+        }
+    printf("]}\n");
 }
 
 void campaign_cli_print_status(const campaign *c, const campaign_state *st, int json)
@@ -42,9 +56,9 @@ void campaign_cli_print_status(const campaign *c, const campaign_state *st, int 
         return print_json(c, st);
     const campaign_spec *s = campaign_spec_of(c);
     char q[64];
-    printf("campaign: %s%s%s %s, question %s, frontier %d moves deep (%ld positions)\n", s->game,
-           s->variant[0] ? " --variant " : "", s->variant, s->position, campaign_kind_word(s->kind, s->k, q, sizeof q),
-           s->depth, st->frontier);
+    printf("campaign: %s, variant %s, from %s\nquestion %s, frontier %d moves deep (%ld positions)\n", s->game,
+           s->variant[0] ? s->variant : "default", s->position, campaign_kind_word(s->kind, s->k, q, sizeof q), s->depth,
+           st->frontier);
     printf("answered: %ld (%.1f s of search), split deeper: %ld, in flight or cut off: %ld\n", st->answered, st->seconds,
            st->deeper, st->in_flight);
     if (st->has_lower || st->has_upper) {
@@ -62,9 +76,10 @@ void campaign_cli_print_status(const campaign *c, const campaign_state *st, int 
             printf("decided: %s\n", st->proven ? "proven" : "disproven");
         printf("proof: %s\n", st->result);
     } else if (st->eta >= 0) {
-        printf("open: %ld questions at the fewest; about %.0f s left on the last run's workers\n", st->open_needed, st->eta);
+        printf("open: %ld questions (%ld at the fewest for the bound under way); about %.0f s left at the answers' "
+               "rate on the last run's workers\n", st->open, st->open_needed, st->eta);
     } else {
-        printf("open: %ld questions at the fewest\n", st->open_needed);
+        printf("open: %ld questions (%ld at the fewest for the bound under way)\n", st->open, st->open_needed);
     }
 }
 

@@ -61,8 +61,15 @@ campaign *campaign_cli_open(const char *dir, const campaign_spec *spec, int *rc)
     char err[CAMPAIGN_PATH_MAX + 512];
     int usage;
     campaign *c = campaign_open(dir, spec, err, sizeof err, &usage);
-    if (!c)
+    if (!c) {
         *rc = cli_fail(usage ? EXIT_USAGE : 1, "campaign run: %s: %s", dir, err);
+        return NULL;
+    }
+    /* a resume says what it found before it asks anything */
+    campaign_state st;
+    if (campaign_status(c, &st, err, sizeof err) == 0 && (st.answered || st.deeper || st.in_flight))
+        printf("resuming %s: %ld answers kept, %ld questions open (%ld at the fewest), %ld in flight when it "
+               "stopped (asked again as needed)\n", dir, st.answered, st.open, st.open_needed, st.in_flight);
     return c;
 }
 

@@ -60,6 +60,8 @@ int cli_int(const char *text, int lo, int hi, int *out);
 /* The number of ranks mpirun or srun started this process among (1 when
  * none): read from their environment, before MPI starts. */
 int cli_mpi_size(void);
+/* This process's rank among them (0 when alone), read the same way. */
+int cli_mpi_rank(void);
 /* tb_mpi.c: tb_build of g to `pieces` in dir as one of the ranks of mpirun
  * or srun (bo->ranks set; the log and progress on rank 0 alone, which also
  * reports what crossed between the ranks); tb_build's return, *rank set. */
@@ -120,6 +122,7 @@ typedef struct {
     int json, tty;
     double last;
     const char *command;
+    int rank, ranks;      /* under mpirun or srun: this rank of so many (ranks 1: alone) */
 } cli_progress;
 enum { CLI_OPT_PROGRESS = 900, CLI_OPT_PROGRESS_JSON };
 #define CLI_PROGRESS_OPTIONS { "progress", required_argument, NULL, CLI_OPT_PROGRESS }, \
@@ -127,7 +130,9 @@ enum { CLI_OPT_PROGRESS = 900, CLI_OPT_PROGRESS_JSON };
 #define CLI_PROGRESS_HELP "  --progress SECONDS        a timestamped progress line every SECONDS on stderr,\n" \
                           "                            whatever stderr is (default: on a terminal alone)\n" \
                           "  --progress-json           the same lines as JSON objects (every 10 s unless given)\n"
-/* After the options: whether stderr is a terminal decides the default. */
+/* After the options: whether stderr is a terminal decides the default;
+ * under mpirun or srun, a timestamped line every 60 s from rank 0 alone,
+ * tagged with its rank, whatever stderr is (a batch system's log). */
 void cli_progress_setup(cli_progress *p, const char *command);
 /* An option of CLI_PROGRESS_OPTIONS into p: 0, -1 a bad value, 1 not one. */
 int cli_progress_option(cli_progress *p, int opt, const char *arg);

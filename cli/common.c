@@ -200,6 +200,18 @@ int cli_mpi_size(void)
     return v ? atoi(v) : 1;
 }
 
+int cli_mpi_rank(void)
+{
+    const char *v = getenv("OMPI_COMM_WORLD_RANK");
+    if (!v)
+        v = getenv("PMI_RANK");
+    if (!v)
+        v = getenv("PMIX_RANK");
+    if (!v)
+        v = getenv("SLURM_PROCID");
+    return v ? atoi(v) : 0;
+}
+
 int cli_distinct_files(const char *cmd, const cli_file *files, int n)
 {
     for (int i = 0; i < n; i++)

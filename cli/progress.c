@@ -2,7 +2,9 @@
  * redrawn in place when stderr is a terminal (nothing in a file or a
  * pipe); with --progress SECONDS a timestamped line every SECONDS on
  * stderr whatever it is, as a batch system's log keeps it; with
- * --progress-json the same as one JSON object a line. */
+ * --progress-json the same as one JSON object a line.  Under mpirun or
+ * srun the default is such a line every 60 s, from rank 0 alone and
+ * tagged with it. */
 #include "cli.h"
 #include "../util/util.h"
 
@@ -17,8 +19,12 @@
 void cli_progress_setup(cli_progress *p, const char *command)
 {
     p->command = command;
-    p->tty = p->every == 0 && !p->json && isatty(2);
     p->last = -1e300;
+    p->ranks = cli_mpi_size();
+    p->rank = p->ranks > 1 ? cli_mpi_rank() : 0;
+    if (p->ranks > 1 && p->every == 0)
+        p->every = 60;  /* a batch system keeps stderr in a file: a line a minute */
+    p->tty = p->ranks == 1 && p->every == 0 && !p->json && isatty(2);
 }
 
 int cli_progress_option(cli_progress *p, int opt, const char *arg)
@@ -34,10 +40,12 @@ int cli_progress_option(cli_progress *p, int opt, const char *arg)
     return 1;
 }
 
-int cli_progress_wanted(const cli_progress *p) { return p->tty || p->every > 0; }
+int cli_progress_wanted(const cli_progress *p) { return p->rank == 0 && (p->tty || p->every > 0); }
 
 void cli_progress_say(cli_progress *p, const char *text, const char *json_members)
 {
+    if (p->rank != 0)
+        return;  /* rank 0 speaks for the ranks */
     if (p->tty) {
         fprintf(stderr, "\r%s   ", text);
         fflush(stderr);
@@ -51,13 +59,16 @@ void cli_progress_say(cli_progress *p, const char *text, const char *json_member
     time_t t = time(NULL);
     struct tm tm;
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    char tag[48] = "";
+    if (p->ranks > 1)
+        snprintf(tag, sizeof tag, p->json ? ", \"rank\": %d, \"ranks\": %d" : "rank %d/%d ", p->rank, p->ranks);
     if (p->json) {
-        fprintf(stderr, "{\"time\": \"%s\", \"command\": \"%s\"%s%s}\n", stamp, p->command,
+        fprintf(stderr, "{\"time\": \"%s\", \"command\": \"%s\"%s%s%s}\n", stamp, p->command, tag,
                 json_members && *json_members ? ", " : "", json_members ? json_members : "");
     } else {
         while (*text == ' ')
             text++;
-        fprintf(stderr, "%s %s: %s\n", stamp, p->command, text);
+        fprintf(stderr, "%s %s%s: %s\n", stamp, tag, p->command, text);
     }
     fflush(stderr);
 }
@@ -100,7 +111,7 @@ static void *tick(void *arg)
 
 cli_ticker *cli_ticker_start(cli_progress *p, void (*say)(cli_progress *p, void *ctx), void *ctx)
 {
-    if (p->every <= 0)
+    if (p->every <= 0 || p->rank != 0)
         return NULL;
     cli_ticker *t = calloc(1, sizeof *t);
     if (!t)

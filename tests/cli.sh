@@ -359,10 +359,27 @@ cpid=$!
 wait_answers "$tmp/cpk" 3
 kill -9 $cpid 2>/dev/null; wait $cpid 2>/dev/null
 before=$(grep -c "^answer " "$tmp/cpk/journal")
+# killed: questions in flight, an ETA over every open question (JSON typed: no -1, no proofs yet)
+"$bin" campaign status "$tmp/cpk" --json >"$tmp/out" &&
+    grep -Eq '"decided":false,"proven":null,"score_at_least":(null|-?[0-9]+),"score_below":(null|-?[0-9]+),' "$tmp/out" &&
+    grep -Eq '"in_flight":[1-9][0-9]*,"open":([1-9][0-9]*),' "$tmp/out" && grep -Eq '"eta_seconds":[0-9]+,"proofs":\[\]\}$' "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a killed campaign's status"; cat "$tmp/out"; }
 "$bin" campaign run "$tmp/cpk" "${cargs[@]}" >"$tmp/out" 2>&1 && grep -q "^score: 10$" "$tmp/out" &&
     [ -z "$(grep "^answer " "$tmp/cpk/journal" | cut -d' ' -f2,7- | sort | uniq -d)" ] &&
     [ "$(grep -c "^answer " "$tmp/cpk/journal")" -gt "$before" ] &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a killed campaign resumed ($before answers before)"; tail -3 "$tmp/out"; }
+grep -Eq "^resuming .*cpk: [1-9][0-9]* answers kept, [0-9]+ questions open \([0-9]+ at the fewest\), [1-9][0-9]* in flight when it stopped" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a resume says what it found"; head -2 "$tmp/out"; }
+# decided: nothing in flight or open, no ETA, both proofs listed; answered as verify counts the proofs
+"$bin" campaign status "$tmp/cpk" --json >"$tmp/out" &&
+    grep -q '"in_flight":0,"open":0,' "$tmp/out" && grep -Eq '"eta_seconds":null,"proofs":\["[^"]*/lower.proof","[^"]*/upper.proof"\]\}$' "$tmp/out" &&
+    n=$(sed 's/.*"answered":\([0-9]*\),.*/\1/' "$tmp/out") && "$bin" campaign verify "$tmp/cpk" --all | grep -q " $n of $n answers' proofs checked: sound$" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a decided campaign's status"; cat "$tmp/out"; }
+# options on resume: limits, memory and workers may change (recorded in the journal); one that can change an answer may not
+check "campaign resume, other limits" 0 "^score: 10$" -- campaign run "$tmp/cpk" othello:5x6 --question score --guess 10 --depth 3 --memory 128 --time 30 --workers 1
+grep -q "^options --memory 128 --time 30$" "$tmp/cpk/journal" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a resume's options recorded"; }
+check "campaign resume, --ghi refused" 2 "--ghi can change an answer, and the campaign began with no --ghi, this run has --ghi naive" -- campaign run "$tmp/cpk" othello:5x6 --question score --guess 10 --depth 3 --memory 64 --ghi naive
+check "campaign resume, --tb-dir refused" 2 "--tb-dir can change an answer" -- campaign run "$tmp/cpk" othello:5x6 --question score --guess 10 --depth 3 --memory 64 --tb-dir "$tmp"
 # A disproof through a frontier a move deep with the tables: an Ostle 4x4
 # loss for White, one child per symmetry class, the join naming the others
 # by 'sym'; a child whose proof outgrows --proof-memory goes a move deeper

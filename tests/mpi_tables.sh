@@ -47,5 +47,10 @@ kept=$(ls "$tmp/killed"/*.pntb | wc -l)
     same_files "$tmp/ostle-4x4" "$tmp/killed" && [ "$kept" -ge 1 ] && ! ls "$tmp/killed" | grep -q "\.tmp\."
 result $? "a killed build on MPI ranks resumed (kept $kept tables)"
 
+# under mpirun, progress in a log by default: timestamped lines from rank 0 alone, tagged with it
+"${mpi[@]}" -np 2 "$bin" tb build jungle --pieces 3 --dir "$tmp/log" --whole-below 0 --progress 0.001 >/dev/null 2>"$tmp/out"
+grep -Eq '^20[0-9-]+T[0-9:]+Z rank 0/2 tb build: \[[0-9]+/[0-9]+\] ' "$tmp/out" && ! grep -q "rank 1/2" "$tmp/out"
+result $? "progress under mpirun: rank 0's lines, tagged"
+
 echo "mpi tables: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -89,7 +89,7 @@ run campaign status "$tmp/ro" && grep -q "question advantage" "$tmp/out" && run 
     grep -q '"question":"advantage"' "$tmp/out" && grep -q '"variant":"default"' "$tmp/out" &&
     ! run campaign verify "$tmp/ro" --all && grep -q "result.proof is missing" "$tmp/err" &&
     [ "$(cd "$tmp/ro" && find . | sort)" = "$before" ] && ok || bad "status and verify wrote into the campaign"
-run campaign status "$tmp/jc" && grep -q -- "--variant classic" "$tmp/out" && ok || bad "status names the variant"
+run campaign status "$tmp/jc" && grep -q -- "variant classic" "$tmp/out" && ok || bad "status names the variant"
 : >"$tmp/ro/p/0123.1.proof.tmp.4242"
 : >"$tmp/ro/result.proof.tmp"
 run campaign run "$tmp/ro" tictactoe --question advantage --depth 2 && [ ! -e "$tmp/ro/p/0123.1.proof.tmp.4242" ] &&
