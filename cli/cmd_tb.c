@@ -169,7 +169,6 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     char err[600];
     int rank = 0, rc;
     if (cli_mpi_size() > 1) {
-        bo.save_every = 0;  /* ranks keep no saves: a table under way is built again */
         rc = tb_mpi_build(g, o->dir, o->pieces, &bo, err, sizeof err, &rank);
     } else {
         rc = tb_build(g, o->dir, o->pieces, &bo, err, sizeof err);

@@ -46,6 +46,7 @@ void cli_catch_interrupt(void)
     sa.sa_handler = on_interrupt;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);  /* a batch system's early warning (Slurm's --signal=B:USR1@300) */
 }
 
 int cli_fail(int code, const char *fmt, ...)

@@ -140,7 +140,7 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     char save[4300];
     snprintf(save, sizeof save, "%s.save", path);
     if (rc == 0) {
-        b->save_path = o->save_every > 0 && !b->ranks ? save : NULL;
+        b->save_path = o->save_every > 0 ? save : NULL;
         b->deps_id = tb_deps_id(g, dir, mat);
         rc = tb_retro_build(b, err, errlen);
         if (rc == 0 && o->stop && *o->stop && !b->ranks)  /* across ranks, stops are agreed within */
@@ -152,10 +152,10 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
                           : tb_file_write(g, path, mat, tb_retro_value, b, b->n, compressed(o, b->n), b->threads, err, errlen);
             t_write = util_clock() - t_write;
         }
+        if (rc == 0 && b->save_path)
+            tb_retro_save_remove(b, save);
         tb_retro_free(b);
-        if (rc == 0)
-            unlink(save);
-        else if (rc > 0 && b->saved_at[0] && o->log)
+        if (rc > 0 && b->saved_at[0] && o->log)
             fprintf(o->log, "%s: stopped; its build saved %s goes on from there when built again\n", name,
                     b->saved_at);
         if (rc == 0 && o->log) {

@@ -818,12 +818,14 @@ static uint64_t pending_pass(tb_builder *b, uint64_t *wins, uint64_t *losses)
 /* Saves the build where its passes are (b->at in ply b->ply).  A save
  * that fails costs only the chance to resume: the build goes on (or
  * stops), and says so. */
-static void save_now(tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins)
+static void save_now(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins)
 {
     double t = util_clock();
     char err[600], where[sizeof b->saved_at];
     tb_retro_where(b, where, sizeof where);
-    if (tb_retro_save(b, wins, losses, new_wins, b->save_path, err, sizeof err) == 0) {
+    int rc = b->ranks ? tb_retro_save_ranked(b, wins, losses, new_wins, b->save_path, err, sizeof err)
+                      : tb_retro_save(b, wins, losses, new_wins, b->save_path, err, sizeof err);
+    if (rc == 0) {
         snprintf(b->saved_at, sizeof b->saved_at, "%s", where);
         if (b->opt->log) {
             fprintf(b->opt->log, "%s: saved %s in %.0f s\n", b->prog.material, where, util_clock() - t);
@@ -837,20 +839,31 @@ static void save_now(tb_builder *b, const uint64_t *wins, const uint64_t *losses
 }
 
 /* At a ply's end: saves when save_every seconds have passed since the
- * last save (or the table's start). */
-static void save_if_due(tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins)
+ * last save (or the table's start); across ranks, when they have on any
+ * rank (every rank saves, or none). */
+static void save_if_due(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins)
 {
-    if (b->save_path && b->opt->save_every > 0 && !stopped(b) && util_clock() - b->last_save >= b->opt->save_every)
+    if (!b->save_path || b->opt->save_every <= 0)
+        return;
+    uint64_t due = !stopped(b) && util_clock() - b->last_save >= b->opt->save_every;
+    agree(b, &due, 1, TB_MAX);
+    if (due && !b->failed)
         save_now(b, wins, losses, new_wins);
 }
 
 /* After a pass: a stop asked for is saved here, where the build saves;
- * `found` is what the ply resolved so far.  1 if the build stops so. */
-static int stop_saved(tb_builder *b, uint64_t found, const uint64_t *wins, const uint64_t *losses,
-                      const uint64_t *new_wins)
+ * `found` is what the ply resolved so far.  Across ranks, a stop on any
+ * rank stops them all here, each rank's frontier holding what it has not
+ * sent.  1 if the build stops so. */
+static int stop_saved(tb_builder *b, uint64_t found, uint64_t *wins, uint64_t *losses, uint64_t *new_wins)
 {
-    if (!b->save_on_stop || b->failed || !stop_asked(b))
+    if (!b->save_on_stop)
         return 0;
+    uint64_t v[2] = { (uint64_t)stop_asked(b), (uint64_t)b->failed };
+    agree(b, v, 2, TB_MAX);
+    if (!v[0] || v[1] || b->failed)
+        return 0;
+    b->halted = b->ranks != NULL;  /* a rank the stop did not reach stops too */
     b->ply_found = found;
     save_now(b, wins, losses, new_wins);
     return 1;
@@ -913,11 +926,14 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         goto out;
     }
     b->saved_at[0] = 0;
+    b->save_gen = 0;
     b->save_on_stop = b->save_path != NULL;
     b->at = RETRO_PLY_END;
     b->ply_found = b->init_from = 0;
     b->last_save = util_clock();
-    int loaded = b->save_path ? tb_retro_load(b, wins, losses, new_wins, b->save_path, err, errlen) : 0;
+    int loaded = !b->save_path ? 0
+                 : b->ranks ? tb_retro_load_ranked(b, wins, losses, new_wins, b->save_path, err, errlen)
+                            : tb_retro_load(b, wins, losses, new_wins, b->save_path, err, errlen);
     if (loaded < 0)
         goto out;
     double t = util_clock();
@@ -975,6 +991,8 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         new_wins = last;  /* cleared by the pass that read it */
         b->at = RETRO_PLY_END;
         b->t_plies = util_clock() - t;
+        if (stop_saved(b, 0, wins, losses, new_wins))  /* a stop since the last pass: the whole ply saved */
+            break;
         if (last_ply(b, found))
             break;
         save_if_due(b, wins, losses, new_wins);

@@ -54,6 +54,7 @@ typedef struct tb_builder {
     uint64_t init_end;             /* the first index the first pass left undone when stopped */
     uint64_t ply_found;            /* positions the ply under way resolved before its save */
     char saved_at[80];             /* where the last save was made ("after ply 3"), "": none yet */
+    unsigned save_gen;             /* across ranks: the generation of the last whole save (0: none) */
 } tb_builder;
 
 /* Where a build's passes are (tb_builder.at), as saves record it: a stop
@@ -82,6 +83,17 @@ int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *los
  * (other table, other smaller tables, damaged, an older format). */
 int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, const char *path, char *err,
                   size_t errlen);
+/* Across ranks, every rank calls them: each writes (reads) its own share
+ * of the state beside path, and a manifest rank 0 writes once every share
+ * is whole names the save (retro_save.c).  0 (load: 1 read, 0 none), or -1
+ * with err. */
+int tb_retro_save_ranked(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, const char *path,
+                         char *err, size_t errlen);
+int tb_retro_load_ranked(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, const char *path,
+                         char *err, size_t errlen);
+/* Removes the save at path once the table is written (across ranks: this
+ * rank's share, and rank 0 the manifest). */
+void tb_retro_save_remove(const tb_builder *b, const char *path);
 /* Where b's passes are, in words for a log ("after ply 3", "in ply 4,
  * part way through its losses"), into buf. */
 void tb_retro_where(const tb_builder *b, char *buf, size_t len);

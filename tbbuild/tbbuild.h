@@ -50,7 +50,8 @@ typedef struct {
     int threads;              /* <= 0: all cores */
     volatile int *stop;       /* set to stop (NULL ok): the table in progress stops
                                  within seconds, saved where its passes stopped when it
-                                 saves (save_every, one process) */
+                                 saves (save_every; across ranks, a stop on any rank
+                                 stops them all, each saving its share) */
     void (*progress)(const tb_progress *p, void *ctx);
     void *ctx;
     FILE *log;                /* one line per finished table, or NULL */
@@ -60,7 +61,8 @@ typedef struct {
                                  1: every table, -1: none */
     double save_every;        /* > 0: save a table's build between plies at most this
                                  often (seconds) beside its file, and go on from there
-                                 when built again; 0: never */
+                                 when built again (across ranks: each rank's share and
+                                 a manifest; the same ranks and threads resume); 0: never */
     const tb_ranks *ranks;    /* NULL: this process alone; else the build is shared
                                  with the other ranks, each calling tb_build with the
                                  same arguments (threads: the fewest any rank has;

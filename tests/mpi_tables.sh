@@ -47,6 +47,28 @@ kept=$(ls "$tmp/killed"/*.pntb | wc -l)
     same_files "$tmp/ostle-4x4" "$tmp/killed" && [ "$kept" -ge 1 ] && ! ls "$tmp/killed" | grep -q "\.tmp\."
 result $? "a killed build on MPI ranks resumed (kept $kept tables)"
 
+# a shared build SIGKILLed inside a ply of a five-piece table after a save
+# across the ranks, built again on as many ranks: it goes on from the save
+# (its log names the ply), to the files of a threaded build, for well under
+# a whole build's CPU
+t0=$(date +%s.%N)
+/usr/bin/time -f "%U %S" -o "$tmp/cpu-whole" "$bin" tb build jungle --pieces 5 --only DdTEe --dir "$tmp/j5" >/dev/null 2>&1
+j5=(-np 2 "$bin" tb build jungle --pieces 5 --only DdTEe --dir "$tmp/j5r" --whole-below 0 --threads 1 --save-every 2)
+"${mpi[@]}" "${j5[@]}" >"$tmp/j5log" 2>&1 &
+pid=$!
+for _ in $(seq 1200); do grep -Eq "^DdTEe: saved after ply (1[1-9]|[2-9][0-9]) " "$tmp/j5log" && break; sleep 0.1; done
+sleep 0.3
+kill -9 $pid $(pgrep -f "only DdTEe --dir $tmp/j5r") 2>/dev/null; wait $pid 2>/dev/null
+for _ in $(seq 50); do pgrep -f "dir $tmp/j5r" >/dev/null || break; sleep 0.2; done
+saved=$(grep -Eo "^DdTEe: saved after ply [0-9]+" "$tmp/j5log" | tail -1 | grep -Eo "[0-9]+$")
+/usr/bin/time -f "%U %S" -o "$tmp/cpu-rerun" "${mpi[@]}" "${j5[@]}" >"$tmp/out" 2>&1 &&
+    grep -q "^DdTEe: going on from its build saved after ply $saved$" "$tmp/out" && same_files "$tmp/j5" "$tmp/j5r" &&
+    [ ! -e "$tmp/j5r/jungle-DdTEe.pntb.save.manifest" ] &&
+    awk '{ w += $1 + $2 } END { exit 0 }' "$tmp/cpu-whole" &&
+    awk -v whole="$(awk '{ print $1 + $2 }' "$tmp/cpu-whole")" '{ r = $1 + $2; printf "  five-piece table killed after its save of ply %s: the rerun %.1f s CPU, a whole threaded build %.1f s (%.0f%%)\n", "'"$saved"'", r, whole, 100 * r / whole; exit !(r < 0.75 * whole) }' "$tmp/cpu-rerun"
+result $? "a shared build killed inside a ply resumed from its save across the ranks (saved after ply ${saved:-none})"
+awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "  (those three runs: %.1f s)\n", t1 - t0 }'
+
 # under mpirun, progress in a log by default: timestamped lines from rank 0 alone, tagged with it
 "${mpi[@]}" -np 2 "$bin" tb build jungle --pieces 3 --dir "$tmp/log" --whole-below 0 --progress 0.001 >/dev/null 2>"$tmp/out"
 grep -Eq '^20[0-9-]+T[0-9:]+Z rank 0/2 tb build: \[[0-9]+/[0-9]+\] ' "$tmp/out" && ! grep -q "rank 1/2" "$tmp/out"

@@ -134,8 +134,19 @@ static void *member_build(void *arg)
 /* Builds g's tables to `pieces` in dir on `ranks` threads playing ranks,
  * each with options o (stop_rank >= 0: that rank alone is asked to stop
  * at ply 2 of its first large table); the ranks' return codes in rc[]. */
+static uint64_t build_ranked_with(const game *g, const char *dir, int pieces, int ranks, tb_build_options o,
+                                  int stop_rank, const struct tb_testing *stop_with, int *rc);
+
 static uint64_t build_ranked(const game *g, const char *dir, int pieces, int ranks, tb_build_options o, int stop_rank,
                              int *rc)
+{
+    return build_ranked_with(g, dir, pieces, ranks, o, stop_rank, NULL, rc);
+}
+
+/* As build_ranked, the rank stop_rank with the knobs stop_with (NULL:
+ * stop at ply 2). */
+static uint64_t build_ranked_with(const game *g, const char *dir, int pieces, int ranks, tb_build_options o,
+                                  int stop_rank, const struct tb_testing *stop_with, int *rc)
 {
     hub h = { .size = ranks };
     member m[MAX_RANKS];
@@ -147,7 +158,9 @@ static uint64_t build_ranked(const game *g, const char *dir, int pieces, int ran
                              .allreduce = loop_allreduce };
         if (o.testing)
             m[r].knobs = *o.testing;
-        if (r == stop_rank)
+        if (r == stop_rank && stop_with)
+            m[r].knobs = *stop_with;
+        else if (r == stop_rank)
             m[r].knobs.stop_at_ply = 2;
         m[r].o.testing = &m[r].knobs;
         pthread_create(&t[r], NULL, member_build, &m[r]);
@@ -247,6 +260,66 @@ static void test_stop_agreed(void)
     game_close(g);
 }
 
+/* Saves across ranks: one rank stopped inside a ply's wins pass stops them
+ * all, each saving its share, and a manifest names the save; built again
+ * on the same ranks it goes on from there to the files of one process.
+ * Other ranks or threads are refused by name, a share no manifest names
+ * is ignored. */
+static void test_saves_across_ranks(void)
+{
+    game *g = test_open("jungle", NULL);
+    char dir[64], alone[128], err[512], manifest[320];
+    snprintf(dir, sizeof dir, "/tmp/pnsolve-ranks-save-%d", (int)getpid());
+    snprintf(alone, sizeof alone, "%s-alone", dir);
+    struct tb_testing base = { .owner_block_log2 = 8 };
+    tb_build_options o = { .threads = 1, .testing = &base, .whole_below = -1 };
+    CU_ASSERT_EQUAL_FATAL(tb_build(g, alone, 3, &o, err, sizeof err), 0);
+    o.save_every = 1e9;  /* saves on a stop alone: a save a ply syncs dozens of files (tests/mpi_tables.sh has those) */
+    char *text = NULL;
+    size_t len = 0;
+    int rc[MAX_RANKS];
+    /* rank 1 alone stopped after two blocks of ply 3's wins (RETRO_WINS) */
+    struct tb_testing stop = { .owner_block_log2 = 8, .stop_at = 2, .stop_in_ply = 3, .stop_blocks = 2 };
+    o.log = open_memstream(&text, &len);
+    build_ranked_with(g, dir, 3, 3, o, 1, &stop, rc);
+    fclose(o.log);
+    for (int r = 0; r < 3; r++)
+        CU_ASSERT_EQUAL(rc[r], 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ": saved in ply 3, part way through its wins"));
+    char *name = strstr(text, ": saved in ply 3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+    while (name > text && name[-1] != '\n')
+        name--;
+    char material[16] = "";
+    sscanf(name, "%15[^:]", material);
+    free(text);
+    char path[300];
+    snprintf(path, sizeof path, "%s/jungle-%s.pntb.save", dir, material);
+    snprintf(manifest, sizeof manifest, "%s.manifest", path);
+    CU_ASSERT_EQUAL(access(manifest, F_OK), 0);
+    /* another number of ranks, or of threads: refused, naming it */
+    build_ranked(g, dir, 3, 2, o, -1, rc);
+    CU_ASSERT_EQUAL(rc[0], -1);
+    tb_build_options t2 = o;
+    t2.threads = 2;
+    build_ranked(g, dir, 3, 3, t2, -1, rc);
+    CU_ASSERT_EQUAL(rc[0], -1);
+    /* the same ranks: on from the save, to the files of one process */
+    text = NULL;
+    o.log = open_memstream(&text, &len);
+    build_ranked(g, dir, 3, 3, o, -1, rc);
+    fclose(o.log);
+    for (int r = 0; r < 3; r++)
+        CU_ASSERT_EQUAL(rc[r], 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ": going on from its build saved in ply 3, part way through its wins"));
+    free(text);
+    CU_ASSERT(same_tables(g, 3, alone, dir));
+    CU_ASSERT_NOT_EQUAL(access(manifest, F_OK), 0);  /* removed with the shares once the table is written */
+    CU_ASSERT_EQUAL(test_remove_dir(dir), 0);
+    CU_ASSERT_EQUAL(test_remove_dir(alone), 0);
+    game_close(g);
+}
+
 void suite_tb_ranks(void)
 {
     CU_pSuite s = CU_add_suite("tb ranks", NULL, NULL);
@@ -254,4 +327,6 @@ void suite_tb_ranks(void)
     CU_add_test(s, "Jungle to 3 pieces on 1, 2, 3 and 4 ranks: the files of one process", test_jungle_ranked);
     CU_add_test(s, "Ostle 3x3 to 6 pieces on 1, 2, 3 and 4 ranks: the files of one process", test_ostle_ranked);
     CU_add_test(s, "one rank stopped stops every rank; built again, the same files", test_stop_agreed);
+    CU_add_test(s, "saves across ranks: a stop inside a pass saved by every rank, resumed on the same ranks to the same "
+                   "files; other ranks or threads refused", test_saves_across_ranks);
 }
