@@ -17,6 +17,7 @@
 static const char help[] =
     "usage: pnsolve tb build GAME --pieces N [--threads T] [--dir D] [--variant V]\n"
     "                        [--compress large|all|none] [--only MATERIAL] [--save-every S] [--whole-below N]\n"
+    "                        [--tb-cache MB]\n"
     "       pnsolve tb probe GAME POSITION|- [--dir D] [--variant V] [--moves] [--json]\n"
     "       pnsolve tb line GAME POSITION [--dir D] [--variant V] [--max-plies N] [--json]\n"
     "       pnsolve tb verify GAME [--dir D] [--threads T] [--variant V] [--only MATERIAL]\n"
@@ -26,8 +27,10 @@ static const char help[] =
     "       pnsolve tb reach othello:WxH [--dir D] [--threads T] [--memory MB] [--json]\n"
     "Endgame tables by retrograde analysis (default directory ./tables).\n"
     "build: every missing table with at most N pieces, smaller first; progress\n"
-    "  on stderr; Ctrl-C keeps finished tables and saves the one in its plies\n"
-    "  at the end of the ply under way. probe: 'win K', 'loss K' or\n"
+    "  on stderr; Ctrl-C keeps finished tables and saves the one under way\n"
+    "  where its passes stand. --tb-cache MB: the compressed smaller tables the\n"
+    "  captures read are probed through a cache of MB a thread (default under\n"
+    "  mpirun: 256), not decoded whole (0; the default alone). probe: 'win K', 'loss K' or\n"
     "  'draw' (K plies to the end under best play; Othello: 'score S' and the\n"
     "  best moves); '-' reads one position per line from stdin; --moves: then\n"
     "  every legal move, its value for the side making it and the position it\n"
@@ -43,7 +46,7 @@ static const char help[] =
     "  A table in the making is saved between plies every S seconds (default\n"
     "  1800, 0 never) beside its file; build goes on from there after a stop.\n"
     "  Under mpirun or srun the ranks build each table together, each holding\n"
-    "  1/ranks of it (no saves); tables of at most N positions (default\n"
+    "  1/ranks of it, each saving its share; tables of at most N positions (default\n"
     "  33554432, 0 none) are dealt whole, one rank each (docs/tablebases.md).\n"
     "  stats --tsv: a row a table (material, positions, wins, draws, losses, longest\n"
     "  win, a position holding it, the BLAKE2b-256 of its values), to check a rebuild.\n"
@@ -66,11 +69,13 @@ typedef struct {
     int pieces, threads, json, tsv, compress, census, save_every, memory, moves, max_plies;
     cli_progress progress;  /* --progress, --progress-json: build, verify, reach */
     int64_t whole_below;
+    double tb_cache;  /* MB a thread */
     const char *dir, *only, *from, *checkpoint, *unreached;
 } tb_opts;
 
 enum { OPT_PIECES = 256, OPT_THREADS, OPT_DIR, OPT_JSON, OPT_COMPRESS, OPT_ONLY, OPT_CENSUS, OPT_FROM, OPT_CHECKPOINT,
-       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY, OPT_TSV, OPT_MOVES, OPT_MAX_PLIES };
+       OPT_SAVE_EVERY, OPT_UNREACHED, OPT_WHOLE_BELOW, OPT_MEMORY, OPT_TSV, OPT_MOVES, OPT_MAX_PLIES, OPT_TB_CACHE };
+#define GIVEN(x) (1u << (OPT_##x - OPT_PIECES))
 
 static const struct option tb_long[] = {
     { "pieces", required_argument, NULL, OPT_PIECES },
@@ -89,6 +94,7 @@ static const struct option tb_long[] = {
     { "memory", required_argument, NULL, OPT_MEMORY },
     { "moves", no_argument, NULL, OPT_MOVES },
     { "max-plies", required_argument, NULL, OPT_MAX_PLIES },
+    { "tb-cache", required_argument, NULL, OPT_TB_CACHE },
     CLI_PROGRESS_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
@@ -96,10 +102,11 @@ static const struct option tb_long[] = {
 static int on_option(int opt, const char *arg, void *ctx)
 {
     tb_opts *o = ctx;
-    if (opt >= OPT_PIECES && opt <= OPT_MAX_PLIES)
+    if (opt >= OPT_PIECES && opt <= OPT_TB_CACHE)
         o->given |= 1u << (opt - OPT_PIECES);
     switch (opt) {
     case OPT_PIECES: return cli_int(arg, 2, CLI_MAX_PIECES, &o->pieces);
+    case OPT_TB_CACHE: return cli_double(arg, 0, 1 << 20, &o->tb_cache);
     case OPT_THREADS: return cli_int(arg, 1, 256, &o->threads);
     case OPT_DIR: o->dir = arg; return *arg ? 0 : -1;
     case OPT_JSON: o->json = 1; return 0;
@@ -161,6 +168,10 @@ static int tb_build_cmd(game *g, const tb_opts *o)
     cli_catch_interrupt();
     tb_build_options bo = { .threads = o->threads, .stop = &cli_stop, .log = stderr, .compress = o->compress,
                             .only = o->only, .save_every = o->save_every, .whole_below = o->whole_below };
+    /* the smaller tables: decoded whole by one process; a rank probes them
+     * compressed (its node holds its share of the table, not all it reads) */
+    double cache_mb = o->given & GIVEN(TB_CACHE) ? o->tb_cache : cli_mpi_size() > 1 ? 256 : 0;
+    bo.smaller_cache = (size_t)(cache_mb * 1048576);
     cli_progress progress = o->progress;
     cli_progress_setup(&progress, "tb build");
     int tty = progress.tty;
@@ -501,15 +512,14 @@ static int tb_reach_cmd(game *g, const tb_opts *o)
     return 0;
 }
 
-#define GIVEN(x) (1u << (OPT_##x - OPT_PIECES))
-
 /* The options each action reads, besides --dir: of games with tables, and
  * of Othello solved whole by layers. */
 static const struct {
     const char *action;
     unsigned tables, layers;
 } reads[] = {
-    { "build", GIVEN(PIECES) | GIVEN(THREADS) | GIVEN(COMPRESS) | GIVEN(ONLY) | GIVEN(SAVE_EVERY) | GIVEN(WHOLE_BELOW),
+    { "build", GIVEN(PIECES) | GIVEN(THREADS) | GIVEN(COMPRESS) | GIVEN(ONLY) | GIVEN(SAVE_EVERY) | GIVEN(WHOLE_BELOW) |
+                   GIVEN(TB_CACHE),
       GIVEN(THREADS) | GIVEN(MEMORY) },
     { "probe", GIVEN(JSON) | GIVEN(MOVES), GIVEN(JSON) | GIVEN(MOVES) },
     { "line", GIVEN(JSON) | GIVEN(MAX_PLIES), GIVEN(JSON) | GIVEN(MAX_PLIES) },

@@ -13,11 +13,16 @@ update that crosses to another node costs its bytes at the node's share of
 the network (rounds are synchronous: computing and sending add, they do not
 overlap). Memory per node: the node's share of the largest table at the
 builder's bytes per position, plus the smaller tables its captures read:
-decoded whole, as the builder keeps them today ("GB/node"), or probed
-compressed ("compressed": not built yet; the init pass would then decode a
-block per probe, at a cost not measured), plus a margin. Only the first two figures
-were measured at scale here (a five-piece table, 2 cores); the rest is
-arithmetic, and the seeds' figures are what they reported.
+decoded whole ("decoded"), or probed compressed ("compressed": `tb build
+--tb-cache MB`, the default under mpirun): their compressed files (mapped,
+in the page cache) and each thread's cache of decoded blocks, as large as
+the node has room for, plus a margin. A miss of that cache decodes a 32 KB
+block; the misses a position costs follow from the share of the smaller
+tables a thread's cache holds, on the curve measured here (a five-piece
+table over its compressed four-piece tables), and lengthen the compute
+time ("compute, compressed"). Measured here at a small scale (a five-piece
+table, 2 cores); the rest is arithmetic, and the seeds' figures are what
+they reported.
 """
 import argparse
 
@@ -27,6 +32,27 @@ BYTES_CROSSING = 74.8    # bytes sent per position over the share (N-1)/N: 4 ran
 BYTES_PER_POSITION = 1.44  # the builder's memory per position of the table being built
 MARGIN_GB = 2.0          # MPI, boxes, the process
 COMPRESSED = 0.078       # bytes per position of a compressed table (RrDdTE: 664 MB for 8.55e9)
+
+# Measured 2026-12-08 (docs/tablebases.md, "Smaller tables probed compressed"):
+# DdTEe (203,654,880 positions) on 2 ranks of 1 thread over its compressed
+# four-piece tables (16.6 MB decoded), each thread's cache 0.1 MB and 1 MB.
+PROBES_PER_POSITION = 0.34   # probes of the smaller tables a position built (34,677,999 on a rank of 101.8 M)
+DECODE_SECONDS = 14e-6       # CPU a miss costs (193.7 s for 14.3 M decodes at 0.1 MB; 15.7 s for 1.0 M at 1 MB)
+MISS_CURVE = [(0.1 / 16.6, 0.2062), (1.0 / 16.6, 0.0144)]  # a thread's cache as a share of the tables read: miss rate
+CACHE_MAX_GB = 4.0           # a thread's cache at most (past the measured points the curve is a guess)
+
+
+def miss_rate(share):
+    """The miss rate of a thread's cache holding `share` of the tables read:
+    log-log through the measured points, no better than the best measured
+    past them (a guess there), 1 where the cache holds nothing."""
+    import math
+    (s0, m0), (s1, m1) = MISS_CURVE
+    if share <= 0:
+        return 1.0
+    slope = math.log(m1 / m0) / math.log(s1 / s0)
+    m = m0 * (share / s0) ** slope
+    return min(1.0, max(m, m1 if share > s1 else 0.0))
 
 CORES, NODE_GB = 16, 64
 
@@ -58,18 +84,24 @@ def main():
     for name, total, largest, deps, rate, seed in BUILDS:
         print()
         print("%s (%.3g positions, %.2f M per core-second; %s)" % (name, total, rate / 1e6, seed))
-        print("%6s  %9s  %9s  %9s  %12s  %12s" % ("nodes", "compute", "network", "total", "GB/node", "compressed"))
+        print("%6s  %9s  %9s  %9s  %12s  %12s  %9s  %9s  %10s" % ("nodes", "compute", "network", "total", "decoded",
+                                                                   "compressed", "cache/thr", "misses", "compute,c"))
         for n in (1, 2, 4, 8, 16, 32, 64):
             eff = 1.0 if n == 1 else RANK_EFFICIENCY
             compute = total / (rate * CORES * n * eff)
             crossing = (n - 1) / n
             network = total * BYTES_CROSSING * crossing / (n * args.bw * 1e9)
             share = largest * BYTES_PER_POSITION / n / 1e9 + MARGIN_GB
-            mem, small = share + deps / 1e9, share + deps * COMPRESSED / 1e9
+            mem = share + deps / 1e9
+            files = deps * COMPRESSED / 1e9
+            cache = min(CACHE_MAX_GB, max(0.0, (NODE_GB - share - files) / CORES))  # GB a thread
+            miss = miss_rate(cache * 1e9 / deps)
+            slower = 1 + PROBES_PER_POSITION * miss * DECODE_SECONDS * rate  # a position's CPU, misses included
+            small = share + files + cache * CORES
             fit = lambda gb: "%5.0f %-6s" % (gb, "fits" if gb <= NODE_GB else "no")
-            print("%6d  %9s  %9s  %9s  %12s  %12s" % (n, hours(compute), hours(network), hours(compute + network),
-                                                      fit(mem), fit(small)))
-
+            print("%6d  %9s  %9s  %9s  %12s  %12s  %8.2fG  %8.2f%%  %10s" % (
+                n, hours(compute), hours(network), hours(compute + network), fit(mem), fit(small), cache, 100 * miss,
+                hours(compute * slower + network)))
 
 if __name__ == "__main__":
     main()

@@ -139,6 +139,8 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
     }
     char save[4300];
     snprintf(save, sizeof save, "%s.save", path);
+    uint64_t probes0, decodes0;
+    tb_cache_counts(&probes0, &decodes0);
     if (rc == 0) {
         b->save_path = o->save_every > 0 ? save : NULL;
         b->deps_id = tb_deps_id(g, dir, mat);
@@ -159,8 +161,15 @@ static int make_table(tb_builder *b, const char *dir, int mat, int no, int table
             fprintf(o->log, "%s: stopped; its build saved %s goes on from there when built again\n", name,
                     b->saved_at);
         if (rc == 0 && o->log) {
-            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)\n",
-                    name, (unsigned long long)b->n, b->ply, util_clock() - t, b->t_init, b->t_plies, t_write);
+            fprintf(o->log, "built %s: %llu positions, %d plies, %.2f s (init %.2f, plies %.2f, write %.2f)", name,
+                    (unsigned long long)b->n, b->ply, util_clock() - t, b->t_init, b->t_plies, t_write);
+            uint64_t probes, decodes;
+            tb_cache_counts(&probes, &decodes);
+            if (o->smaller_cache && probes > probes0)  /* the threads that probed have ended: counted */
+                fprintf(o->log, "; smaller tables' blocks: %llu probes, %llu decoded (%.2f%% hits)",
+                        (unsigned long long)(probes - probes0), (unsigned long long)(decodes - decodes0),
+                        100.0 * (1.0 - (double)(decodes - decodes0) / (double)(probes - probes0)));
+            fprintf(o->log, "\n");
             fflush(o->log);
         }
     } else if (rc > 0) {
@@ -388,7 +397,10 @@ static int build_locked(const game *g, const char *dir, int max_pieces, const tb
     tb_set *smaller = tb_open_lazy(g, dir);
     if (!smaller)
         return util_error(err, errlen, "out of memory");
-    tb_set_resident(smaller);
+    if (o->smaller_cache)
+        tb_set_cache_size(smaller, o->smaller_cache);  /* a rank's memory holds its share, not every table read */
+    else
+        tb_set_resident(smaller);
     int mats[4096];
     int count = ops->materials(g, max_pieces, mats, 4096);
     if (o->only && (count = keep_needed(g, o->only, mats, count, err, errlen)) < 0) {

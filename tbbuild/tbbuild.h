@@ -63,6 +63,9 @@ typedef struct {
                                  often (seconds) beside its file, and go on from there
                                  when built again (across ranks: each rank's share and
                                  a manifest; the same ranks and threads resume); 0: never */
+    size_t smaller_cache;     /* 0: the compressed smaller tables the captures read are
+                                 decoded whole into memory; else probed compressed through
+                                 a cache of decoded blocks of about this many bytes a thread */
     const tb_ranks *ranks;    /* NULL: this process alone; else the build is shared
                                  with the other ranks, each calling tb_build with the
                                  same arguments (threads: the fewest any rank has;

@@ -79,7 +79,24 @@ typedef struct {
     unsigned asked;            /* the log2 asked for when it was made (log2 is less where that could not be had) */
     uint64_t *file, *block;    /* file 0: empty (ids start at 1) */
     unsigned char *data;       /* BLOCK_BYTES_MAX a slot, touched as used */
+    uint64_t probes, decodes;  /* counted here, added to the process's when the thread ends */
 } block_cache;
+
+static uint64_t all_probes, all_decodes;  /* of the caches of threads that ended */
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static void cache_key_make(void);
+
+void tb_cache_counts(uint64_t *probes, uint64_t *decodes)
+{
+    *probes = __atomic_load_n(&all_probes, __ATOMIC_RELAXED);
+    *decodes = __atomic_load_n(&all_decodes, __ATOMIC_RELAXED);
+    pthread_once(&cache_once, cache_key_make);
+    const block_cache *mine = pthread_getspecific(cache_key);  /* this thread's too: it may have probed */
+    if (mine)
+        *probes += mine->probes, *decodes += mine->decodes;
+}
 
 unsigned tb_cache_log2_of(size_t bytes)
 {
@@ -94,6 +111,8 @@ static void cache_free(void *p)
     block_cache *c = p;
     if (!c)
         return;
+    __atomic_add_fetch(&all_probes, c->probes, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&all_decodes, c->decodes, __ATOMIC_RELAXED);
     ZSTD_freeDCtx(c->dc);
     free(c->file);
     free(c->block);
@@ -120,8 +139,6 @@ static block_cache *cache_make(unsigned log2)
     return c;
 }
 
-static pthread_key_t cache_key;
-static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 static void cache_key_make(void) { pthread_key_create(&cache_key, cache_free); }
 
 /* This thread's cache, made again when another size was asked for since;
@@ -155,7 +172,9 @@ tb_entry tb_file_entry_block(const tb_file *f, uint64_t i)
     uint64_t b = i >> f->h.block_log2;
     size_t slot = (size_t)((b * 0x9E3779B97F4A7C15ULL + f->id * 0xC2B2AE3D27D4EB4FULL) >> 32 >> (32 - c->log2));
     unsigned char *data = c->data + slot * BLOCK_BYTES_MAX;
+    c->probes++;
     if (c->file[slot] != f->id || c->block[slot] != b) {
+        c->decodes++;
         c->file[slot] = 0;
         if (decode(c->dc, f, b, data) != 0)
             return TB_ENTRY_BAD;

@@ -119,6 +119,10 @@ typedef struct {
 #define TB_CACHE_LOG2_DEFAULT 7  /* decoded blocks kept per thread: 128, 4 MB */
 /* The log2 of the blocks of a cache of about bytes (at least one block). */
 unsigned tb_cache_log2_of(size_t bytes);
+/* The probes of compressed blocks and the blocks decoded for them by this
+ * thread and the threads of this process that have ended (a thread's cache
+ * is counted when it ends): the cache's hit rate is 1 - decodes / probes. */
+void tb_cache_counts(uint64_t *probes, uint64_t *decodes);
 
 /* The materials mats[0..n) and every one their captures lead to, directly
  * or not, each once, breadth first (a material before those it needs), into

@@ -186,6 +186,13 @@ grep -qE '^20[0-9-]+T[0-9:]+Z tb build: \[[0-9]+/[0-9]+\] ' "$tmp/perr" && pass=
 timeout -s INT 2 "$bin" campaign run "$tmp/cprog" othello:6x6 --question score --depth 2 --progress 0.4 >/dev/null 2>"$tmp/perr"
 [ "$(grep -cE '^20[0-9-]+T[0-9:]+Z campaign run: answers: [0-9]+ \([0-9]+ this run, .* [0-9]+ in flight' "$tmp/perr")" -ge 3 ] &&
     pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: campaign run --progress"; head -2 "$tmp/perr"; }
+# smaller tables probed compressed through a small cache (--tb-cache): the same table as with them decoded whole
+"$bin" tb build jungle --pieces 3 --dir "$tmp/tbz" --compress all >/dev/null 2>&1 && cp -r "$tmp/tbz" "$tmp/tbz2" &&
+    "$bin" tb build jungle --pieces 4 --only RrDd --dir "$tmp/tbz" >/dev/null 2>&1 &&
+    "$bin" tb build jungle --pieces 4 --only RrDd --dir "$tmp/tbz2" --tb-cache 0.05 2>"$tmp/perr" >/dev/null &&
+    grep -Eq "^built RrDd: .*; smaller tables' blocks: [1-9][0-9]* probes, [1-9][0-9]* decoded \([0-9.]+% hits\)$" "$tmp/perr" &&
+    cmp -s "$tmp/tbz/jungle-RrDd.pntb" "$tmp/tbz2/jungle-RrDd.pntb" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: tb build --tb-cache"; tail -2 "$tmp/perr"; }
 check "tb probe --progress refused" 2 "--progress is an option of tb build, verify and reach" -- tb probe jungle "7/7/7/7/7/3r3/R6 w" --dir "$tb" --progress 1
 check "prove --progress 0" 2 "bad value '0' for option '--progress'" -- prove jungle --progress 0
 check "tb build again skips" 0 "all tables with at most 2 pieces" -- tb build jungle --pieces 2 --dir "$tb"
