@@ -1,7 +1,8 @@
-/* tbbuild/gather.c - a table built across ranks written by rank 0: the
- * writer reads the entries in index order (twice: the header's counts,
- * then the blocks), and every read that leaves the blocks in hand fetches
- * the next round of blocks, one from each owner, in one all-to-all.  The
+/* tbbuild/gather.c - a table built across ranks written by rank 0: each
+ * rank counts its own entries for the header and the ranks sum the counts,
+ * so that the writer reads the entries once, in index order, and every read
+ * that leaves the blocks in hand fetches the next round of blocks, one from
+ * each owner, in one all-to-all: each block crosses once.  The
  * other ranks only send theirs, round after round; the number of rounds
  * follows from the table's size, so every rank knows it and none waits for
  * a round that never comes (rank 0 sends nothing, and drains the rounds its
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WRITER_PASSES 2  /* tb_file_write reads every entry twice */
+#define WRITER_PASSES 1  /* tb_file_write_counted reads every entry once */
 
 typedef struct {
     const tb_builder *b;
@@ -78,9 +79,19 @@ int tb_retro_write_ranked(const tb_builder *b, const char *path, int compress, c
         free(g.send), free(g.at), free(g.from);
         return util_error(err, errlen, "%s: out of memory (writing)", path);
     }
+    /* the header's counts: each rank's own blocks, summed by the ranks */
+    tb_counts c = { 0 };
+    for (uint64_t k = 0; k < p->owned; k++) {
+        uint64_t lo = tb_part_block(p, k) << p->shift, hi = lo + ((uint64_t)1 << p->shift);
+        tb_counts_add(&c, tb_retro_value, b, lo, hi < b->n ? hi : b->n);
+    }
+    uint64_t sums[3] = { c.wins, c.losses, c.draws }, most = c.max_distance;
+    if (r->allreduce(r->ctx, sums, 3, TB_SUM) != 0 || r->allreduce(r->ctx, &most, 1, TB_MAX) != 0)
+        g.failed = 1;
+    c = (tb_counts){ sums[0], sums[1], sums[2], (uint32_t)most };
     uint64_t rc = 0;
-    if (r->rank == 0)
-        rc = tb_file_write(b->g, path, b->mat, gathered, &g, b->n, compress, 1, err, errlen) != 0;
+    if (r->rank == 0 && !g.failed)
+        rc = tb_file_write_counted(b->g, path, b->mat, gathered, &g, b->n, compress, &c, err, errlen) != 0;
     while (g.fetched < WRITER_PASSES * g.rounds && !g.failed)
         fetch_round(&g);
     free(g.send), free(g.at), free(g.from), free(g.recv);

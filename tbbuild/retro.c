@@ -913,6 +913,29 @@ static int alloc_build(tb_builder *b, uint64_t **wins, uint64_t **losses, uint64
     return b->c && b->pending && *wins && *losses && *new_wins && b->ex ? 0 : -1;
 }
 
+/* The build's save, if it has one, read into the arrays (saying so in the
+ * log): 1 read, 0 none, -1 with err. */
+static int load_save(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, char *err, size_t errlen)
+{
+    b->saved_at[0] = 0;
+    b->save_gen = 0;
+    b->save_on_stop = b->save_path != NULL;
+    b->at = RETRO_PLY_END;
+    b->ply_found = b->init_from = 0;
+    b->last_save = util_clock();
+    int loaded = !b->save_path ? 0
+                 : b->ranks ? tb_retro_load_ranked(b, wins, losses, new_wins, b->save_path, err, errlen)
+                            : tb_retro_load(b, wins, losses, new_wins, b->save_path, err, errlen);
+    if (loaded > 0) {
+        tb_retro_where(b, b->saved_at, sizeof b->saved_at);
+        if (b->opt->log) {
+            fprintf(b->opt->log, "%s: going on from its build saved %s\n", b->prog.material, b->saved_at);
+            fflush(b->opt->log);
+        }
+    }
+    return loaded;
+}
+
 int tb_retro_build(tb_builder *b, char *err, size_t errlen)
 {
     uint64_t n = b->n, *wins, *losses, *new_wins;
@@ -925,25 +948,10 @@ int tb_retro_build(tb_builder *b, char *err, size_t errlen)
         util_error(err, errlen, "%s: out of memory (%llu positions)", b->prog.material, (unsigned long long)n);
         goto out;
     }
-    b->saved_at[0] = 0;
-    b->save_gen = 0;
-    b->save_on_stop = b->save_path != NULL;
-    b->at = RETRO_PLY_END;
-    b->ply_found = b->init_from = 0;
-    b->last_save = util_clock();
-    int loaded = !b->save_path ? 0
-                 : b->ranks ? tb_retro_load_ranked(b, wins, losses, new_wins, b->save_path, err, errlen)
-                            : tb_retro_load(b, wins, losses, new_wins, b->save_path, err, errlen);
+    int loaded = load_save(b, wins, losses, new_wins, err, errlen);
     if (loaded < 0)
         goto out;
     double t = util_clock();
-    if (loaded) {
-        tb_retro_where(b, b->saved_at, sizeof b->saved_at);
-        if (b->opt->log) {
-            fprintf(b->opt->log, "%s: going on from its build saved %s\n", b->prog.material, b->saved_at);
-            fflush(b->opt->log);
-        }
-    }
     if (!loaded || b->at == RETRO_INIT) {
         b->prog.phase = "init";
         if (!loaded)

@@ -33,19 +33,13 @@ static void encode_block(void *ctx, uint64_t block, unsigned char *buf, size_t *
     *len = (size_t)(m * e->h->entry_bytes);
 }
 
-/* The header's counts of entries [first, end), added to h's. */
-typedef struct {
-    const encoder *e;
-    tb_header *h;
-} counter;
-
-static void count_entries(void *ctx, uint64_t first, uint64_t end)
+void tb_counts_add(tb_counts *c, tb_entry (*entry_at)(const void *ctx, uint64_t i), const void *ctx, uint64_t first,
+                   uint64_t end)
 {
-    counter *c = ctx;
     uint64_t wins = 0, losses = 0, draws = 0;
     uint32_t most = 0;
     for (uint64_t i = first; i < end; i++) {
-        tb_entry e = c->e->entry_at(c->e->ctx, i);
+        tb_entry e = entry_at(ctx, i);
         int wdl = tb_entry_wdl(e);
         wins += wdl > 0;
         losses += wdl < 0;
@@ -53,13 +47,24 @@ static void count_entries(void *ctx, uint64_t first, uint64_t end)
         if ((uint32_t)tb_entry_distance(e) > most)
             most = (uint32_t)tb_entry_distance(e);
     }
-    __atomic_add_fetch(&c->h->wins, wins, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&c->h->losses, losses, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&c->h->draws, draws, __ATOMIC_RELAXED);
-    uint32_t cur = __atomic_load_n(&c->h->max_distance, __ATOMIC_RELAXED);
-    while (most > cur && !__atomic_compare_exchange_n(&c->h->max_distance, &cur, most, 0, __ATOMIC_RELAXED,
+    __atomic_add_fetch(&c->wins, wins, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&c->losses, losses, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&c->draws, draws, __ATOMIC_RELAXED);
+    uint32_t cur = __atomic_load_n(&c->max_distance, __ATOMIC_RELAXED);
+    while (most > cur && !__atomic_compare_exchange_n(&c->max_distance, &cur, most, 0, __ATOMIC_RELAXED,
                                                       __ATOMIC_RELAXED))
         ;
+}
+
+typedef struct {
+    const encoder *e;
+    tb_counts *c;
+} counter;
+
+static void count_entries(void *ctx, uint64_t first, uint64_t end)
+{
+    counter *k = ctx;
+    tb_counts_add(k->c, k->e->entry_at, k->e->ctx, first, end);
 }
 
 /* A raw file's block: its bytes, added to the running checksum (every block
@@ -77,8 +82,9 @@ static int put_raw(void *ctx, uint64_t b, const unsigned char *bytes, size_t len
     return fwrite(bytes, 1, len, o->f) == len ? 0 : -1;
 }
 
-int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
-                  const void *ctx, uint64_t n, int compress, int threads, char *err, size_t errlen)
+static int write_file(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
+                      const void *ctx, uint64_t n, int compress, int threads, const tb_counts *given, char *err,
+                      size_t errlen)
 {
     tb_header h;
     memset(&h, 0, sizeof h);
@@ -95,11 +101,17 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     if (threads < 1)
         threads = 1;
     encoder enc = { .entry_at = entry_at, .ctx = ctx, .h = &h };
-    counter c = { &enc, &h };
-    if (threads > 1)
-        util_parallel(threads, n, 0, count_entries, &c);
-    else
-        count_entries(&c, 0, n);
+    tb_counts counts = { 0 };
+    if (given) {
+        counts = *given;
+    } else {
+        counter c = { &enc, &counts };
+        if (threads > 1)
+            util_parallel(threads, n, 0, count_entries, &c);
+        else
+            count_entries(&c, 0, n);
+    }
+    h.wins = counts.wins, h.losses = counts.losses, h.draws = counts.draws, h.max_distance = counts.max_distance;
     h.entry_bytes = h.max_distance <= 127 ? 1 : 2;
 
     util_file out;
@@ -125,4 +137,16 @@ int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)
     if (util_file_commit(&out, 1, why, sizeof why) != 0)
         return util_error(err, errlen, "cannot write table %s", why);
     return 0;
+}
+
+int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
+                  const void *ctx, uint64_t n, int compress, int threads, char *err, size_t errlen)
+{
+    return write_file(g, path, mat, entry_at, ctx, n, compress, threads, NULL, err, errlen);
+}
+
+int tb_file_write_counted(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
+                          const void *ctx, uint64_t n, int compress, const tb_counts *counts, char *err, size_t errlen)
+{
+    return write_file(g, path, mat, entry_at, ctx, n, compress, 1, counts, err, errlen);
 }

@@ -172,6 +172,18 @@ int tb_stream_get(FILE *f, void *p, size_t len, uint64_t *sum);
  * (entry_at safe to call so); 1 reads them in index order, twice. */
 int tb_file_write(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
                   const void *ctx, uint64_t n, int compress, int threads, char *err, size_t errlen);
+/* The header's counts of a table's entries. */
+typedef struct {
+    uint64_t wins, losses, draws;
+    uint32_t max_distance;
+} tb_counts;
+/* The counts of entries [first, end) of entry_at, added to c (thread-safe). */
+void tb_counts_add(tb_counts *c, tb_entry (*entry_at)(const void *ctx, uint64_t i), const void *ctx, uint64_t first,
+                   uint64_t end);
+/* As tb_file_write with the header's counts given (by ranks that each
+ * counted their own entries): the entries are read once, in index order. */
+int tb_file_write_counted(const game *g, const char *path, int mat, tb_entry (*entry_at)(const void *ctx, uint64_t i),
+                          const void *ctx, uint64_t n, int compress, const tb_counts *counts, char *err, size_t errlen);
 /* Maps and checks a table file (magic, version, game, material, size by
  * mat's state index in x, made if it has none, checksums).  Without check_data the blocks of a compressed file are
  * checked only as each is decoded (a probe reads a few of a 2.7 GB file);
