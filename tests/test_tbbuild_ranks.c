@@ -304,6 +304,13 @@ static void test_saves_across_ranks(void)
     t2.threads = 2;
     build_ranked(g, dir, 3, 3, t2, -1, rc);
     CU_ASSERT_EQUAL(rc[0], -1);
+    /* a half-written save (a share of the next generation, no manifest naming it) is ignored */
+    char stray[360];
+    snprintf(stray, sizeof stray, "%s.g2.r0", path);
+    FILE *junk = fopen(stray, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(junk);
+    fputs("half-written", junk);
+    fclose(junk);
     /* the same ranks: on from the save, to the files of one process */
     text = NULL;
     o.log = open_memstream(&text, &len);
