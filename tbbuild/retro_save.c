@@ -58,42 +58,92 @@ static void describe(const tb_builder *b, save_header *h)
     h->short_max = b->short_max;
 }
 
-int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins,
-                  const char *path, char *err, size_t errlen)
+/* The header of b's state as it stands. */
+static void header_of(const tb_builder *b, save_header *h)
+{
+    describe(b, h);
+    h->ply = b->ply, h->at = b->at, h->init_from = b->init_from, h->ply_found = b->ply_found;
+    h->max_pending = b->max_pending, h->done = b->done, h->t_init = b->t_init, h->t_plies = b->t_plies;
+    h->n_long = (uint64_t)JudyLCount(b->val_long, 0, -1, PJE0);
+}
+
+static int put(FILE *f, void *p, size_t len, uint64_t *sum) { return tb_stream_put(f, p, len, sum); }
+static int get(FILE *f, void *p, size_t len, uint64_t *sum) { return tb_stream_get(f, p, len, sum); }
+
+static int each_share(const tb_builder *b, uint64_t *const bitmaps[3], FILE *f, uint64_t *sum,
+                      int (*fn)(FILE *f, void *p, size_t len, uint64_t *sum));
+
+/* The cells and the three frontiers, whole or (share) this rank's blocks
+ * of them, then the pending distances, through fn. */
+static int arrays(const tb_builder *b, uint64_t *const maps[3], int share, FILE *f, uint64_t *sum,
+                  int (*fn)(FILE *f, void *p, size_t len, uint64_t *sum))
+{
+    size_t words = b->words * sizeof(uint64_t);
+    int ok = share ? each_share(b, maps, f, sum, fn) == 0
+                   : fn(f, b->c, b->n, sum) == 0 && fn(f, maps[0], words, sum) == 0 && fn(f, maps[1], words, sum) == 0 &&
+                         fn(f, maps[2], words, sum) == 0;
+    return ok && fn(f, b->pending, TB_MAX_DISTANCE + 1, sum) == 0 ? 0 : -1;
+}
+
+/* b's state to path (whole, or this rank's share) through a temporary
+ * file, synced: the header, the arrays, the long entries (few) as one
+ * piece of (index, entry) pairs; the header goes first with its checksum
+ * still 0, then again at the end.  0 (*sum its checksum), or -1 with err. */
+static int write_state(const tb_builder *b, uint64_t *const maps[3], int share, const char *path, uint64_t *sum,
+                       char *err, size_t errlen)
 {
     util_file out;
     if (util_file_create(&out, path, "wb", err, errlen) != 0)
         return -1;
     save_header h;
-    describe(b, &h);
-    h.ply = b->ply;
-    h.at = b->at;
-    h.init_from = b->init_from;
-    h.ply_found = b->ply_found;
-    h.max_pending = b->max_pending;
-    h.done = b->done;
-    h.t_init = b->t_init;
-    h.t_plies = b->t_plies;
-    h.n_long = (uint64_t)JudyLCount(b->val_long, 0, -1, PJE0);
-    /* the header goes first with its checksum still 0, then again at the end */
-    uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
-    int ok = fwrite(&h, sizeof h, 1, out.f) == 1 && tb_stream_put(out.f, b->c, b->n, &sum) == 0 &&
-             tb_stream_put(out.f, wins, words, &sum) == 0 && tb_stream_put(out.f, losses, words, &sum) == 0 &&
-             tb_stream_put(out.f, new_wins, words, &sum) == 0 && tb_stream_put(out.f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
-    /* the long entries (few) as one piece of (index, entry) pairs */
+    header_of(b, &h);
+    *sum = TB_CHECKSUM_SEED;
+    int ok = fwrite(&h, sizeof h, 1, out.f) == 1 && arrays(b, maps, share, out.f, sum, put) == 0;
     uint64_t *pairs = malloc(2 * sizeof(uint64_t) * (h.n_long ? h.n_long : 1)), k = 0;
     Word_t i = 0;
     for (PWord_t v = (PWord_t)JudyLFirst(b->val_long, &i, PJE0); pairs && v; v = (PWord_t)JudyLNext(b->val_long, &i, PJE0)) {
         pairs[2 * k] = (uint64_t)i;
         pairs[2 * k++ + 1] = (uint64_t)*v;
     }
-    ok = ok && pairs && tb_stream_put(out.f, pairs, 2 * sizeof(uint64_t) * h.n_long, &sum) == 0;
+    ok = ok && pairs && tb_stream_put(out.f, pairs, 2 * sizeof(uint64_t) * h.n_long, sum) == 0;
     free(pairs);
-    h.checksum = sum;
+    h.checksum = *sum;
     ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
     if (util_file_commit(&out, ok, err, errlen) != 0)
         return -1;
     return ok ? 0 : util_error(err, errlen, "cannot write '%s'", path);
+}
+
+/* The arrays and long entries after header h from f into b (whole, or
+ * this rank's share), then b's place from h: 0 when whole and h's checksum
+ * holds (*sum), -1 when not. */
+static int read_state(tb_builder *b, uint64_t *const maps[3], int share, FILE *f, const save_header *h, uint64_t *sum)
+{
+    *sum = TB_CHECKSUM_SEED;
+    int ok = h->ply >= 0 && h->ply < TB_MAX_DISTANCE && h->max_pending >= 0 && h->max_pending <= TB_MAX_DISTANCE &&
+             h->at >= RETRO_PLY_END && h->at <= RETRO_LOSSES && h->init_from <= b->n && h->n_long < b->n &&
+             arrays(b, maps, share, f, sum, get) == 0;
+    uint64_t *pairs = ok ? malloc(2 * sizeof(uint64_t) * (h->n_long ? h->n_long : 1)) : NULL;
+    ok = pairs && tb_stream_get(f, pairs, 2 * sizeof(uint64_t) * h->n_long, sum) == 0;
+    for (uint64_t k = 0; ok && k < h->n_long; k++) {
+        PWord_t v;
+        ok = pairs[2 * k] < b->n && (v = (PWord_t)JudyLIns(&b->val_long, (Word_t)pairs[2 * k], PJE0)) != NULL;
+        if (ok)
+            *v = (Word_t)pairs[2 * k + 1];
+    }
+    free(pairs);
+    if (!ok || *sum != h->checksum || fgetc(f) != EOF)
+        return -1;
+    b->ply = h->ply, b->at = h->at, b->init_from = h->init_from, b->ply_found = h->ply_found;
+    b->max_pending = h->max_pending, b->done = h->done, b->t_init = h->t_init, b->t_plies = h->t_plies;
+    return 0;
+}
+
+int tb_retro_save(const tb_builder *b, const uint64_t *wins, const uint64_t *losses, const uint64_t *new_wins,
+                  const char *path, char *err, size_t errlen)
+{
+    uint64_t *const maps[3] = { (uint64_t *)wins, (uint64_t *)losses, (uint64_t *)new_wins }, sum;
+    return write_state(b, maps, 0, path, &sum, err, errlen);
 }
 
 int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, const char *path, char *err,
@@ -123,32 +173,11 @@ int tb_retro_load(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new
         util_error(err, errlen, "'%s' was saved with other smaller tables (remove it to build afresh)", path);
         goto out;
     }
-    uint64_t sum = TB_CHECKSUM_SEED, words = b->words * sizeof(uint64_t);
-    int ok = h.ply >= 0 && h.ply < TB_MAX_DISTANCE && h.max_pending >= 0 && h.max_pending <= TB_MAX_DISTANCE &&
-             h.at >= RETRO_PLY_END && h.at <= RETRO_LOSSES && h.init_from <= b->n &&
-             tb_stream_get(f, b->c, b->n, &sum) == 0 && tb_stream_get(f, wins, words, &sum) == 0 &&
-             tb_stream_get(f, losses, words, &sum) == 0 && tb_stream_get(f, new_wins, words, &sum) == 0 && tb_stream_get(f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
-    uint64_t *pairs = ok && h.n_long < b->n ? malloc(2 * sizeof(uint64_t) * (h.n_long ? h.n_long : 1)) : NULL;
-    ok = pairs && tb_stream_get(f, pairs, 2 * sizeof(uint64_t) * h.n_long, &sum) == 0;
-    for (uint64_t k = 0; ok && k < h.n_long; k++) {
-        PWord_t v;
-        ok = pairs[2 * k] < b->n && (v = (PWord_t)JudyLIns(&b->val_long, (Word_t)pairs[2 * k], PJE0)) != NULL;
-        if (ok)
-            *v = (Word_t)pairs[2 * k + 1];
-    }
-    free(pairs);
-    if (!ok || sum != h.checksum || fgetc(f) != EOF) {
+    uint64_t *const maps[3] = { wins, losses, new_wins }, sum;
+    if (read_state(b, maps, 0, f, &h, &sum) != 0) {
         util_error(err, errlen, "'%s' is damaged (truncated or checksum; remove it to build afresh)", path);
         goto out;
     }
-    b->ply = h.ply;
-    b->at = h.at;
-    b->init_from = h.init_from;
-    b->ply_found = h.ply_found;
-    b->max_pending = h.max_pending;
-    b->done = h.done;
-    b->t_init = h.t_init;
-    b->t_plies = h.t_plies;
     rc = 1;
 out:
     fclose(f);
@@ -193,9 +222,6 @@ static int each_share(const tb_builder *b, uint64_t *const bitmaps[3], FILE *f, 
     return 0;
 }
 
-static int put(FILE *f, void *p, size_t len, uint64_t *sum) { return tb_stream_put(f, p, len, sum); }
-static int get(FILE *f, void *p, size_t len, uint64_t *sum) { return tb_stream_get(f, p, len, sum); }
-
 int tb_retro_save_ranked(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64_t *new_wins, const char *path,
                          char *err, size_t errlen)
 {
@@ -203,30 +229,8 @@ int tb_retro_save_ranked(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64
     unsigned gen = b->save_gen + 1;
     char file[4400];
     share_path(path, gen, r->rank, file, sizeof file);
-    util_file out;
-    uint64_t sum = TB_CHECKSUM_SEED;
-    int ok = util_file_create(&out, file, "wb", err, errlen) == 0;
-    if (ok) {
-        save_header h;
-        describe(b, &h);
-        h.ply = b->ply, h.at = b->at, h.init_from = b->init_from, h.ply_found = b->ply_found;
-        h.max_pending = b->max_pending, h.done = b->done, h.t_init = b->t_init, h.t_plies = b->t_plies;
-        h.n_long = (uint64_t)JudyLCount(b->val_long, 0, -1, PJE0);
-        uint64_t *maps[3] = { wins, losses, new_wins };
-        ok = fwrite(&h, sizeof h, 1, out.f) == 1 && each_share(b, maps, out.f, &sum, put) == 0 &&
-             tb_stream_put(out.f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
-        uint64_t *pairs = malloc(2 * sizeof(uint64_t) * (h.n_long ? h.n_long : 1)), k = 0;
-        Word_t i = 0;
-        for (PWord_t v = (PWord_t)JudyLFirst(b->val_long, &i, PJE0); pairs && v; v = (PWord_t)JudyLNext(b->val_long, &i, PJE0)) {
-            pairs[2 * k] = (uint64_t)i;
-            pairs[2 * k++ + 1] = (uint64_t)*v;
-        }
-        ok = ok && pairs && tb_stream_put(out.f, pairs, 2 * sizeof(uint64_t) * h.n_long, &sum) == 0;
-        free(pairs);
-        h.checksum = sum;
-        ok = ok && fseek(out.f, 0, SEEK_SET) == 0 && fwrite(&h, sizeof h, 1, out.f) == 1;
-        ok = util_file_commit(&out, ok, err, errlen) == 0 && ok;  /* synced before the ranks agree */
-    }
+    uint64_t *const maps[3] = { wins, losses, new_wins }, sum = 0;
+    int ok = write_state(b, maps, 1, file, &sum, err, errlen) == 0;  /* synced before the ranks agree */
     /* every share whole, and each one's checksum, known to every rank */
     uint64_t *v = calloc((size_t)r->size + 1, sizeof *v);
     if (!v)
@@ -326,27 +330,14 @@ int tb_retro_load_ranked(tb_builder *b, uint64_t *wins, uint64_t *losses, uint64
     if (rc == 1) {
         save_header h, w;
         describe(b, &w);
-        uint64_t sum = TB_CHECKSUM_SEED, *maps[3] = { wins, losses, new_wins };
+        uint64_t *const maps[3] = { wins, losses, new_wins }, sum = 0;
         int ok = fread(&h, sizeof h, 1, f) == 1 && memcmp(h.magic, SAVE_MAGIC, 8) == 0 && h.n == w.n &&
                  strcmp(h.material, w.material) == 0 && h.deps_id == w.deps_id && h.short_max == w.short_max &&
-                 h.ply >= 0 && h.ply < TB_MAX_DISTANCE && h.at >= RETRO_PLY_END && h.at <= RETRO_LOSSES &&
-                 h.max_pending >= 0 && h.max_pending <= TB_MAX_DISTANCE && h.n_long < b->n &&
-                 each_share(b, maps, f, &sum, get) == 0 && tb_stream_get(f, b->pending, TB_MAX_DISTANCE + 1, &sum) == 0;
-        uint64_t *pairs = ok ? malloc(2 * sizeof(uint64_t) * (h.n_long ? h.n_long : 1)) : NULL;
-        ok = pairs && tb_stream_get(f, pairs, 2 * sizeof(uint64_t) * h.n_long, &sum) == 0;
-        for (uint64_t k = 0; ok && k < h.n_long; k++) {
-            PWord_t v;
-            ok = pairs[2 * k] < b->n && (v = (PWord_t)JudyLIns(&b->val_long, (Word_t)pairs[2 * k], PJE0)) != NULL;
-            if (ok)
-                *v = (Word_t)pairs[2 * k + 1];
-        }
-        free(pairs);
-        if (!ok || sum != h.checksum || sum != want || fgetc(f) != EOF) {
+                 read_state(b, maps, 1, f, &h, &sum) == 0;
+        if (!ok || sum != want) {
             rc = util_error(err, errlen, "'%s' is damaged, or not the share its manifest names (remove %s.* to build "
                             "afresh)", file, path);
         } else {
-            b->ply = h.ply, b->at = h.at, b->init_from = h.init_from, b->ply_found = h.ply_found;
-            b->max_pending = h.max_pending, b->done = h.done, b->t_init = h.t_init, b->t_plies = h.t_plies;
             b->save_gen = gen;
             share_path(path, gen - 1, b->ranks->rank, file, sizeof file);
             unlink(file);  /* a share a kill left between the manifest and its removal */
