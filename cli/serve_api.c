@@ -260,7 +260,18 @@ static void get_puzzles(serve_ctx *c, serve_reply *r)
     }
     free(line);
     fclose(f);
-    serve_json(r, 200, json_pack("{so}", "puzzles", list));
+    /* the file does not name its game: the first game whose notation reads its first position */
+    static const char *const games[] = { "jungle", "ostle", "ostle:4x4", "ostle:4x5", "ostle:5x4", "ostle:3x4",
+                                         "ostle:4x3", "ostle:3x3", NULL };
+    const char *pos = json_string_value(json_object_get(json_array_get(list, 0), "position")), *found = NULL;
+    for (int i = 0; pos && games[i] && !found; i++) {
+        char err[600];
+        serve_game *sg = serve_game_get(c, games[i], err, sizeof err);
+        game_state s;
+        if (sg && game_parse(sg->g, pos, &s, err, sizeof err) == 0)
+            found = games[i];
+    }
+    serve_json(r, 200, json_pack("{so so}", "game", found ? json_string(found) : json_null(), "puzzles", list));
 }
 
 int serve_api_get(serve_ctx *c, const char *path, serve_param_fn param, void *conn, serve_reply *r)

@@ -208,7 +208,8 @@ def main():
     st, pz = s.json("/api/v1/puzzles")
     with open(puzzles) as f:
         count = sum(1 for l in f if l.strip())
-    check("puzzles", st == 200 and len(pz["puzzles"]) == count, len(pz.get("puzzles", [])))
+    check("puzzles, and their game", st == 200 and len(pz["puzzles"]) == count and pz["game"] == "jungle",
+          (len(pz.get("puzzles", [])), pz.get("game")))
 
     # refusals: each names what is wrong
     bad = [

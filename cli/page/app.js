@@ -288,7 +288,19 @@ async function showPuzzles() {
       const a = document.createElement("a");
       a.href = "#";
       a.textContent = p.stipulation + ": " + p.position;
-      a.addEventListener("click", (e) => { e.preventDefault(); go(p.position, true); });
+      a.addEventListener("click", (e) => {
+        e.preventDefault();
+        if (data.game && data.game !== state.game) {
+          state.game = data.game;
+          if (![...$("game").options].some((o) => o.value === data.game)) {
+            const o = document.createElement("option");
+            o.value = o.textContent = data.game;
+            $("game").appendChild(o);
+          }
+          $("game").value = data.game;
+        }
+        go(p.position, true);
+      });
       const key = document.createElement("details");
       const sum = document.createElement("summary");
       sum.textContent = "key and tries";

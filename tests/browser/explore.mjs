@@ -32,7 +32,9 @@ fs.copyFileSync(path.join(root, "positions/ghi/kishimoto-fig3-2.graph"), path.jo
 pn("prove", "graph:" + path.join(proofs, "kishimoto-fig3-2.graph"), "--question", "win", "--proof",
    path.join(proofs, "ghi.proof"));
 
-const server = spawn(bin, ["serve", "--port", "0", "--tb-dir", tables, "--proofs", proofs], { stdio: ["ignore", "pipe", "pipe"] });
+const puzzles = path.join(root, "positions/puzzles/jungle.jsonl");
+const server = spawn(bin, ["serve", "--port", "0", "--tb-dir", tables, "--proofs", proofs, "--puzzles", puzzles],
+                     { stdio: ["ignore", "pipe", "pipe"] });
 const base = await new Promise((ok, fail) => {
   let text = "";
   server.stdout.on("data", (d) => { text += d; const m = /open (http:\/\/\S+)/.exec(text); if (m) ok(m[1].replace(/\/$/, "")); });
@@ -96,6 +98,32 @@ try {
   await r.click();
   await page.waitForFunction((p) => document.querySelector("#position").value === p, { timeout: 5000 }, first[2]);
   check("click on the board plays the move", true);
+
+  // Ostle: a click on a piece, then on the square it moves to
+  await open("ostle:3x4");
+  const ostleStart = await page.$eval("#position", (e) => e.value);
+  const up = (await rows()).find((r) => r[0] === "a1U");
+  check("ostle: a1U listed", !!up, await rows());
+  await (await page.$('rect[data-sq="a1"]')).click();
+  await (await page.$('rect[data-sq="a2"]')).click();
+  await page.waitForFunction((p) => document.querySelector("#position").value !== p, { timeout: 5000 }, ostleStart);
+  check("ostle: the piece moved by two clicks", up && (await page.$eval("#position", (e) => e.value)) === up[2] &&
+        new URL(page.url()).searchParams.get("position") === up[2], page.url());
+
+  // the puzzles: listed as the file has them; one opened on the board
+  await page.click('nav button[data-panel="puzzles"]');
+  await page.waitForSelector("#puzzles li a");
+  const shown = await page.$$eval("#puzzles li a", (as) => as.map((a) => a.textContent));
+  const lines = fs.readFileSync(puzzles, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  check("puzzles: every one listed", shown.length === lines.length && shown[0] === lines[0].stipulation + ": " + lines[0].position,
+        { shown: shown.length, file: lines.length });
+  await page.click("#puzzles li a");
+  await page.waitForFunction((p) => document.querySelector("#position").value === p, { timeout: 5000 }, lines[0].position);
+  await page.waitForSelector("#moves tbody tr");
+  const pz = await api("position", { game: "jungle", position: lines[0].position });
+  check("puzzles: the first opened as Jungle, its key among its moves", new URL(page.url()).searchParams.get("game") === "jungle" &&
+        (await rows()).some((r) => r[0] === lines[0].key) && pz.moves.length === (await rows()).length, page.url());
+  await page.click('nav button[data-panel="moves"]');
 
   // practice to the end of a 4x4 game: the player takes the best move each time, so the end is the table's score
   await open("othello:4x4");
