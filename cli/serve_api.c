@@ -59,6 +59,16 @@ static void put_over(json_t *o, const game *g, const game_state *s, int p, int p
     }
 }
 
+/* The legal moves of s, no value known (tb_probe_moves's form, its order). */
+static int unvalued_moves(const game *g, const game_state *s, tb_move_value *out)
+{
+    game_move mv[GAME_MAX_MOVES];
+    int n = game_moves(g, s, mv);
+    for (int i = 0; i < n; i++)
+        out[i] = (tb_move_value){ .move = mv[i], .found = 0 };
+    return n;
+}
+
 static void get_position(serve_ctx *c, serve_param_fn param, void *conn, serve_reply *r)
 {
     serve_game *sg;
@@ -84,43 +94,29 @@ static void get_position(serve_ctx *c, serve_param_fn param, void *conn, serve_r
         put_value(value, &v);
     json_object_set_new(o, "value", found ? value : (json_decref(value), json_null()));
     json_object_set_new(o, "source", json_string(over ? "rules" : found ? "tables" : "none"));
+    /* every move, valued by the tables where they are; a move without a
+     * value that ends the game gets the rules', the others are open */
+    tb_move_value mv[GAME_MAX_MOVES];
+    int n = over ? 0 : sg->tables ? tb_probe_moves(sg->tables, &s, mv, err, sizeof err) : unvalued_moves(g, &s, mv);
+    if (n < 0) {
+        json_decref(o);
+        return serve_error(r, 500, "tables: %s", err);
+    }
     json_t *moves = json_array();
-    if (!over && sg->tables) {
-        tb_move_value mv[GAME_MAX_MOVES];
-        int n = tb_probe_moves(sg->tables, &s, mv, err, sizeof err);
-        if (n < 0) {
-            json_decref(o), json_decref(moves);
-            return serve_error(r, 500, "tables: %s", err);
-        }
-        for (int i = 0; i < n; i++) {
-            game_state ch = s;
-            game_play(g, &ch, mv[i].move);
-            char move[GAME_TEXT_MAX], child[GAME_TEXT_MAX];
-            game_format_move(g, &s, mv[i].move, move, sizeof move);
-            game_format(g, &ch, child, sizeof child);
-            json_t *m = json_pack("{ss ss}", "move", move, "position", child);
-            if (mv[i].found)
-                put_value(m, &mv[i].value);
-            else
-                json_object_set_new(m, "result", json_string("open"));
-            json_array_append_new(moves, m);
-        }
-    } else if (!over) {  /* no table: a finished child's value from the rules, the others open */
-        game_move mv[GAME_MAX_MOVES];
-        int n = game_moves(g, &s, mv);
-        for (int i = 0; i < n; i++) {
-            game_state ch = s;
-            game_play(g, &ch, mv[i]);
-            char move[GAME_TEXT_MAX], child[GAME_TEXT_MAX];
-            game_format_move(g, &s, mv[i], move, sizeof move);
-            game_format(g, &ch, child, sizeof child);
-            json_t *m = json_pack("{ss ss}", "move", move, "position", child);
-            if (game_result_of(g, &ch) != GAME_ONGOING)
-                put_over(m, g, &ch, mover, 1);
-            else
-                json_object_set_new(m, "result", json_string("open"));
-            json_array_append_new(moves, m);
-        }
+    for (int i = 0; i < n; i++) {
+        game_state ch = s;
+        game_play(g, &ch, mv[i].move);
+        char move[GAME_TEXT_MAX], child[GAME_TEXT_MAX];
+        game_format_move(g, &s, mv[i].move, move, sizeof move);
+        game_format(g, &ch, child, sizeof child);
+        json_t *m = json_pack("{ss ss}", "move", move, "position", child);
+        if (mv[i].found)
+            put_value(m, &mv[i].value);
+        else if (game_result_of(g, &ch) != GAME_ONGOING)
+            put_over(m, g, &ch, mover, 1);
+        else
+            json_object_set_new(m, "result", json_string("open"));
+        json_array_append_new(moves, m);
     }
     json_object_set_new(o, "moves", moves);
     serve_json(r, 200, o);
